@@ -1,0 +1,140 @@
+// Package consumer takes in DLPack managed tensors made by any producer,
+// validates them against the ABI (package dlpack) and exposes them as Go
+// views: shape, strides, dtype, device, flags and the address of the first
+// element. It never trusts a field it has not checked.
+package consumer
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/godlpack/godlpack/dlpack"
+)
+
+// View is a validated description of a managed tensor. It owns nothing: it is
+// valid only while the managed tensor has not been deleted.
+type View struct {
+	// Data is the address of the element at index (0, …, 0): the producer's
+	// data pointer plus its byte offset.
+	Data    unsafe.Pointer
+	Shape   []int64
+	Strides []int64 // in elements, never nil when len(Shape) > 0
+	DType   dlpack.DataType
+	Device  dlpack.Device
+	Flags   dlpack.Flags
+	// Version is the producer's version; 0.0 for a legacy managed tensor.
+	Version   dlpack.Version
+	Versioned bool
+	Extent    dlpack.Extent
+}
+
+// ReadOnly reports whether the data must not be written: the producer set
+// READ_ONLY, or it is a legacy tensor, which cannot say whether it may be.
+func (v *View) ReadOnly() bool { return !v.Versioned || v.Flags&dlpack.ReadOnly != 0 }
+
+// Copied reports whether the producer set IS_COPIED.
+func (v *View) Copied() bool { return v.Flags&dlpack.IsCopied != 0 }
+
+// CPUAccessible reports whether the host can read the data.
+func (v *View) CPUAccessible() bool { return v.Device.Type.CPUAccessible() }
+
+// An Error says why a managed tensor was refused. Version reports a major
+// version this package cannot read; every other refusal is a Layout error.
+type Error struct {
+	Version bool // the major version is not ours: the tensor cannot be read at all
+	Msg     string
+}
+
+func (e *Error) Error() string { return "dlpack: " + e.Msg }
+
+func refuse(format string, args ...any) error {
+	return &Error{Msg: fmt.Sprintf(format, args...)}
+}
+
+// knownFlags are the flag bits of the version we speak.
+const knownFlags = dlpack.ReadOnly | dlpack.IsCopied | dlpack.IsSubbyteTypePadded
+
+// Inspect validates the managed tensor at managed (a *DLManagedTensorVersioned
+// when versioned, else a *DLManagedTensor) and describes it. stridesBuf, of
+// length at least the tensor's ndim, receives the C-contiguous strides of a
+// tensor whose strides are NULL; when it is too short they are allocated.
+//
+// Inspect reads the struct and its shape and strides, never the data. It does
+// not call the deleter: on error the caller still owns the tensor.
+func Inspect(managed unsafe.Pointer, versioned bool, stridesBuf []int64) (View, error) {
+	var v View
+	if managed == nil {
+		return v, refuse("managed tensor is NULL")
+	}
+	var t *dlpack.Tensor
+	v.Versioned = versioned
+	if versioned {
+		m := (*dlpack.ManagedTensorVersioned)(managed)
+		v.Version = m.Version
+		if m.Version.Major != dlpack.MajorVersion {
+			return v, &Error{Version: true, Msg: fmt.Sprintf("DLPack version %s is not supported (this build speaks %s)", m.Version, dlpack.Current)}
+		}
+		v.Flags = m.Flags
+		if unknown := m.Flags &^ knownFlags; unknown != 0 {
+			return v, refuse("unknown flag bits %#x (producer version %s)", uint64(unknown), m.Version)
+		}
+		t = &m.DLTensor
+	} else {
+		t = &(*dlpack.ManagedTensor)(managed).DLTensor
+	}
+	v.DType, v.Device = t.DType, t.Device
+	ndim := int(t.NDim)
+	if ndim < 0 || ndim > dlpack.MaxNDim {
+		return v, refuse("ndim %d is out of range [0, %d]", ndim, dlpack.MaxNDim)
+	}
+	if ndim > 0 {
+		if t.Shape == nil {
+			return v, refuse("shape is NULL with ndim %d", ndim)
+		}
+		v.Shape = unsafe.Slice(t.Shape, ndim)
+		switch {
+		case t.Strides != nil:
+			v.Strides = unsafe.Slice(t.Strides, ndim)
+		case versioned && !v.Version.Less(dlpack.Version{Major: 1, Minor: 2}):
+			return v, refuse("strides are NULL, which DLPack %s does not allow", v.Version)
+		default:
+			if len(stridesBuf) < ndim {
+				stridesBuf = make([]int64, ndim)
+			}
+			v.Strides = dlpack.ContiguousStrides(v.Shape, stridesBuf)
+		}
+	}
+	padded := v.Flags&dlpack.IsSubbyteTypePadded != 0
+	if v.CPUAccessible() || v.DType.Known() {
+		if err := v.DType.Check(); err != nil {
+			return v, err
+		}
+		ext, err := dlpack.CheckLayout(v.Shape, v.Strides, v.DType, padded)
+		if err != nil {
+			return v, err
+		}
+		v.Extent = ext
+	} else {
+		// Data we pass through but never read may have any dtype; its
+		// layout is still checked for sizes that cannot exist.
+		n, ok := dlpack.ElementCount(v.Shape)
+		if !ok {
+			return v, refuse("shape %v has a negative dimension or too many elements", v.Shape)
+		}
+		v.Extent.Elements = n
+	}
+	if v.Extent.Elements > 0 && t.Data == nil {
+		return v, refuse("data is NULL for %d elements", v.Extent.Elements)
+	}
+	base := uintptr(t.Data)
+	if t.ByteOffset > uint64(^uintptr(0)-base) {
+		return v, refuse("byte_offset %d overflows the address space from data %#x", t.ByteOffset, base)
+	}
+	first := base + uintptr(t.ByteOffset)
+	if v.Extent.Elements > 0 && (v.Extent.Low < 0 && uint64(-v.Extent.Low) > uint64(first) ||
+		v.Extent.High > 0 && uint64(v.Extent.High) > uint64(^uintptr(0)-first)) {
+		return v, refuse("the data's extent [%d, %d) around %#x overflows the address space", v.Extent.Low, v.Extent.High, first)
+	}
+	v.Data = unsafe.Add(t.Data, t.ByteOffset)
+	return v, nil
+}

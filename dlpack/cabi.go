@@ -1,0 +1,113 @@
+//go:build cgo
+
+package dlpack
+
+/*
+#include <stddef.h>
+#include <stdint.h>
+#include "dlpack.h"
+
+typedef struct {
+	const char *name;
+	uint64_t value;
+} gdl_abi_entry;
+
+#define GDL_SIZE(T) {"sizeof(" #T ")", sizeof(T)}
+#define GDL_OFF(T, f) {"offsetof(" #T "." #f ")", offsetof(T, f)}
+#define GDL_VAL(v) {#v, (uint64_t)(v)}
+
+// Computed by the C compiler from dlpack.h, so the tests compare the Go
+// mirrors against the header itself rather than against cgo's reading of it.
+static const gdl_abi_entry gdl_abi[] = {
+	GDL_SIZE(DLPackVersion),
+	GDL_OFF(DLPackVersion, major),
+	GDL_OFF(DLPackVersion, minor),
+	GDL_SIZE(DLDeviceType),
+	GDL_SIZE(DLDevice),
+	GDL_OFF(DLDevice, device_type),
+	GDL_OFF(DLDevice, device_id),
+	GDL_SIZE(DLDataType),
+	GDL_OFF(DLDataType, code),
+	GDL_OFF(DLDataType, bits),
+	GDL_OFF(DLDataType, lanes),
+	GDL_SIZE(DLTensor),
+	GDL_OFF(DLTensor, data),
+	GDL_OFF(DLTensor, device),
+	GDL_OFF(DLTensor, ndim),
+	GDL_OFF(DLTensor, dtype),
+	GDL_OFF(DLTensor, shape),
+	GDL_OFF(DLTensor, strides),
+	GDL_OFF(DLTensor, byte_offset),
+	GDL_SIZE(DLManagedTensor),
+	GDL_OFF(DLManagedTensor, dl_tensor),
+	GDL_OFF(DLManagedTensor, manager_ctx),
+	GDL_OFF(DLManagedTensor, deleter),
+	GDL_SIZE(DLManagedTensorVersioned),
+	GDL_OFF(DLManagedTensorVersioned, version),
+	GDL_OFF(DLManagedTensorVersioned, manager_ctx),
+	GDL_OFF(DLManagedTensorVersioned, deleter),
+	GDL_OFF(DLManagedTensorVersioned, flags),
+	GDL_OFF(DLManagedTensorVersioned, dl_tensor),
+
+	GDL_VAL(GDL_MAJOR_VERSION),
+	GDL_VAL(GDL_MINOR_VERSION),
+	GDL_VAL(GDL_MAX_NDIM),
+	GDL_VAL(GDL_FLAG_READ_ONLY),
+	GDL_VAL(GDL_FLAG_IS_COPIED),
+	GDL_VAL(GDL_FLAG_IS_SUBBYTE_TYPE_PADDED),
+
+	GDL_VAL(kDLCPU),
+	GDL_VAL(kDLCUDA),
+	GDL_VAL(kDLCUDAHost),
+	GDL_VAL(kDLOpenCL),
+	GDL_VAL(kDLVulkan),
+	GDL_VAL(kDLMetal),
+	GDL_VAL(kDLVPI),
+	GDL_VAL(kDLROCM),
+	GDL_VAL(kDLROCMHost),
+	GDL_VAL(kDLExtDev),
+	GDL_VAL(kDLCUDAManaged),
+	GDL_VAL(kDLOneAPI),
+	GDL_VAL(kDLWebGPU),
+	GDL_VAL(kDLHexagon),
+	GDL_VAL(kDLMAIA),
+	GDL_VAL(kDLTrn),
+
+	GDL_VAL(kDLInt),
+	GDL_VAL(kDLUInt),
+	GDL_VAL(kDLFloat),
+	GDL_VAL(kDLOpaqueHandle),
+	GDL_VAL(kDLBfloat),
+	GDL_VAL(kDLComplex),
+	GDL_VAL(kDLBool),
+	GDL_VAL(kDLFloat8_e3m4),
+	GDL_VAL(kDLFloat8_e4m3),
+	GDL_VAL(kDLFloat8_e4m3b11fnuz),
+	GDL_VAL(kDLFloat8_e4m3fn),
+	GDL_VAL(kDLFloat8_e4m3fnuz),
+	GDL_VAL(kDLFloat8_e5m2),
+	GDL_VAL(kDLFloat8_e5m2fnuz),
+	GDL_VAL(kDLFloat8_e8m0fnu),
+	GDL_VAL(kDLFloat6_e2m3fn),
+	GDL_VAL(kDLFloat6_e3m2fn),
+	GDL_VAL(kDLFloat4_e2m1fn),
+};
+
+static int gdl_abi_len(void) { return (int)(sizeof gdl_abi / sizeof gdl_abi[0]); }
+static const char *gdl_abi_name(int i) { return gdl_abi[i].name; }
+static uint64_t gdl_abi_value(int i) { return gdl_abi[i].value; }
+*/
+import "C"
+
+// cABI returns the sizes, field offsets, macro values and enum values of
+// dlpack.h as the C compiler sees them, keyed "sizeof(T)", "offsetof(T.f)"
+// or the C name. The tests compare them with the Go mirrors; the package
+// itself never calls C.
+func cABI() map[string]uint64 {
+	n := int(C.gdl_abi_len())
+	m := make(map[string]uint64, n)
+	for i := 0; i < n; i++ {
+		m[C.GoString(C.gdl_abi_name(C.int(i)))] = uint64(C.gdl_abi_value(C.int(i)))
+	}
+	return m
+}

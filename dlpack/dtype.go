@@ -1,0 +1,228 @@
+package dlpack
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Code is the type code of a DataType. Its values are those of the C enum
+// DLDataTypeCode; it is stored in a uint8.
+type Code uint8
+
+// Type codes of DLPack 1.3.
+const (
+	Int               Code = 0
+	UInt              Code = 1
+	Float             Code = 2
+	OpaqueHandle      Code = 3
+	Bfloat            Code = 4
+	Complex           Code = 5
+	CodeBool          Code = 6 // not Bool, which names the bool DataType
+	Float8E3M4        Code = 7
+	Float8E4M3        Code = 8
+	Float8E4M3B11FNUZ Code = 9
+	Float8E4M3FN      Code = 10
+	Float8E4M3FNUZ    Code = 11
+	Float8E5M2        Code = 12
+	Float8E5M2FNUZ    Code = 13
+	Float8E8M0FNU     Code = 14
+	Float6E2M3FN      Code = 15
+	Float6E3M2FN      Code = 16
+	Float4E2M1FN      Code = 17
+)
+
+// DataType describes one element: a type code, a width in bits, and a
+// number of vector lanes. It has the layout of the C struct DLDataType.
+type DataType struct {
+	Code  Code
+	Bits  uint8
+	Lanes uint16
+}
+
+// The classic data types of the table, each with one lane. The float8,
+// float6 and float4 types have no variables because their names would
+// collide with their type codes; use ParseDataType or a DataType literal.
+var (
+	Bool       = DataType{CodeBool, 8, 1}
+	Int8       = DataType{Int, 8, 1}
+	Int16      = DataType{Int, 16, 1}
+	Int32      = DataType{Int, 32, 1}
+	Int64      = DataType{Int, 64, 1}
+	Uint8      = DataType{UInt, 8, 1}
+	Uint16     = DataType{UInt, 16, 1}
+	Uint32     = DataType{UInt, 32, 1}
+	Uint64     = DataType{UInt, 64, 1}
+	Float16    = DataType{Float, 16, 1}
+	Float32    = DataType{Float, 32, 1}
+	Float64    = DataType{Float, 64, 1}
+	Bfloat16   = DataType{Bfloat, 16, 1}
+	Complex64  = DataType{Complex, 64, 1}
+	Complex128 = DataType{Complex, 128, 1}
+)
+
+// ErrUnknownDataType is wrapped by every error about a data type that is
+// not in the table of DLPack 1.3 data types.
+var ErrUnknownDataType = errors.New("unknown data type")
+
+// dtypeTable is the table of data types, in the order DataTypes returns.
+// Each row is unique by name and by DataType.
+var dtypeTable = [...]struct {
+	name string
+	dt   DataType
+}{
+	{"bool", Bool},
+	{"int8", Int8},
+	{"int16", Int16},
+	{"int32", Int32},
+	{"int64", Int64},
+	{"uint8", Uint8},
+	{"uint16", Uint16},
+	{"uint32", Uint32},
+	{"uint64", Uint64},
+	{"float16", Float16},
+	{"float32", Float32},
+	{"float64", Float64},
+	{"bfloat16", Bfloat16},
+	{"complex64", Complex64},
+	{"complex128", Complex128},
+	{"float8_e3m4", DataType{Float8E3M4, 8, 1}},
+	{"float8_e4m3", DataType{Float8E4M3, 8, 1}},
+	{"float8_e4m3b11fnuz", DataType{Float8E4M3B11FNUZ, 8, 1}},
+	{"float8_e4m3fn", DataType{Float8E4M3FN, 8, 1}},
+	{"float8_e4m3fnuz", DataType{Float8E4M3FNUZ, 8, 1}},
+	{"float8_e5m2", DataType{Float8E5M2, 8, 1}},
+	{"float8_e5m2fnuz", DataType{Float8E5M2FNUZ, 8, 1}},
+	{"float8_e8m0fnu", DataType{Float8E8M0FNU, 8, 1}},
+	{"float6_e2m3fn", DataType{Float6E2M3FN, 6, 1}},
+	{"float6_e3m2fn", DataType{Float6E3M2FN, 6, 1}},
+	{"float4_e2m1fn", DataType{Float4E2M1FN, 4, 1}},
+}
+
+// DataTypes returns every data type of the table, each with one lane, in a
+// fixed order: bool, the integers, the floats, bfloat16, the complex
+// types, then the float8, float6 and float4 types by type code. The slice
+// is new on each call, so the caller may modify it.
+func DataTypes() []DataType {
+	s := make([]DataType, len(dtypeTable))
+	for i, r := range dtypeTable {
+		s[i] = r.dt
+	}
+	return s
+}
+
+// ParseDataType returns the data type with the given table name, such as
+// "float32" or "float8_e4m3fn". Names are case-sensitive and have no
+// vector-lane suffix. The error for any other name wraps
+// ErrUnknownDataType.
+func ParseDataType(name string) (DataType, error) {
+	for _, r := range dtypeTable {
+		if r.name == name {
+			return r.dt, nil
+		}
+	}
+	return DataType{}, fmt.Errorf("dlpack: %w %q", ErrUnknownDataType, name)
+}
+
+// Name returns the table name of dt, and false if dt, lanes included, is
+// not in the table.
+func (dt DataType) Name() (string, bool) {
+	for _, r := range dtypeTable {
+		if r.dt == dt {
+			return r.name, true
+		}
+	}
+	return "", false
+}
+
+// String returns the table name of dt, or "dtype(code=C, bits=B, lanes=L)"
+// for a data type not in the table.
+func (dt DataType) String() string {
+	if name, ok := dt.Name(); ok {
+		return name
+	}
+	return "dtype(code=" + strconv.Itoa(int(dt.Code)) +
+		", bits=" + strconv.Itoa(int(dt.Bits)) +
+		", lanes=" + strconv.Itoa(int(dt.Lanes)) + ")"
+}
+
+// Known reports whether dt is in the table, which requires one lane.
+func (dt DataType) Known() bool {
+	_, ok := dt.Name()
+	return ok
+}
+
+// SubByte reports whether one lane of dt is narrower than a byte.
+func (dt DataType) SubByte() bool { return dt.Bits < 8 }
+
+// ItemSize returns the number of bytes one element of dt occupies when
+// elements are byte-addressable: Bits*Lanes/8 for whole-byte types, and
+// one byte per lane for a sub-byte type, which is byte-addressable only
+// when padded (see IsSubbyteTypePadded). It returns 0 when an element has
+// no whole-byte size, such as for Bits == 0 or a 12-bit type. For the size
+// of a packed sub-byte element, which is 0, use StorageSize.
+func (dt DataType) ItemSize() int {
+	return dt.StorageSize(true)
+}
+
+// StorageSize is like ItemSize but says whether sub-byte elements are
+// padded to a byte each. When they are not (packed storage), elements of
+// a sub-byte type have no byte address of their own and StorageSize
+// returns 0.
+func (dt DataType) StorageSize(padded bool) int {
+	if dt.Bits == 0 {
+		return 0
+	}
+	if dt.SubByte() {
+		if padded {
+			return int(dt.Lanes)
+		}
+		return 0
+	}
+	bits := int(dt.Bits) * int(dt.Lanes)
+	if bits%8 != 0 {
+		return 0
+	}
+	return bits / 8
+}
+
+// Check returns nil if dt is in the table, and otherwise an error that
+// names dt's code, bits and lanes and wraps ErrUnknownDataType.
+func (dt DataType) Check() error {
+	if dt.Known() {
+		return nil
+	}
+	return fmt.Errorf("dlpack: %w: code=%d, bits=%d, lanes=%d", ErrUnknownDataType, dt.Code, dt.Bits, dt.Lanes)
+}
+
+// MinVersion returns the oldest DLPack version able to describe a tensor
+// of data type dt on device dev: 0.0 for the classic data types and
+// devices, 1.0 for MAIA devices, 1.1 for the float8, float6 and float4
+// type codes, and 1.2 for Trn devices; the greater requirement wins.
+//
+// A legacy "dltensor" capsule speaks a 0.x ABI, so a tensor may be
+// exported that way only if MinVersion(dt, dev).Major == 0. Because no
+// version can promise to understand them, device types DLPack 1.3 does not
+// define and type codes above Float4E2M1FN give Current.
+func MinVersion(dt DataType, dev Device) Version {
+	var v Version
+	switch {
+	case dt.Code > Float4E2M1FN:
+		v = Current
+	case dt.Code >= Float8E3M4:
+		v = Version{1, 1}
+	}
+	var d Version
+	switch {
+	case !dev.Type.Known():
+		d = Current
+	case dev.Type == Trn:
+		d = Version{1, 2}
+	case dev.Type == MAIA:
+		d = Version{1, 0}
+	}
+	if v.Less(d) {
+		return d
+	}
+	return v
+}

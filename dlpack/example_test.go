@@ -1,0 +1,48 @@
+package dlpack_test
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/godlpack/godlpack/dlpack"
+)
+
+func ExampleParseDataType() {
+	dt, err := dlpack.ParseDataType("bfloat16")
+	fmt.Println(dt, dt.Code, dt.Bits, dt.Lanes, dt.ItemSize(), err)
+
+	_, err = dlpack.ParseDataType("float128")
+	fmt.Println(err)
+	// Output:
+	// bfloat16 4 16 1 2 <nil>
+	// dlpack: unknown data type "float128"
+}
+
+func ExampleCheckLayout() {
+	// A 3x4 float32 matrix viewed transposed and with its rows reversed.
+	shape := []int64{4, 3}
+	strides := []int64{1, -4}
+	e, err := dlpack.CheckLayout(shape, strides, dlpack.Float32, false)
+	fmt.Printf("%+v %d %v\n", e, e.Bytes(), err)
+
+	_, err = dlpack.CheckLayout([]int64{1 << 61}, []int64{1}, dlpack.Float64, false)
+	fmt.Println(err)
+	// Output:
+	// {Elements:12 Low:-32 High:16 CContiguous:false FContiguous:false} 48 <nil>
+	// dlpack: size overflows int64: byte extent of shape [2305843009213693952] with strides [1] and 8-byte items
+}
+
+func ExampleCopy() {
+	src := []int32{1, 2, 3, 4, 5, 6} // 2x3, row-major
+	dst := make([]int32, 6)          // 3x2, row-major: the transpose
+	shape := []int64{3, 2}
+	dlpack.Copy(unsafe.Pointer(&dst[0]), []int64{2, 1}, unsafe.Pointer(&src[0]), []int64{1, 3}, shape, 4)
+	fmt.Println(dst)
+	// Output:
+	// [1 4 2 5 3 6]
+}
+
+func ExampleFlags_String() {
+	fmt.Println(dlpack.ReadOnly | dlpack.IsCopied)
+	// Output: READ_ONLY|IS_COPIED
+}

@@ -1,0 +1,61 @@
+#include <stdlib.h>
+#include <string.h>
+#include "producer.h"
+
+static int64_t live_owners;
+
+int64_t gdl_owner_live(void) { return __atomic_load_n(&live_owners, __ATOMIC_RELAXED); }
+
+gdl_owner *gdl_owner_new(void (*release)(gdl_owner *), void *ctx, uintptr_t handle) {
+	gdl_owner *o = malloc(sizeof *o);
+	if (o == NULL)
+		return NULL;
+	o->refs = 1;
+	o->release = release;
+	o->ctx = ctx;
+	o->handle = handle;
+	__atomic_add_fetch(&live_owners, 1, __ATOMIC_RELAXED);
+	return o;
+}
+
+void gdl_owner_retain(gdl_owner *o) { __atomic_add_fetch(&o->refs, 1, __ATOMIC_RELAXED); }
+
+void gdl_owner_drop(gdl_owner *o) {
+	if (__atomic_sub_fetch(&o->refs, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	__atomic_sub_fetch(&live_owners, 1, __ATOMIC_RELAXED);
+	o->release(o);
+}
+
+/* The owner sits in the first GDL_ALIGN bytes of its own block. */
+static void release_block(gdl_owner *o) { free(o); }
+
+gdl_owner *gdl_owner_alloc(size_t nbytes, void **data) {
+	void *block = NULL;
+	if (nbytes > SIZE_MAX - GDL_ALIGN)
+		return NULL;
+	if (posix_memalign(&block, GDL_ALIGN, GDL_ALIGN + nbytes) != 0)
+		return NULL;
+	gdl_owner *o = block;
+	o->refs = 1;
+	o->release = release_block;
+	o->ctx = NULL;
+	o->handle = 0;
+	*data = (char *)block + GDL_ALIGN;
+	__atomic_add_fetch(&live_owners, 1, __ATOMIC_RELAXED);
+	return o;
+}
+
+static void release_upstream_versioned(gdl_owner *o) {
+	gdl_managed_delete(o->ctx, 1);
+	free(o);
+}
+
+static void release_upstream_legacy(gdl_owner *o) {
+	gdl_managed_delete(o->ctx, 0);
+	free(o);
+}
+
+gdl_owner *gdl_owner_upstream(void *managed, int versioned) {
+	return gdl_owner_new(versioned ? release_upstream_versioned : release_upstream_legacy, managed, 0);
+}

@@ -1,0 +1,68 @@
+/*
+ * The C half of package producer: reference-counted owners of exported
+ * memory, and the builder of managed tensors. Both run on any thread, with or
+ * without the GIL and without the Go runtime, because DLPack deleters do.
+ */
+#ifndef GODLPACK_PRODUCER_H
+#define GODLPACK_PRODUCER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "dlpack.h"
+
+/*
+ * An owner keeps one piece of memory alive for every holder of it: a Python
+ * Tensor and each managed tensor exported from it hold one reference each.
+ * When the last reference goes, release(owner) frees the memory (or hands it
+ * back upstream) and the owner itself.
+ */
+typedef struct gdl_owner gdl_owner;
+struct gdl_owner {
+	int64_t refs;
+	void (*release)(gdl_owner *self);
+	void *ctx;
+	uintptr_t handle; /* a cgo.Handle for owners of Go memory, else 0 */
+};
+
+/* gdl_owner_new returns an owner with one reference, or NULL when out of memory. */
+gdl_owner *gdl_owner_new(void (*release)(gdl_owner *), void *ctx, uintptr_t handle);
+void gdl_owner_retain(gdl_owner *o);
+void gdl_owner_drop(gdl_owner *o);
+
+/* gdl_owner_live counts owners not yet released: a leak check for tests. */
+int64_t gdl_owner_live(void);
+
+/*
+ * gdl_owner_alloc makes one allocation holding an owner and nbytes of data
+ * aligned to GDL_ALIGN bytes; *data receives the data address, never NULL,
+ * even for nbytes == 0. NULL when out of memory (never an abort).
+ */
+#define GDL_ALIGN 64
+gdl_owner *gdl_owner_alloc(size_t nbytes, void **data);
+
+/*
+ * gdl_owner_upstream wraps a managed tensor received from another producer:
+ * releasing the owner calls that tensor's deleter (if any) exactly once.
+ */
+gdl_owner *gdl_owner_upstream(void *managed, int versioned);
+
+/* gdl_view is what gdl_pack exports: strides in elements, data at element 0. */
+typedef struct {
+	void *data;
+	const int64_t *shape;
+	const int64_t *strides;
+	uint64_t flags;
+	DLDevice device;
+	DLDataType dtype;
+	int32_t ndim;
+} gdl_view;
+
+/*
+ * gdl_pack builds a DLManagedTensorVersioned (versioned != 0, with version
+ * 1.minor) or a legacy DLManagedTensor in one allocation that also holds the
+ * shape and strides, and takes one reference on owner. Its deleter drops that
+ * reference and frees the allocation. NULL when out of memory.
+ */
+void *gdl_pack(gdl_owner *owner, const gdl_view *v, int versioned, uint32_t minor);
+
+#endif

@@ -1,0 +1,165 @@
+/* The DType type: one immutable object per dtype of the table, compared by value or by name. */
+#include "ext.h"
+
+typedef struct {
+	PyObject_HEAD
+	DLDataType dt;
+	int64_t itemsize;
+	PyObject *name;
+} DTypeObject;
+
+/* Registered DTypes keyed by their packed (code, bits, lanes). */
+static PyObject *by_key, *by_name;
+
+static PyObject *key_of(DLDataType dt) {
+	return PyLong_FromUnsignedLong((unsigned long)dt.code | (unsigned long)dt.bits << 8 | (unsigned long)dt.lanes << 16);
+}
+
+static PyObject *dtype_make(DLDataType dt, PyObject *name, int64_t itemsize) {
+	DTypeObject *d = PyObject_New(DTypeObject, &gdl_DTypeType);
+	if (d == NULL)
+		return NULL;
+	d->dt = dt;
+	d->itemsize = itemsize;
+	Py_INCREF(name);
+	d->name = name;
+	return (PyObject *)d;
+}
+
+int gdl_dtype_register(uint8_t code, uint8_t bits, uint16_t lanes, const char *name, int64_t itemsize) {
+	if (by_key == NULL && ((by_key = PyDict_New()) == NULL || (by_name = PyDict_New()) == NULL))
+		return -1;
+	DLDataType dt = {code, bits, lanes};
+	PyObject *key = key_of(dt), *pyname = PyUnicode_InternFromString(name), *d = NULL;
+	int rc = -1;
+	if (key != NULL && pyname != NULL && (d = dtype_make(dt, pyname, itemsize)) != NULL &&
+	    PyDict_SetItem(by_key, key, d) == 0 && PyDict_SetItem(by_name, pyname, d) == 0)
+		rc = 0;
+	Py_XDECREF(key);
+	Py_XDECREF(pyname);
+	Py_XDECREF(d);
+	return rc;
+}
+
+PyObject *gdl_dtype_get(DLDataType dt) {
+	PyObject *key = key_of(dt);
+	if (key == NULL)
+		return NULL;
+	PyObject *d = PyDict_GetItemWithError(by_key, key);
+	Py_DECREF(key);
+	if (d != NULL) {
+		Py_INCREF(d);
+		return d;
+	}
+	if (PyErr_Occurred())
+		return NULL;
+	/* Outside the table (a pass-through tensor): a DType that names its fields. */
+	PyObject *name = PyUnicode_FromFormat("dtype(code=%d, bits=%d, lanes=%d)", dt.code, dt.bits, dt.lanes);
+	if (name == NULL)
+		return NULL;
+	d = dtype_make(dt, name, ((int64_t)dt.bits * dt.lanes + 7) / 8);
+	Py_DECREF(name);
+	return d;
+}
+
+const char *gdl_dtype_arg(PyObject *o, Py_ssize_t *len) {
+	if (Py_IS_TYPE(o, &gdl_DTypeType))
+		o = ((DTypeObject *)o)->name;
+	if (!PyUnicode_Check(o)) {
+		PyErr_Format(PyExc_TypeError, "dtype must be a godlpack.DType or a str such as 'float32', got %.200s",
+		             Py_TYPE(o)->tp_name);
+		return NULL;
+	}
+	return PyUnicode_AsUTF8AndSize(o, len);
+}
+
+static PyObject *dtype_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+	PyObject *name;
+	static char *kwlist[] = {"name", NULL};
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:DType", kwlist, &name))
+		return NULL;
+	if (Py_IS_TYPE(name, &gdl_DTypeType)) {
+		Py_INCREF(name);
+		return name;
+	}
+	PyObject *d = PyUnicode_Check(name) ? PyDict_GetItemWithError(by_name, name) : NULL;
+	if (d != NULL) {
+		Py_INCREF(d);
+		return d;
+	}
+	if (!PyErr_Occurred())
+		PyErr_Format(PyUnicode_Check(name) ? PyExc_ValueError : PyExc_TypeError, "unknown dtype %R", name);
+	return NULL;
+}
+
+static void dtype_dealloc(DTypeObject *self) {
+	Py_XDECREF(self->name);
+	PyObject_Free(self);
+}
+
+static PyObject *dtype_str(DTypeObject *self) {
+	Py_INCREF(self->name);
+	return self->name;
+}
+
+static PyObject *dtype_repr(DTypeObject *self) { return PyUnicode_FromFormat("godlpack.DType(%R)", self->name); }
+
+static Py_hash_t dtype_hash(DTypeObject *self) { return PyObject_Hash(self->name); }
+
+static PyObject *dtype_richcompare(DTypeObject *self, PyObject *other, int op) {
+	if (op != Py_EQ && op != Py_NE)
+		Py_RETURN_NOTIMPLEMENTED;
+	int eq;
+	if (Py_IS_TYPE(other, &gdl_DTypeType)) {
+		DLDataType a = self->dt, b = ((DTypeObject *)other)->dt;
+		eq = a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
+	} else if (PyUnicode_Check(other)) {
+		eq = PyUnicode_Compare(self->name, other) == 0;
+		if (eq == 0 && PyErr_Occurred())
+			return NULL;
+	} else {
+		Py_RETURN_NOTIMPLEMENTED;
+	}
+	return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+static PyObject *get_code(DTypeObject *d, void *c) { return PyLong_FromLong(d->dt.code); }
+static PyObject *get_bits(DTypeObject *d, void *c) { return PyLong_FromLong(d->dt.bits); }
+static PyObject *get_lanes(DTypeObject *d, void *c) { return PyLong_FromLong(d->dt.lanes); }
+static PyObject *get_itemsize(DTypeObject *d, void *c) { return PyLong_FromLongLong(d->itemsize); }
+static PyObject *get_name(DTypeObject *d, void *c) { return dtype_str(d); }
+
+static PyGetSetDef dtype_getset[] = {
+	{"code", (getter)get_code, NULL, "The DLPack type code (DLDataTypeCode).", NULL},
+	{"bits", (getter)get_bits, NULL, "Bits per lane.", NULL},
+	{"lanes", (getter)get_lanes, NULL, "Lanes per element (1 for scalars).", NULL},
+	{"itemsize", (getter)get_itemsize, NULL, "Bytes per element (1 for sub-byte dtypes).", NULL},
+	{"name", (getter)get_name, NULL, "The dtype's name, such as 'float32'.", NULL},
+	{NULL},
+};
+
+static PyObject *dtype_reduce(DTypeObject *self, PyObject *unused) {
+	return Py_BuildValue("(O(O))", (PyObject *)&gdl_DTypeType, self->name);
+}
+
+static PyMethodDef dtype_methods[] = {
+	{"__reduce__", (PyCFunction)dtype_reduce, METH_NOARGS, NULL},
+	{NULL},
+};
+
+PyTypeObject gdl_DTypeType = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "godlpack.DType",
+	.tp_basicsize = sizeof(DTypeObject),
+	.tp_dealloc = (destructor)dtype_dealloc,
+	.tp_repr = (reprfunc)dtype_repr,
+	.tp_str = (reprfunc)dtype_str,
+	.tp_hash = (hashfunc)dtype_hash,
+	.tp_richcompare = (richcmpfunc)dtype_richcompare,
+	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_doc = "DType(name)\n--\n\nAn element type of the DLPack table: code, bits and lanes. "
+	          "Equal to its name as a str.",
+	.tp_methods = dtype_methods,
+	.tp_getset = dtype_getset,
+	.tp_new = dtype_new,
+};

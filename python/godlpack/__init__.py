@@ -1,0 +1,30 @@
+"""godlpack: DLPack 1.x tensors for Python, with a core written in Go.
+
+Tensors move zero-copy between godlpack, NumPy, PyTorch and any library that
+speaks the Python array API's DLPack protocol, in both directions.
+"""
+
+from godlpack._core import (
+    DLPACK_VERSION,
+    DType,
+    Tensor,
+    arange,
+    empty,
+    from_dlpack,
+    full,
+    zeros,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DLPACK_VERSION",
+    "DType",
+    "Tensor",
+    "__version__",
+    "arange",
+    "empty",
+    "from_dlpack",
+    "full",
+    "zeros",
+]
