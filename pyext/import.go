@@ -23,7 +23,9 @@ func goImport(a *C.gdl_import_args) (rc C.int) {
 		if r := recover(); r != nil {
 			rc = fail(&a.err, C.GDL_RUNTIME_ERROR, "godlpack: internal error while importing: %v", r)
 		}
-		if rc != C.GDL_OK && owned {
+		// Still owned after success means we copied: the producer's
+		// tensor is no longer needed either way.
+		if owned {
 			C.gdl_managed_delete(a.managed, a.versioned)
 		}
 	}()
