@@ -89,6 +89,22 @@ static PyObject *kwnames_for(int mask) {
 	return kwnames_cache[mask] = t;
 }
 
+/* version_tuple returns (major, minor), reusing the tuple of the last call: nearly every call asks the same. */
+static PyObject *version_tuple(int major, int minor) {
+	static PyObject *last;
+	static int last_major = -1, last_minor = -1;
+	if (last == NULL || major != last_major || minor != last_minor) {
+		PyObject *t = Py_BuildValue("(ii)", major, minor);
+		if (t == NULL)
+			return NULL;
+		Py_XSETREF(last, t);
+		last_major = major;
+		last_minor = minor;
+	}
+	Py_INCREF(last);
+	return last;
+}
+
 PyObject *gdl_call_dlpack(PyObject *obj, const gdl_dlpack_request *req, int *fallback) {
 	PyObject *args[5] = {obj};
 	PyObject *owned[4] = {NULL};
@@ -98,7 +114,7 @@ PyObject *gdl_call_dlpack(PyObject *obj, const gdl_dlpack_request *req, int *fal
 	if (intern_names() != 0)
 		return NULL;
 	if (req->max_major >= 0) {
-		if ((owned[0] = Py_BuildValue("(ii)", req->max_major, req->max_minor)) == NULL)
+		if ((owned[0] = version_tuple(req->max_major, req->max_minor)) == NULL)
 			goto done;
 		args[n++] = owned[0];
 		mask |= KW_MAX_VERSION;

@@ -13,7 +13,9 @@ import (
 
 // goImport turns the managed tensor a.managed, which C has just taken out of
 // its capsule, into the description of a Tensor. Ownership passes to Go: on
-// every error the producer's deleter has been called once when it returns.
+// every error, and after a copy, the producer's deleter has been called once
+// when it returns. On a zero-copy success a.out.owner is nil, and C wraps
+// a.managed in an upstream owner.
 //
 //export goImport
 func goImport(a *C.gdl_import_args) (rc C.int) {
@@ -73,15 +75,13 @@ func goImport(a *C.gdl_import_args) (rc C.int) {
 		describe(&a.out, owner, data, v.Shape, strides, v.DType, v.Device, flags&dlpack.IsSubbyteTypePadded|dlpack.IsCopied, ext)
 		return C.GDL_OK // the deferred function deletes the producer's tensor
 	}
-	owner := C.gdl_owner_upstream(a.managed, a.versioned)
-	if owner == nil {
-		return fail(&a.err, C.GDL_MEMORY_ERROR, "out of memory importing a tensor")
-	}
+	// Zero copy: the producer's tensor backs ours. C wraps it in an owner
+	// once this returns (a nil owner says so), which saves a crossing.
 	owned = false
 	if a.has_device != 0 && a.device.device_type == C.kDLCPU {
 		v.Device = dlpack.Device{Type: dlpack.CPU}
 	}
-	describe(&a.out, owner, v.Data, v.Shape, v.Strides, v.DType, v.Device, flags, v.Extent)
+	describe(&a.out, nil, v.Data, v.Shape, v.Strides, v.DType, v.Device, flags, v.Extent)
 	return C.GDL_OK
 }
 

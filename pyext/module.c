@@ -243,6 +243,10 @@ static PyObject *mod_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_
 	/* From here on the tensor is ours; goImport deletes it on every error. */
 	if (goImport(&a) != GDL_OK)
 		return gdl_raise(&a.err);
+	if (a.out.owner == NULL && (a.out.owner = gdl_owner_upstream(a.managed, a.versioned)) == NULL) {
+		gdl_managed_delete(a.managed, a.versioned);
+		return PyErr_NoMemory();
+	}
 	return gdl_tensor_new(&a.out);
 }
 
