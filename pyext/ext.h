@@ -67,6 +67,13 @@ extern PyTypeObject gdl_DTypeType;
 /* gdl_tensor_new makes a Tensor of d, taking d->owner's reference (dropped on failure). */
 PyObject *gdl_tensor_new(gdl_desc *d);
 
+/*
+ * gdl_tensor_share makes a Tensor over src's memory, as a zero-copy export and
+ * import would (from_dlpack of our own Tensor takes this short cut); cpu
+ * relabels CPU-accessible memory as device (1, 0).
+ */
+PyObject *gdl_tensor_share(TensorObject *src, int cpu);
+
 /* gdl_is_cpu_accessible: the host can read memory on this device. */
 int gdl_is_cpu_accessible(DLDevice d);
 

@@ -193,6 +193,17 @@ static PyObject *mod_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_
 	if (parse_copy(kw[1], &a.copy) != 0 || parse_device(kw[0], &a.has_device, &a.device) != 0)
 		return NULL;
 
+	if (Py_IS_TYPE(x, &gdl_TensorType) && a.copy != 1) {
+		/* Our own Tensor: share its storage without a capsule, with the same rules. */
+		TensorObject *t = (TensorObject *)x;
+		int cpu = gdl_is_cpu_accessible(t->device);
+		if (a.has_device && !(a.device.device_type == kDLCPU ? cpu : a.device.device_type == t->device.device_type &&
+		                                                                  a.device.device_id == t->device.device_id))
+			return PyErr_Format(PyExc_BufferError, "cannot import a tensor on device (%d, %d) to device (%d, %d)",
+			                    (int)t->device.device_type, (int)t->device.device_id,
+			                    (int)a.device.device_type, (int)a.device.device_id);
+		return gdl_tensor_share(t, a.has_device && a.device.device_type == kDLCPU);
+	}
 	PyObject *capsule;
 	if (PyCapsule_CheckExact(x)) {
 		/* A bare capsule could not be asked for anything: meet copy and device ourselves. */

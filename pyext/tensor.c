@@ -33,6 +33,31 @@ PyObject *gdl_tensor_new(gdl_desc *d) {
 	return (PyObject *)t;
 }
 
+PyObject *gdl_tensor_share(TensorObject *src, int cpu) {
+	TensorObject *t = PyObject_NewVar(TensorObject, &gdl_TensorType, 3 * (Py_ssize_t)src->ndim);
+	if (t == NULL)
+		return NULL;
+	gdl_owner_retain(src->owner);
+	t->owner = src->owner;
+	t->data = src->data;
+	t->device = src->device;
+	if (cpu) {
+		t->device.device_type = kDLCPU;
+		t->device.device_id = 0;
+	}
+	t->dtype = src->dtype;
+	t->ndim = src->ndim;
+	/* What a zero-copy export and import would carry: never IS_COPIED, which means sole ownership. */
+	t->flags = src->flags & ~GDL_FLAG_IS_COPIED;
+	t->need = src->need;
+	t->size = src->size;
+	t->nbytes = src->nbytes;
+	t->itemsize = src->itemsize;
+	t->weakrefs = NULL;
+	memcpy(t->dims, src->dims, 3 * (size_t)src->ndim * sizeof(int64_t));
+	return (PyObject *)t;
+}
+
 static void tensor_dealloc(TensorObject *self) {
 	if (self->weakrefs != NULL)
 		PyObject_ClearWeakRefs((PyObject *)self);
