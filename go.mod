@@ -1,3 +1,3 @@
 module github.com/godlpack/godlpack
 
-go 1.26
+go 1.24

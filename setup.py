@@ -32,7 +32,7 @@ class BuildGo(build_ext):
         go = shutil.which("go")
         if go is None:
             raise SystemExit(
-                "error: building godlpack needs the Go toolchain (1.22 or newer) on PATH, "
+                "error: building godlpack needs the Go toolchain (1.24 or newer) on PATH, "
                 "and no `go` command was found. Install Go, then run pip again."
             )
         target = Path(self.get_ext_fullpath(ext.name)).resolve()
