@@ -2,9 +2,20 @@
 // allocates and Go memory it pins, described by managed tensors (versioned or
 // legacy) that share one reference-counted owner.
 //
+// A Buffer is one piece of memory and one reference to its owner. Export
+// describes the buffer (or part of it) with a Layout and returns a Managed
+// tensor that holds a reference of its own, so the memory lives until both
+// the Buffer is released and every managed tensor's deleter has run:
+//
+//	b, _ := producer.Alloc(4 * 6)
+//	m, _ := b.Export(producer.Layout{Shape: []int64{2, 3}, DType: dlpack.Float32}, dlpack.Current)
+//	b.Release() // the managed tensor keeps the memory alive
+//	// hand m.Pointer to a consumer (for Python: capsule.Wrap); it calls the deleter once
+//
 // The owner and the deleters are C code: a consumer may call a deleter on any
 // thread, with or without the GIL, after the interpreter has finalized and
-// without the Go runtime being able to run.
+// without the Go runtime being able to run. Only a pinned Go buffer calls
+// into Go, to unpin it, when its last reference goes.
 package producer
 
 // #cgo CFLAGS: -I${SRCDIR}/../dlpack -O2

@@ -1,0 +1,140 @@
+package producer
+
+// #include "producer.h"
+// void gdl_pin_release(gdl_owner *o);
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"runtime/cgo"
+	"sync/atomic"
+	"unsafe"
+)
+
+// ErrNoMemory is returned when C memory for a buffer or a managed tensor
+// cannot be allocated.
+var ErrNoMemory = errors.New("producer: out of memory")
+
+// ErrReleased is returned by the methods of a Buffer that has been released.
+var ErrReleased = errors.New("producer: buffer already released")
+
+// Alignment is the alignment in bytes of the data of a buffer made by Alloc.
+const Alignment = C.GDL_ALIGN
+
+// A Buffer is memory that can be exported: C memory made by Alloc, or a Go
+// slice pinned by Pin. It holds one reference to the memory's owner; each
+// managed tensor exported from it holds another. Its methods may be called
+// concurrently, except Release, which must come after all the others.
+type Buffer struct {
+	owner    *C.gdl_owner
+	data     unsafe.Pointer
+	n        int
+	released atomic.Bool
+}
+
+// Alloc returns a buffer of nbytes bytes of C memory aligned to Alignment,
+// with unspecified contents. Its data address is never nil, even for 0
+// bytes. When memory runs out it returns ErrNoMemory rather than aborting.
+func Alloc(nbytes int) (*Buffer, error) {
+	if nbytes < 0 {
+		return nil, fmt.Errorf("producer: negative buffer size %d", nbytes)
+	}
+	var data unsafe.Pointer
+	o := C.gdl_owner_alloc(C.size_t(nbytes), &data)
+	if o == nil {
+		return nil, fmt.Errorf("%w: cannot allocate %d bytes", ErrNoMemory, nbytes)
+	}
+	return &Buffer{owner: o, data: data, n: nbytes}, nil
+}
+
+// Element is the set of Go types whose slices Pin accepts: fixed-size
+// values that hold no Go pointers, which C may keep.
+type Element interface {
+	~bool | ~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 |
+		~float32 | ~float64 | ~complex64 | ~complex128
+}
+
+// pinned is what the cgo.Handle of a pinned buffer's owner refers to.
+type pinned struct {
+	pinner runtime.Pinner
+	mem    any // the slice, so that its memory is reachable from the handle too
+}
+
+// Pin returns a buffer over the elements of s, without copying them. The
+// memory is pinned with a runtime.Pinner, so the garbage collector neither
+// moves nor frees it, until the buffer is released and the last deleter of
+// a tensor exported from it has run, whichever thread that happens on. The
+// caller may keep using s; whoever writes it must agree with the consumers
+// (export it ReadOnly to forbid them writing).
+//
+// An empty s gives an empty buffer of C memory, since DLPack wants a
+// non-nil data address.
+func Pin[T Element](s []T) (*Buffer, error) {
+	if len(s) == 0 {
+		return Alloc(0)
+	}
+	p := &pinned{mem: s}
+	p.pinner.Pin(&s[0])
+	h := cgo.NewHandle(p)
+	o := C.gdl_owner_new((*[0]byte)(C.gdl_pin_release), nil, C.uintptr_t(h))
+	if o == nil {
+		p.pinner.Unpin()
+		h.Delete()
+		return nil, fmt.Errorf("%w: cannot allocate an owner", ErrNoMemory)
+	}
+	return &Buffer{owner: o, data: unsafe.Pointer(&s[0]), n: len(s) * int(unsafe.Sizeof(s[0]))}, nil
+}
+
+// godlpackProducerUnpin is the last act of a pinned buffer's owner: it unpins
+// the memory and forgets the handle. C calls it on any thread.
+//
+//export godlpackProducerUnpin
+func godlpackProducerUnpin(h C.uintptr_t) {
+	defer func() { _ = recover() }() // no panic may cross into C
+	handle := cgo.Handle(h)
+	handle.Value().(*pinned).pinner.Unpin()
+	handle.Delete()
+}
+
+// Pointer returns the address of the buffer's first byte, or nil once the
+// buffer is released.
+func (b *Buffer) Pointer() unsafe.Pointer {
+	if b.released.Load() {
+		return nil
+	}
+	return b.data
+}
+
+// Len returns the size of the buffer in bytes.
+func (b *Buffer) Len() int { return b.n }
+
+// Bytes returns the buffer's memory as a byte slice, or nil once the buffer
+// is released. The slice must not be used after Release unless a managed
+// tensor exported from the buffer is still alive.
+func (b *Buffer) Bytes() []byte {
+	if b.released.Load() {
+		return nil
+	}
+	return unsafe.Slice((*byte)(b.data), b.n)
+}
+
+// Retain returns a new Buffer for the same memory with a reference of its
+// own, to be released independently of b.
+func (b *Buffer) Retain() (*Buffer, error) {
+	if b.released.Load() {
+		return nil, ErrReleased
+	}
+	C.gdl_owner_retain(b.owner)
+	return &Buffer{owner: b.owner, data: b.data, n: b.n}, nil
+}
+
+// Release drops the buffer's reference to its memory, which is freed (or
+// unpinned) once every managed tensor exported from it has been deleted too.
+// Calls after the first do nothing.
+func (b *Buffer) Release() {
+	if b.released.CompareAndSwap(false, true) {
+		C.gdl_owner_drop(b.owner)
+	}
+}

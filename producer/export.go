@@ -1,0 +1,151 @@
+package producer
+
+// #include "producer.h"
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"unsafe"
+
+	"github.com/godlpack/godlpack/dlpack"
+)
+
+// ErrVersion is wrapped by the error of an export the negotiated DLPack
+// version cannot describe: a dtype or device newer than it, or a read-only
+// tensor asked for as a legacy one, which has no way to say so.
+var ErrVersion = errors.New("producer: the negotiated DLPack version cannot describe this tensor")
+
+// A Layout says how a tensor lies in a Buffer.
+type Layout struct {
+	Shape []int64
+	// Strides are in elements; nil means C-contiguous.
+	Strides []int64
+	DType   dlpack.DataType
+	// Device is where the memory is; the zero Device means the CPU.
+	Device dlpack.Device
+	// Flags may hold ReadOnly, IsCopied and IsSubbyteTypePadded.
+	Flags dlpack.Flags
+	// Offset is the byte offset of element (0, …, 0) in the buffer, which
+	// negative strides need.
+	Offset int64
+}
+
+// A Managed is a managed tensor made by Export: a *DLManagedTensorVersioned
+// when Versioned, else a *DLManagedTensor. Whoever holds it must pass it to
+// a consumer, which will call its deleter, or call Delete.
+type Managed struct {
+	Pointer   unsafe.Pointer
+	Versioned bool
+}
+
+// Delete calls the managed tensor's deleter. Call it only for a tensor no
+// consumer has taken.
+func (m Managed) Delete() { C.gdl_managed_delete(m.Pointer, boolInt(m.Versioned)) }
+
+// Negotiate returns the version of the managed tensor to make for a
+// consumer that asked for max (its max_version): 0.0, which means a legacy
+// DLManagedTensor, when max.Major is 0 (no max_version at all); 1.min(our
+// minor, max.Minor) when max.Major is 1; and the current version for a newer
+// major.
+func Negotiate(max dlpack.Version) dlpack.Version {
+	switch {
+	case max.Major == 0:
+		return dlpack.Version{}
+	case max.Major == dlpack.MajorVersion:
+		return dlpack.Version{Major: dlpack.MajorVersion, Minor: min(max.Minor, dlpack.MinorVersion)}
+	}
+	return dlpack.Current
+}
+
+const knownFlags = dlpack.ReadOnly | dlpack.IsCopied | dlpack.IsSubbyteTypePadded
+
+// Check validates l against a buffer of size bytes: a known dtype, a valid
+// shape and strides whose every element lies inside the buffer, and known
+// flags.
+func (l *Layout) Check(size int) error {
+	if l.Flags&^knownFlags != 0 {
+		return fmt.Errorf("producer: unknown flag bits %#x", uint64(l.Flags&^knownFlags))
+	}
+	strides := l.Strides
+	if strides == nil {
+		strides = dlpack.ContiguousStrides(l.Shape, nil)
+	}
+	ext, err := dlpack.CheckLayout(l.Shape, strides, l.DType, l.Flags.Has(dlpack.IsSubbyteTypePadded))
+	if err != nil {
+		return err
+	}
+	if ext.Elements > 0 && (l.Offset+ext.Low < 0 || l.Offset > int64(size) || ext.High > int64(size)-l.Offset) {
+		return fmt.Errorf("producer: shape %v with strides %v at offset %d reaches bytes [%d, %d), outside the %d-byte buffer",
+			l.Shape, strides, l.Offset, l.Offset+ext.Low, l.Offset+ext.High, size)
+	}
+	if l.Offset < 0 || l.Offset > int64(size) {
+		return fmt.Errorf("producer: offset %d is outside the %d-byte buffer", l.Offset, size)
+	}
+	return nil
+}
+
+// Export describes the buffer with l as a managed tensor of the version
+// Negotiate(max) gives, in one C allocation that also holds the shape and
+// strides, and which holds a reference to the buffer's memory until its
+// deleter runs. It fails when l does not fit the buffer (a *dlpack.LayoutError
+// or an error naming the bytes), when the version cannot describe the tensor
+// (ErrVersion), or with ErrNoMemory or ErrReleased.
+func (b *Buffer) Export(l Layout, max dlpack.Version) (Managed, error) {
+	if b.released.Load() {
+		return Managed{}, ErrReleased
+	}
+	if err := l.Check(b.n); err != nil {
+		return Managed{}, err
+	}
+	dev := l.Device
+	if dev.Type == 0 {
+		dev = dlpack.Device{Type: dlpack.CPU}
+	}
+	v := Negotiate(max)
+	if need := dlpack.MinVersion(l.DType, dev); v.Less(need) {
+		return Managed{}, fmt.Errorf("%w: %v on %v needs DLPack %v, the consumer asked for at most %v", ErrVersion, l.DType, dev, need, max)
+	}
+	if v.Major == 0 && l.Flags.Has(dlpack.ReadOnly) {
+		return Managed{}, fmt.Errorf("%w: a legacy DLManagedTensor cannot be read-only", ErrVersion)
+	}
+	var shape, strides [dlpack.MaxNDim]int64
+	nd := len(l.Shape)
+	copy(shape[:], l.Shape)
+	if l.Strides == nil {
+		dlpack.ContiguousStrides(l.Shape, strides[:nd])
+	} else {
+		copy(strides[:], l.Strides)
+	}
+	cv := C.gdl_view{
+		data:  unsafe.Add(b.data, l.Offset),
+		flags: C.uint64_t(l.Flags),
+		ndim:  C.int32_t(nd),
+	}
+	cv.device.device_type = C.DLDeviceType(dev.Type)
+	cv.device.device_id = C.int32_t(dev.ID)
+	cv.dtype.code = C.uint8_t(l.DType.Code)
+	cv.dtype.bits = C.uint8_t(l.DType.Bits)
+	cv.dtype.lanes = C.uint16_t(l.DType.Lanes)
+	// gdl_pack copies shape and strides; cgo lets C see them through a
+	// struct only while they are pinned.
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	pin.Pin(&shape[0])
+	pin.Pin(&strides[0])
+	cv.shape = (*C.int64_t)(unsafe.Pointer(&shape[0]))
+	cv.strides = (*C.int64_t)(unsafe.Pointer(&strides[0]))
+	p := C.gdl_pack(b.owner, &cv, boolInt(v.Major != 0), C.uint32_t(v.Minor))
+	if p == nil {
+		return Managed{}, fmt.Errorf("%w: cannot allocate a managed tensor", ErrNoMemory)
+	}
+	return Managed{Pointer: p, Versioned: v.Major != 0}, nil
+}
+
+func boolInt(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,227 @@
+package producer_test
+
+import (
+	"errors"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"unsafe"
+
+	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/producer"
+)
+
+// tensorOf returns the DLTensor and flags of a managed tensor.
+func tensorOf(m producer.Managed) (*dlpack.Tensor, dlpack.Flags, dlpack.Version) {
+	if m.Versioned {
+		v := (*dlpack.ManagedTensorVersioned)(m.Pointer)
+		return &v.DLTensor, v.Flags, v.Version
+	}
+	return &(*dlpack.ManagedTensor)(m.Pointer).DLTensor, 0, dlpack.Version{}
+}
+
+func TestNegotiate(t *testing.T) {
+	tests := []struct {
+		max, want dlpack.Version
+	}{
+		{dlpack.Version{}, dlpack.Version{}},
+		{dlpack.Version{Major: 0, Minor: 9}, dlpack.Version{}},
+		{dlpack.Version{Major: 1, Minor: 0}, dlpack.Version{Major: 1, Minor: 0}},
+		{dlpack.Version{Major: 1, Minor: 2}, dlpack.Version{Major: 1, Minor: 2}},
+		{dlpack.Version{Major: 1, Minor: 99}, dlpack.Current},
+		{dlpack.Version{Major: 2, Minor: 0}, dlpack.Current},
+	}
+	for _, tt := range tests {
+		if got := producer.Negotiate(tt.max); got != tt.want {
+			t.Errorf("Negotiate(%v) = %v, want %v", tt.max, got, tt.want)
+		}
+	}
+}
+
+func TestExport(t *testing.T) {
+	before := producer.LiveOwners()
+	b, err := producer.Alloc(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if uintptr(b.Pointer())%producer.Alignment != 0 {
+		t.Errorf("Alloc data %p is not %d-byte aligned", b.Pointer(), producer.Alignment)
+	}
+	tests := []struct {
+		name      string
+		l         producer.Layout
+		max       dlpack.Version
+		versioned bool
+		strides   []int64
+		offset    int64
+	}{
+		{"legacy contiguous", producer.Layout{Shape: []int64{2, 3}, DType: dlpack.Float32}, dlpack.Version{}, false, []int64{3, 1}, 0},
+		{"versioned 1.1", producer.Layout{Shape: []int64{2, 3}, DType: dlpack.Float32}, dlpack.Version{Major: 1, Minor: 1}, true, []int64{3, 1}, 0},
+		{"transposed", producer.Layout{Shape: []int64{3, 2}, Strides: []int64{1, 3}, DType: dlpack.Int16}, dlpack.Current, true, []int64{1, 3}, 0},
+		{"reversed", producer.Layout{Shape: []int64{4}, Strides: []int64{-1}, DType: dlpack.Float64, Offset: 24}, dlpack.Current, true, []int64{-1}, 24},
+		{"read-only copied", producer.Layout{Shape: []int64{8}, DType: dlpack.Uint8, Flags: dlpack.ReadOnly | dlpack.IsCopied}, dlpack.Current, true, []int64{1}, 0},
+	}
+	for _, tt := range tests {
+		m, err := b.Export(tt.l, tt.max)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		dt, flags, v := tensorOf(m)
+		if m.Versioned != tt.versioned || v != producer.Negotiate(tt.max) {
+			t.Errorf("%s: versioned %v version %v, want %v %v", tt.name, m.Versioned, v, tt.versioned, producer.Negotiate(tt.max))
+		}
+		if dt.Data != unsafe.Add(b.Pointer(), tt.offset) || dt.ByteOffset != 0 || dt.DType != tt.l.DType ||
+			dt.Device != (dlpack.Device{Type: dlpack.CPU}) || flags != tt.l.Flags {
+			t.Errorf("%s: got %+v flags %v", tt.name, *dt, flags)
+		}
+		if got := dt.StridesSlice(); !equal(got, tt.strides) || !equal(dt.ShapeSlice(), tt.l.Shape) {
+			t.Errorf("%s: shape %v strides %v, want %v %v", tt.name, dt.ShapeSlice(), got, tt.l.Shape, tt.strides)
+		}
+		m.Delete()
+	}
+	b.Release()
+	b.Release() // a second Release does nothing
+	if got := producer.LiveOwners(); got != before {
+		t.Errorf("LiveOwners = %d after every release, want %d", got, before)
+	}
+}
+
+func equal(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestExportErrors(t *testing.T) {
+	b, err := producer.Alloc(32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	f8, _ := dlpack.ParseDataType("float8_e4m3fn")
+	tests := []struct {
+		name string
+		l    producer.Layout
+		max  dlpack.Version
+		is   error
+	}{
+		{"too large", producer.Layout{Shape: []int64{9}, DType: dlpack.Float32}, dlpack.Current, nil},
+		{"negative reach", producer.Layout{Shape: []int64{2}, Strides: []int64{-1}, DType: dlpack.Float32}, dlpack.Current, nil},
+		{"negative dim", producer.Layout{Shape: []int64{-1}, DType: dlpack.Float32}, dlpack.Current, dlpack.ErrNegativeDim},
+		{"unknown dtype", producer.Layout{Shape: []int64{1}, DType: dlpack.DataType{Code: 2, Bits: 32, Lanes: 4}}, dlpack.Current, dlpack.ErrUnknownDataType},
+		{"unknown flag", producer.Layout{Shape: []int64{1}, DType: dlpack.Float32, Flags: 1 << 9}, dlpack.Current, nil},
+		{"float8 as legacy", producer.Layout{Shape: []int64{1}, DType: f8}, dlpack.Version{}, producer.ErrVersion},
+		{"float8 as 1.0", producer.Layout{Shape: []int64{1}, DType: f8}, dlpack.Version{Major: 1}, producer.ErrVersion},
+		{"read-only legacy", producer.Layout{Shape: []int64{1}, DType: dlpack.Float32, Flags: dlpack.ReadOnly}, dlpack.Version{}, producer.ErrVersion},
+	}
+	for _, tt := range tests {
+		m, err := b.Export(tt.l, tt.max)
+		if err == nil {
+			m.Delete()
+			t.Errorf("%s: Export succeeded", tt.name)
+			continue
+		}
+		if tt.is != nil && !errors.Is(err, tt.is) {
+			t.Errorf("%s: error %v is not %v", tt.name, err, tt.is)
+		}
+	}
+	c, _ := b.Retain()
+	c.Release()
+	if _, err := c.Export(producer.Layout{DType: dlpack.Float32}, dlpack.Current); !errors.Is(err, producer.ErrReleased) {
+		t.Errorf("Export after Release: %v, want ErrReleased", err)
+	}
+}
+
+// TestPinKeepsGoMemory exports a Go array, drops every Go reference to it and
+// collects garbage: the memory must stay, unchanged and at the same address,
+// until the managed tensor's deleter runs, and then become collectable.
+func TestPinKeepsGoMemory(t *testing.T) {
+	before := producer.LiveOwners()
+	arr := new([1 << 14]float64)
+	for i := range arr {
+		arr[i] = float64(i)
+	}
+	var freed atomic.Bool
+	runtime.AddCleanup(arr, func(f *atomic.Bool) { f.Store(true) }, &freed)
+	b, err := producer.Pin(arr[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := b.Export(producer.Layout{Shape: []int64{1 << 14}, DType: dlpack.Float64}, dlpack.Current)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Release()
+	addr := uintptr(unsafe.Pointer(arr))
+	arr = nil
+	for range 5 {
+		runtime.GC()
+		garbage := make([]float64, 1<<14) // reuse freed memory if there is any
+		for i := range garbage {
+			garbage[i] = -1
+		}
+	}
+	dt, _, _ := tensorOf(m)
+	if uintptr(dt.Data) != addr {
+		t.Fatalf("the exported data moved from %#x to %p", addr, dt.Data)
+	}
+	got := unsafe.Slice((*float64)(dt.Data), 1<<14)
+	for i, v := range got {
+		if v != float64(i) {
+			t.Fatalf("element %d is %v after GC, want %d: the pinned memory was reused", i, v, i)
+		}
+	}
+	if freed.Load() {
+		t.Fatal("the garbage collector freed pinned memory while a managed tensor held it")
+	}
+	m.Delete()
+	if got := producer.LiveOwners(); got != before {
+		t.Errorf("LiveOwners = %d after the deleter, want %d", got, before)
+	}
+	for i := 0; i < 100 && !freed.Load(); i++ {
+		runtime.GC()
+		runtime.Gosched()
+	}
+	if !freed.Load() {
+		t.Error("the Go memory was never collected after the deleter unpinned it")
+	}
+}
+
+// TestDeleterConcurrent runs the last deleters of pinned buffers on many
+// goroutines at once: each unpins exactly once.
+func TestDeleterConcurrent(t *testing.T) {
+	before := producer.LiveOwners()
+	done := make(chan struct{})
+	for g := 0; g < 8; g++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for range 100 {
+				b, err := producer.Pin(make([]int32, 16))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				m, err := b.Export(producer.Layout{Shape: []int64{4, 4}, DType: dlpack.Int32}, dlpack.Version{})
+				b.Release()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				m.Delete()
+			}
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+	if got := producer.LiveOwners(); got != before {
+		t.Errorf("LiveOwners = %d, want %d", got, before)
+	}
+}
