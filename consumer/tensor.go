@@ -1,0 +1,308 @@
+package consumer
+
+// #cgo CFLAGS: -I${SRCDIR}/../dlpack -O2
+// #include "dlpack.h"
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"slices"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/godlpack/godlpack/dlpack"
+)
+
+// Errors of the methods of Tensor. Each is wrapped with the values at fault.
+var (
+	ErrReleased = errors.New("consumer: tensor already released")
+	ErrDevice   = errors.New("consumer: data is not CPU-accessible")
+	ErrReadOnly = errors.New("consumer: tensor is read-only")
+	ErrDType    = errors.New("consumer: data type mismatch")
+	ErrLayout   = errors.New("consumer: layout mismatch")
+)
+
+// A Tensor owns a managed tensor received from a producer: it was validated
+// by Inspect when imported, and Release calls the producer's deleter exactly
+// once. The embedded View describes it; its Shape and Strides are the
+// Tensor's own copies, valid even after Release, while Data is not.
+//
+// Reading or writing the data races with Release: release a Tensor only
+// when nothing uses it any more. Other methods may be called concurrently.
+type Tensor struct {
+	View
+	managed  unsafe.Pointer
+	released atomic.Bool
+	dims     [2 * dlpack.MaxNDim]int64
+}
+
+// Import takes ownership of the managed tensor at managed, a
+// *DLManagedTensorVersioned when versioned, else a legacy *DLManagedTensor,
+// such as one taken out of a capsule. It validates the tensor with Inspect;
+// when that fails it calls the deleter before returning the error, so the
+// caller never has to. A legacy tensor imports as read-only, because it
+// cannot say whether it may be written.
+func Import(managed unsafe.Pointer, versioned bool) (*Tensor, error) {
+	t := &Tensor{managed: managed}
+	v, err := Inspect(managed, versioned, t.dims[dlpack.MaxNDim:])
+	if err != nil {
+		C.gdl_managed_delete(managed, boolInt(versioned))
+		return nil, err
+	}
+	nd := len(v.Shape)
+	copy(t.dims[:nd], v.Shape)
+	copy(t.dims[dlpack.MaxNDim:], v.Strides)
+	v.Shape = t.dims[:nd:nd]
+	v.Strides = t.dims[dlpack.MaxNDim : dlpack.MaxNDim+nd : dlpack.MaxNDim+nd]
+	if nd == 0 {
+		v.Shape, v.Strides = nil, nil
+	}
+	t.View = v
+	return t, nil
+}
+
+// Release calls the producer's deleter, once: later calls do nothing. It
+// may be called on any goroutine.
+func (t *Tensor) Release() {
+	if t.released.CompareAndSwap(false, true) {
+		C.gdl_managed_delete(t.managed, boolInt(t.Versioned))
+	}
+}
+
+// Released reports whether Release has been called.
+func (t *Tensor) Released() bool { return t.released.Load() }
+
+// ItemSize returns the size in bytes of one element, or 0 for packed
+// sub-byte data, whose elements have no address of their own.
+func (t *Tensor) ItemSize() int {
+	return t.DType.StorageSize(t.Flags.Has(dlpack.IsSubbyteTypePadded))
+}
+
+// NBytes returns the size of the data once copied C-contiguously.
+func (t *Tensor) NBytes() int64 {
+	if t.ItemSize() == 0 {
+		return t.Extent.Bytes() // packed data is always contiguous
+	}
+	return t.Extent.Elements * int64(t.ItemSize())
+}
+
+// readable checks that the data may be read from Go now.
+func (t *Tensor) readable() error {
+	if t.released.Load() {
+		return ErrReleased
+	}
+	if !t.CPUAccessible() {
+		return fmt.Errorf("%w: it is on %v", ErrDevice, t.Device)
+	}
+	return nil
+}
+
+// CheckWritable returns nil if the data may be written from Go now, and
+// otherwise an error wrapping ErrReleased, ErrDevice or ErrReadOnly.
+func (t *Tensor) CheckWritable() error {
+	if err := t.readable(); err != nil {
+		return err
+	}
+	if t.ReadOnly() {
+		why := "the producer set READ_ONLY"
+		if !t.Versioned {
+			why = "a legacy DLPack tensor cannot say that it may be written"
+		}
+		return fmt.Errorf("%w: %s", ErrReadOnly, why)
+	}
+	return nil
+}
+
+// An Element is a Go type with a DLPack data type of the same size and
+// meaning; DataTypeOf gives it.
+type Element interface {
+	bool | int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 |
+		float32 | float64 | complex64 | complex128
+}
+
+// DataTypeOf returns the DLPack data type of the Go type T.
+func DataTypeOf[T Element]() dlpack.DataType {
+	var z T
+	switch any(z).(type) {
+	case bool:
+		return dlpack.Bool
+	case int8:
+		return dlpack.Int8
+	case int16:
+		return dlpack.Int16
+	case int32:
+		return dlpack.Int32
+	case int64:
+		return dlpack.Int64
+	case uint8:
+		return dlpack.Uint8
+	case uint16:
+		return dlpack.Uint16
+	case uint32:
+		return dlpack.Uint32
+	case uint64:
+		return dlpack.Uint64
+	case float32:
+		return dlpack.Float32
+	case float64:
+		return dlpack.Float64
+	case complex64:
+		return dlpack.Complex64
+	}
+	return dlpack.Complex128
+}
+
+func checkType[T Element](t *Tensor) error {
+	if want := DataTypeOf[T](); t.DType != want {
+		return fmt.Errorf("%w: the tensor holds %v, not %v", ErrDType, t.DType, want)
+	}
+	return t.readable()
+}
+
+// Slice returns the data of a C-contiguous tensor as a []T of its
+// Extent.Elements elements, without copying. T must match the dtype
+// (ErrDType) and the tensor must be C-contiguous (ErrLayout) and
+// CPU-accessible (ErrDevice). The slice is valid until Release; it must
+// not be written unless CheckWritable returns nil (see WritableSlice).
+func Slice[T Element](t *Tensor) ([]T, error) {
+	if err := checkType[T](t); err != nil {
+		return nil, err
+	}
+	if !t.Extent.CContiguous {
+		return nil, fmt.Errorf("%w: shape %v with strides %v is not C-contiguous", ErrLayout, t.Shape, t.Strides)
+	}
+	if t.Extent.Elements == 0 {
+		return []T{}, nil
+	}
+	return unsafe.Slice((*T)(t.Data), t.Extent.Elements), nil
+}
+
+// WritableSlice is Slice for a tensor that may be written: it also fails
+// with ErrReadOnly.
+func WritableSlice[T Element](t *Tensor) ([]T, error) {
+	if err := t.CheckWritable(); err != nil {
+		return nil, err
+	}
+	return Slice[T](t)
+}
+
+// Elements returns an iterator over pointers to every element of a tensor
+// of any strides, in C (row-major) order, for reading, or for writing when
+// CheckWritable returns nil. T must match the dtype and the data must be
+// CPU-accessible. The pointers are valid until Release.
+func Elements[T Element](t *Tensor) (iter.Seq[*T], error) {
+	if err := checkType[T](t); err != nil {
+		return nil, err
+	}
+	return func(yield func(*T) bool) {
+		if t.Extent.Elements == 0 || t.released.Load() {
+			return
+		}
+		nd := len(t.Shape)
+		if nd == 0 {
+			yield((*T)(t.Data))
+			return
+		}
+		size := int64(unsafe.Sizeof(*new(T)))
+		inner, step := t.Shape[nd-1], t.Strides[nd-1]*size
+		var idx [dlpack.MaxNDim]int64
+		var off int64
+		for {
+			p := unsafe.Add(t.Data, off)
+			for i := int64(0); i < inner; i++ {
+				if !yield((*T)(unsafe.Add(p, i*step))) {
+					return
+				}
+			}
+			// Step the odometer of the outer dimensions.
+			k := nd - 2
+			for ; k >= 0; k-- {
+				idx[k]++
+				off += t.Strides[k] * size
+				if idx[k] < t.Shape[k] {
+					break
+				}
+				off -= t.Strides[k] * size * t.Shape[k]
+				idx[k] = 0
+			}
+			if k < 0 {
+				return
+			}
+		}
+	}, nil
+}
+
+// CopyTo copies the elements, in C order, into dst, which may be Go memory
+// or C memory viewed with unsafe.Slice. dst must hold NBytes bytes. The
+// copy moves the longest contiguous runs at a time (see dlpack.Copy).
+func (t *Tensor) CopyTo(dst []byte) error {
+	if err := t.readable(); err != nil {
+		return err
+	}
+	n := t.NBytes()
+	if int64(len(dst)) < n {
+		return fmt.Errorf("consumer: CopyTo needs %d bytes, dst has %d", n, len(dst))
+	}
+	if n == 0 {
+		return nil
+	}
+	if t.ItemSize() == 0 {
+		copy(dst, unsafe.Slice((*byte)(t.Data), n))
+		return nil
+	}
+	dlpack.Copy(unsafe.Pointer(&dst[0]), nil, t.Data, t.Strides, t.Shape, t.ItemSize())
+	return nil
+}
+
+// CopyFrom copies the elements of src into t, element by element in
+// index order, whatever the strides of either. Both must have the same shape
+// and data type, and t must be writable. src may overlap t: it is then
+// copied through a temporary buffer.
+func (t *Tensor) CopyFrom(src *Tensor) error {
+	if err := t.CheckWritable(); err != nil {
+		return err
+	}
+	if err := src.readable(); err != nil {
+		return err
+	}
+	if t.DType != src.DType || t.ItemSize() != src.ItemSize() {
+		return fmt.Errorf("%w: cannot copy %v into %v", ErrDType, src.DType, t.DType)
+	}
+	if !slices.Equal(t.Shape, src.Shape) {
+		return fmt.Errorf("%w: cannot copy shape %v into shape %v", ErrLayout, src.Shape, t.Shape)
+	}
+	if t.Extent.Elements == 0 {
+		return nil
+	}
+	size := t.ItemSize()
+	if size == 0 { // packed sub-byte data is contiguous on both sides
+		copy(unsafe.Slice((*byte)(t.Data), t.NBytes()), unsafe.Slice((*byte)(src.Data), src.NBytes()))
+		return nil
+	}
+	from, fromStrides := src.Data, src.Strides
+	if overlap(t, src) {
+		tmp := make([]byte, src.NBytes())
+		if err := src.CopyTo(tmp); err != nil {
+			return err
+		}
+		from, fromStrides = unsafe.Pointer(&tmp[0]), nil
+	}
+	dlpack.Copy(t.Data, t.Strides, from, fromStrides, t.Shape, size)
+	return nil
+}
+
+// overlap reports whether the bytes two tensors touch intersect.
+func overlap(a, b *Tensor) bool {
+	alo, ahi := uintptr(a.Data)+uintptr(a.Extent.Low), uintptr(a.Data)+uintptr(a.Extent.High)
+	blo, bhi := uintptr(b.Data)+uintptr(b.Extent.Low), uintptr(b.Data)+uintptr(b.Extent.High)
+	return alo < bhi && blo < ahi
+}
+
+func boolInt(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}

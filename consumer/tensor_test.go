@@ -1,0 +1,188 @@
+package consumer_test
+
+import (
+	"errors"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/producer"
+)
+
+// export makes a managed tensor over the int32 values 0..n-1 in pinned Go
+// memory with the given layout and version.
+func export(t *testing.T, n int, l producer.Layout, max dlpack.Version) (producer.Managed, []int32) {
+	t.Helper()
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = int32(i)
+	}
+	b, err := producer.Pin(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	if l.DType == (dlpack.DataType{}) {
+		l.DType = dlpack.Int32
+	}
+	m, err := b.Export(l, max)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, s
+}
+
+func importT(t *testing.T, m producer.Managed) *consumer.Tensor {
+	t.Helper()
+	x, err := consumer.Import(m.Pointer, m.Versioned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+func TestReleaseOnce(t *testing.T) {
+	before := producer.LiveOwners()
+	m, _ := export(t, 6, producer.Layout{Shape: []int64{2, 3}}, dlpack.Current)
+	x := importT(t, m)
+	if got := producer.LiveOwners(); got != before+1 {
+		t.Fatalf("LiveOwners = %d while imported, want %d", got, before+1)
+	}
+	done := make(chan struct{})
+	for range 4 {
+		go func() { x.Release(); done <- struct{}{} }()
+	}
+	for range 4 {
+		<-done
+	}
+	x.Release()
+	if got := producer.LiveOwners(); got != before {
+		t.Errorf("LiveOwners = %d after Release, want %d (deleter not called exactly once)", got, before)
+	}
+	if !x.Released() || !slices.Equal(x.Shape, []int64{2, 3}) || !slices.Equal(x.Strides, []int64{3, 1}) {
+		t.Errorf("after Release: released %v shape %v strides %v", x.Released(), x.Shape, x.Strides)
+	}
+	if _, err := consumer.Slice[int32](x); !errors.Is(err, consumer.ErrReleased) {
+		t.Errorf("Slice after Release: %v, want ErrReleased", err)
+	}
+}
+
+func TestImportInvalidCallsDeleter(t *testing.T) {
+	before := producer.LiveOwners()
+	m, _ := export(t, 4, producer.Layout{Shape: []int64{4}}, dlpack.Current)
+	(*dlpack.ManagedTensorVersioned)(m.Pointer).DLTensor.Shape = nil // an invalid tensor
+	if _, err := consumer.Import(m.Pointer, true); err == nil {
+		t.Fatal("Import accepted a tensor with NULL shape")
+	}
+	if got := producer.LiveOwners(); got != before {
+		t.Errorf("LiveOwners = %d after a refused import, want %d", got, before)
+	}
+}
+
+func TestViews(t *testing.T) {
+	tests := []struct {
+		name     string
+		l        producer.Layout
+		max      dlpack.Version
+		slice    []int32 // nil: Slice must fail with sliceErr
+		sliceErr error
+		writeErr error
+		elems    []int32
+	}{
+		{"contiguous", producer.Layout{Shape: []int64{2, 3}}, dlpack.Current, []int32{0, 1, 2, 3, 4, 5}, nil, nil, []int32{0, 1, 2, 3, 4, 5}},
+		{"transposed", producer.Layout{Shape: []int64{3, 2}, Strides: []int64{1, 3}}, dlpack.Current, nil, consumer.ErrLayout, nil, []int32{0, 3, 1, 4, 2, 5}},
+		{"reversed rows", producer.Layout{Shape: []int64{2, 3}, Strides: []int64{-3, 1}, Offset: 12}, dlpack.Current, nil, consumer.ErrLayout, nil, []int32{3, 4, 5, 0, 1, 2}},
+		{"broadcast", producer.Layout{Shape: []int64{2, 2}, Strides: []int64{0, 1}}, dlpack.Current, nil, consumer.ErrLayout, nil, []int32{0, 1, 0, 1}},
+		{"scalar", producer.Layout{Offset: 8}, dlpack.Current, []int32{2}, nil, nil, []int32{2}},
+		{"empty", producer.Layout{Shape: []int64{0, 3}}, dlpack.Current, []int32{}, nil, nil, nil},
+		{"read-only", producer.Layout{Shape: []int64{6}, Flags: dlpack.ReadOnly}, dlpack.Current, []int32{0, 1, 2, 3, 4, 5}, nil, consumer.ErrReadOnly, []int32{0, 1, 2, 3, 4, 5}},
+		{"legacy", producer.Layout{Shape: []int64{6}}, dlpack.Version{}, []int32{0, 1, 2, 3, 4, 5}, nil, consumer.ErrReadOnly, []int32{0, 1, 2, 3, 4, 5}},
+	}
+	for _, tt := range tests {
+		m, _ := export(t, 6, tt.l, tt.max)
+		x := importT(t, m)
+		s, err := consumer.Slice[int32](x)
+		switch {
+		case tt.slice == nil && !errors.Is(err, tt.sliceErr):
+			t.Errorf("%s: Slice error %v, want %v", tt.name, err, tt.sliceErr)
+		case tt.slice != nil && (err != nil || !slices.Equal(s, tt.slice)):
+			t.Errorf("%s: Slice = %v, %v, want %v", tt.name, s, err, tt.slice)
+		}
+		if err := x.CheckWritable(); !errors.Is(err, tt.writeErr) {
+			t.Errorf("%s: CheckWritable = %v, want %v", tt.name, err, tt.writeErr)
+		}
+		if _, err := consumer.Slice[float32](x); !errors.Is(err, consumer.ErrDType) {
+			t.Errorf("%s: Slice[float32] of int32 data: %v, want ErrDType", tt.name, err)
+		}
+		it, err := consumer.Elements[int32](x)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		var got []int32
+		for p := range it {
+			got = append(got, *p)
+		}
+		if !slices.Equal(got, tt.elems) {
+			t.Errorf("%s: Elements = %v, want %v", tt.name, got, tt.elems)
+		}
+		buf := make([]byte, x.NBytes())
+		if err := x.CopyTo(buf); err != nil {
+			t.Errorf("%s: CopyTo: %v", tt.name, err)
+		}
+		var copied []int32
+		if len(buf) > 0 {
+			copied = unsafe.Slice((*int32)(unsafe.Pointer(&buf[0])), len(buf)/4)
+		}
+		if !slices.Equal(copied, tt.elems) {
+			t.Errorf("%s: CopyTo = %v, want %v", tt.name, copied, tt.elems)
+		}
+		x.Release()
+	}
+}
+
+func TestCopyFrom(t *testing.T) {
+	tests := []struct {
+		name     string
+		dst, src producer.Layout
+		same     bool // src and dst share memory
+		want     []int32
+		err      error
+	}{
+		{"transpose", producer.Layout{Shape: []int64{2, 3}}, producer.Layout{Shape: []int64{2, 3}, Strides: []int64{1, 2}}, false, []int32{0, 2, 4, 1, 3, 5}, nil},
+		{"overlapping shift", producer.Layout{Shape: []int64{5}, Offset: 4}, producer.Layout{Shape: []int64{5}}, true, []int32{0, 0, 1, 2, 3, 4}, nil},
+		{"overlapping reverse", producer.Layout{Shape: []int64{6}}, producer.Layout{Shape: []int64{6}, Strides: []int64{-1}, Offset: 20}, true, []int32{5, 4, 3, 2, 1, 0}, nil},
+		{"shape mismatch", producer.Layout{Shape: []int64{6}}, producer.Layout{Shape: []int64{2, 3}}, false, nil, consumer.ErrLayout},
+		{"dtype mismatch", producer.Layout{Shape: []int64{6}}, producer.Layout{Shape: []int64{6}, DType: dlpack.Float32}, false, nil, consumer.ErrDType},
+		{"read-only", producer.Layout{Shape: []int64{6}, Flags: dlpack.ReadOnly}, producer.Layout{Shape: []int64{6}}, false, nil, consumer.ErrReadOnly},
+	}
+	for _, tt := range tests {
+		md, mem := export(t, 6, tt.dst, dlpack.Current)
+		var ms producer.Managed
+		if tt.same {
+			b, _ := producer.Pin(mem)
+			ms, _ = b.Export(producer.Layout{Shape: tt.src.Shape, Strides: tt.src.Strides, DType: dlpack.Int32, Offset: tt.src.Offset}, dlpack.Current)
+			b.Release()
+		} else {
+			ms, _ = export(t, 6, tt.src, dlpack.Current)
+		}
+		dst, src := importT(t, md), importT(t, ms)
+		err := dst.CopyFrom(src)
+		if !errors.Is(err, tt.err) {
+			t.Errorf("%s: CopyFrom = %v, want %v", tt.name, err, tt.err)
+		}
+		if tt.want != nil && !slices.Equal(mem, tt.want) {
+			t.Errorf("%s: dst memory %v, want %v", tt.name, mem, tt.want)
+		}
+		dst.Release()
+		src.Release()
+	}
+}
+
+func TestDataTypeOf(t *testing.T) {
+	if consumer.DataTypeOf[float32]() != dlpack.Float32 || consumer.DataTypeOf[bool]() != dlpack.Bool ||
+		consumer.DataTypeOf[uint16]() != dlpack.Uint16 || consumer.DataTypeOf[complex128]() != dlpack.Complex128 {
+		t.Error("DataTypeOf gives a wrong data type")
+	}
+}
