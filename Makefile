@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 export PKG_CONFIG_PATH := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("LIBPC") or "")')
 export CGO_ENABLED := 1
 
-.PHONY: demo test build gotest pytest bench clean
+.PHONY: demo test build gotest pytest bench clean fuzz-ci memcheck
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,15 @@ test: $(PY)
 	$(PY) -m pip install --quiet ".[test]"
 	go vet ./...
 	go test ./...
+	$(MAKE) fuzz-ci
 	$(PY) -m pytest -q -p no:cacheprovider tests
+
+# A short run of every Go fuzz target beyond its committed seed corpus (FUZZTIME each, 15 s by default),
+# so that CI keeps looking for hostile inputs without nearing its time limit.
+FUZZTIME ?= 15s
+fuzz-ci:
+	go test -run '^$$' -fuzz '^FuzzCheckLayout$$' -fuzztime $(FUZZTIME) ./dlpack
+	go test -run '^$$' -fuzz '^FuzzInspect$$' -fuzztime $(FUZZTIME) ./consumer
 
 # The extension in place, for working on the code (pip install -e . does the same).
 build:
