@@ -30,8 +30,11 @@ void *gdl_capsule_take(PyObject *capsule, int *versioned) {
 		return NULL;
 	}
 	const char *name = PyCapsule_GetName(capsule);
-	if (name == NULL && PyErr_Occurred())
+	if (name == NULL && PyErr_Occurred()) {
+		/* An exact capsule fails here only when its pointer is NULL; CPython's message does not say so. */
+		PyErr_SetString(PyExc_ValueError, "invalid DLPack capsule: its pointer is NULL");
 		return NULL;
+	}
 	const char *used;
 	if (name != NULL && strcmp(name, gdl_name_versioned) == 0) {
 		*versioned = 1;
