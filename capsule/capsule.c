@@ -168,8 +168,10 @@ int gdl_dlpack_device(PyObject *obj, int32_t *device_type, int32_t *device_id) {
 	if (r == NULL)
 		return -1;
 	long t = -1, id = -1;
-	if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2) {
-		PyErr_Format(PyExc_TypeError, "__dlpack_device__() must return a (device_type, device_id) tuple, got %R", r);
+	if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2 || !PyLong_Check(PyTuple_GET_ITEM(r, 0)) ||
+	    !PyLong_Check(PyTuple_GET_ITEM(r, 1))) {
+		PyErr_Format(PyExc_TypeError, "__dlpack_device__() must return a (device_type, device_id) tuple of ints, "
+		             "got %R", r);
 		Py_DECREF(r);
 		return -1;
 	}

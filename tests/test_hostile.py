@@ -1,0 +1,430 @@
+"""Hostile and broken producers: hand-made capsules and lying __dlpack__ objects.
+
+Every case ends in a Tensor or in the exception PROTOCOL.md names, and every
+deleter of a tensor we took runs exactly once: on the error path as soon as
+from_dlpack raises, otherwise when the last holder is gone.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+from typing import Any, Iterator, Optional, Sequence
+
+import numpy as np
+import pytest
+
+import godlpack
+from dlpack_ctypes import IS_COPIED, READ_ONLY, HandMade, Producer, _api, capsule_name, decode
+
+CPU = (1, 0)
+CUDA = (2, 0)
+
+
+def contiguous(shape: Sequence[int]) -> tuple[int, ...]:
+    """Row-major strides, in elements."""
+    strides, step = [], 1
+    for d in reversed(shape):
+        strides.append(step)
+        step *= max(d, 1)
+    return tuple(reversed(strides))
+
+
+def made(shape: Sequence[int] = (4,), strides: Optional[Sequence[int]] = None, **kw: Any) -> HandMade:
+    """A float32 hand-made tensor with explicit strides (DLPack 1.2+ requires them), 1.0, 2.0, … in its buffer."""
+    h = HandMade(shape=shape, strides=contiguous(shape) if strides is None else strides, **kw)
+    if h.nbytes >= 16:
+        floats = (ctypes.c_float * (h.nbytes // 4)).from_buffer(h.buffer)
+        for i in range(len(floats)):
+            floats[i] = float(i + 1)
+    return h
+
+
+
+
+# ---- capsule names ----
+
+
+@pytest.mark.parametrize("name", ["", "DLTensor", "dltensor ", "dltensor_versioned_", "numpy", "usedtensor"])
+def test_wrong_capsule_name_is_type_error(name: str) -> None:
+    h = made()
+    capsule = h.capsule(name)
+    with pytest.raises(TypeError, match="not a DLPack capsule"):
+        godlpack.from_dlpack(capsule)
+    # Not ours, so not consumed, renamed or deleted.
+    assert capsule_name(capsule) == name
+    assert h.deleted == 0
+
+
+def test_capsule_without_a_name_is_type_error() -> None:
+    h = made()
+    capsule = _api.PyCapsule_New(h.address, None, None)
+    with pytest.raises(TypeError, match="capsule named NULL is not a DLPack capsule"):
+        godlpack.from_dlpack(capsule)
+    assert h.deleted == 0
+
+
+@pytest.mark.parametrize("name", ["used_dltensor", "used_dltensor_versioned"])
+def test_used_capsule_is_value_error(name: str) -> None:
+    h = made(versioned=name.endswith("versioned"))
+    with pytest.raises(ValueError, match="already consumed"):
+        godlpack.from_dlpack(h.capsule(name))
+    assert h.deleted == 0
+
+
+def test_wrong_name_from_a_producer_is_type_error() -> None:
+    h = made()
+    with pytest.raises(TypeError, match="not a DLPack capsule"):
+        godlpack.from_dlpack(Producer(h.capsule("my_tensor")))
+    assert h.deleted == 0
+
+
+# ---- consumed twice ----
+
+
+@pytest.mark.parametrize("versioned", [True, False])
+def test_capsule_consumed_twice(versioned: bool) -> None:
+    h = made(versioned=versioned)
+    capsule = h.capsule()
+    t = godlpack.from_dlpack(capsule)
+    assert capsule_name(capsule) == ("used_dltensor_versioned" if versioned else "used_dltensor")
+    with pytest.raises(ValueError, match="already consumed"):
+        godlpack.from_dlpack(capsule)
+    with pytest.raises(ValueError, match="already consumed"):
+        godlpack.from_dlpack(Producer(capsule))
+    assert t.tolist() == [1.0, 2.0, 3.0, 4.0]
+    assert h.deleted == 0, "the first import still holds the tensor"
+    del t
+    gc.collect()
+    assert h.deleted == 1
+
+
+def test_producer_handing_out_one_capsule_twice() -> None:
+    h = made()
+    p = Producer(h.capsule())
+    t = godlpack.from_dlpack(p)
+    with pytest.raises(ValueError, match="already consumed"):
+        godlpack.from_dlpack(p)
+    del t
+    gc.collect()
+    assert h.deleted == 1
+
+
+def test_capsule_consumed_by_a_failed_import_stays_consumed() -> None:
+    h = made(version=(2, 0))
+    capsule = h.capsule()
+    with pytest.raises(BufferError):
+        godlpack.from_dlpack(capsule)
+    assert h.deleted == 1
+    with pytest.raises(ValueError, match="already consumed"):
+        godlpack.from_dlpack(capsule)
+    assert h.deleted == 1, "a second attempt must not delete again"
+
+
+# ---- NULL pointers ----
+
+
+def null_pointer_capsule(h: HandMade) -> Iterator[Any]:
+    """Yields a DLPack capsule whose pointer field is NULL: the C API refuses to make one, so it is patched."""
+    capsule = h.capsule()
+    field = ctypes.c_void_p.from_address(id(capsule) + 2 * ctypes.sizeof(ctypes.c_void_p))
+    assert field.value == h.address, "PyCapsule layout: the pointer follows the object header"
+    field.value = None
+    try:
+        yield capsule
+    finally:
+        field.value = h.address
+
+
+@pytest.mark.parametrize("via_producer", [False, True])
+def test_capsule_whose_pointer_is_null(via_producer: bool) -> None:
+    h = made()
+    for capsule in null_pointer_capsule(h):
+        with pytest.raises(ValueError, match="pointer is NULL"):
+            godlpack.from_dlpack(Producer(capsule) if via_producer else capsule)
+    assert h.deleted == 0
+
+
+@pytest.mark.parametrize("versioned", [True, False])
+def test_null_deleter_is_allowed(versioned: bool) -> None:
+    h = made(versioned=versioned, null_deleter=True)
+    t = godlpack.from_dlpack(h.capsule())
+    assert t.tolist() == [1.0, 2.0, 3.0, 4.0]
+    assert t.data_ptr() == h.data_address
+    del t
+    gc.collect()
+    assert h.deleted == 0
+
+
+@pytest.mark.parametrize("copy", [None, True])
+def test_null_deleter_on_the_error_and_copy_paths(copy: Optional[bool]) -> None:
+    bad = HandMade(ndim=65, shape=(4,), strides=(1,), null_deleter=True)
+    with pytest.raises(BufferError):
+        godlpack.from_dlpack(bad.capsule(), copy=copy)
+    good = made(null_deleter=True)
+    t = godlpack.from_dlpack(good.capsule(), copy=copy)
+    assert t.tolist() == [1.0, 2.0, 3.0, 4.0]
+
+
+def test_null_data_with_no_elements_is_accepted() -> None:
+    h = made(shape=(0, 3), null_data=True)
+    t = godlpack.from_dlpack(h.capsule())
+    assert t.shape == (0, 3) and t.size == 0 and t.tolist() == []
+    del t
+    gc.collect()
+    assert h.deleted == 1
+
+
+# ---- broken tensors: BufferError, and the deleter runs once on that error path ----
+
+BROKEN: dict[str, dict[str, Any]] = {
+    "major version 2": dict(version=(2, 0)),
+    "major version 0 in a versioned capsule": dict(version=(0, 8)),
+    "unknown flag bit": dict(flags=1 << 5),
+    "ndim 65": dict(ndim=65),
+    "ndim -1": dict(ndim=-1),
+    "ndim -2**31": dict(ndim=-(2**31)),
+    "negative dimension": dict(shape=(2, -1), strides=(1, 1)),
+    "element count overflow": dict(shape=(2**40, 2**40), strides=(0, 0)),
+    "byte extent overflow": dict(shape=(3,), strides=(2**62,)),
+    "NULL data": dict(null_data=True),
+    "NULL shape": dict(shape=None, ndim=2, strides=(1, 1)),
+    "NULL strides in 1.3": dict(strides=None),
+    "unknown dtype code": dict(dtype=(99, 8, 1)),
+    "vector lanes": dict(dtype=(2, 32, 4)),
+    "zero bits": dict(dtype=(0, 0, 1)),
+    "packed float4, strided": dict(dtype=(17, 4, 1), strides=(2,)),
+    "byte_offset wraps the address space": dict(byte_offset=2**64 - 1),
+}
+
+
+def broken(case: str, versioned: bool = True) -> HandMade:
+    kw: dict[str, Any] = dict(shape=(4,), strides=(1,), versioned=versioned)
+    kw.update(BROKEN[case])
+    return HandMade(**kw)
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+@pytest.mark.parametrize("via_producer", [False, True])
+def test_broken_tensor_is_buffer_error_and_deleted_once(case: str, via_producer: bool) -> None:
+    h = broken(case)
+    capsule = h.capsule()
+    with pytest.raises(BufferError) as info:
+        godlpack.from_dlpack(Producer(capsule) if via_producer else capsule)
+    assert str(info.value), "the message must say what is wrong"
+    assert h.deleted == 1
+    assert capsule_name(capsule) == "used_dltensor_versioned"
+    gc.collect()
+    assert h.deleted == 1
+
+
+@pytest.mark.parametrize("case", ["ndim 65", "negative dimension", "NULL data", "unknown dtype code"])
+@pytest.mark.parametrize("copy", [True, False])
+def test_broken_legacy_tensor_is_deleted_once(case: str, copy: bool) -> None:
+    h = broken(case, versioned=False)
+    with pytest.raises(BufferError):
+        godlpack.from_dlpack(Producer(h.capsule(), legacy=True), copy=copy)
+    assert h.deleted == 1
+
+
+def test_buffer_error_messages_name_the_fault() -> None:
+    for case, words in [("major version 2", "2.0"), ("ndim 65", "ndim 65"), ("unknown dtype code", "code=99"),
+                        ("NULL data", "NULL"), ("negative dimension", "-1")]:
+        with pytest.raises(BufferError, match=words):
+            godlpack.from_dlpack(broken(case).capsule())
+
+
+# ---- producers that misbehave ----
+
+
+@pytest.mark.parametrize("result", [None, 3, "dltensor", b"", object(), (1, 0)])
+def test_dlpack_returning_a_non_capsule_is_type_error(result: Any) -> None:
+    with pytest.raises(TypeError, match="not a DLPack capsule"):
+        godlpack.from_dlpack(Producer(result))
+
+
+@pytest.mark.parametrize("error", [RuntimeError("boom"), BufferError("cannot"), ValueError("no"), KeyError("k"),
+                                   MemoryError()])
+def test_dlpack_raising_propagates(error: BaseException) -> None:
+    with pytest.raises(type(error)) as info:
+        godlpack.from_dlpack(Producer(error))
+    assert info.value is error
+
+
+def test_dlpack_raising_type_error_twice_propagates() -> None:
+    """TypeError makes us retry without keywords; a second TypeError is the producer's answer."""
+    p = Producer(TypeError("not today"))
+    with pytest.raises(TypeError, match="not today"):
+        godlpack.from_dlpack(p)
+
+
+def test_dlpack_not_callable_is_type_error() -> None:
+    class NotCallable:
+        __dlpack__ = 5
+
+    with pytest.raises(TypeError):
+        godlpack.from_dlpack(NotCallable())
+
+
+@pytest.mark.parametrize("device", ["cpu", (1,), (1, 0, 0), ("1", 0), None, [1, 0], (1.0, 0)])
+def test_malformed_dlpack_device_is_type_error(device: Any) -> None:
+    h = made()
+    with pytest.raises(TypeError, match="__dlpack_device__"):
+        godlpack.from_dlpack(Producer(h.capsule(), device=device))
+    assert h.deleted == 0, "__dlpack__ must not be called when __dlpack_device__ is broken"
+
+
+@pytest.mark.parametrize("device", [(2**40, 0), (1, -(2**40))])
+def test_out_of_range_dlpack_device_is_value_error(device: tuple[int, int]) -> None:
+    with pytest.raises(ValueError, match="out-of-range device"):
+        godlpack.from_dlpack(Producer(made().capsule(), device=device))
+
+
+def test_dlpack_device_raising_propagates() -> None:
+    class Broken(Producer):
+        def __dlpack_device__(self) -> tuple[int, int]:
+            raise RuntimeError("no device")
+
+    h = made()
+    with pytest.raises(RuntimeError, match="no device"):
+        godlpack.from_dlpack(Broken(h.capsule()))
+    assert h.deleted == 0
+
+
+def test_producer_returning_legacy_capsule_when_asked_for_versioned() -> None:
+    h = made(versioned=False)
+    p = Producer(h.capsule())
+    t = godlpack.from_dlpack(p)
+    assert p.calls[0]["max_version"] == tuple(godlpack._core.DLPACK_VERSION)
+    assert t.readonly, "a legacy capsule cannot say it is writable"
+    del t
+    gc.collect()
+    assert h.deleted == 1
+
+
+# ---- a capsule for another device than __dlpack_device__ said: the capsule is the truth ----
+
+
+def test_device_says_cpu_but_capsule_holds_cuda() -> None:
+    h = made(device=CUDA)
+    p = Producer(h.capsule(), device=CPU)
+    t = godlpack.from_dlpack(p)
+    assert "stream" not in p.calls[0], "CPU was announced, so no stream is passed"
+    assert t.device == CUDA
+    with pytest.raises(BufferError, match="cannot be read on the CPU"):
+        t.tolist()
+    with pytest.raises(BufferError):
+        memoryview(t)
+    del t
+    gc.collect()
+    assert h.deleted == 1
+
+
+@pytest.mark.parametrize("device", ["cpu", CPU])
+def test_device_cpu_asked_but_capsule_holds_cuda_is_buffer_error(device: Any) -> None:
+    h = made(device=CUDA)
+    p = Producer(h.capsule(), device=CPU)
+    with pytest.raises(BufferError, match="device='cpu' was asked for"):
+        godlpack.from_dlpack(p, device=device)
+    assert p.calls[0]["dl_device"] == CPU
+    assert h.deleted == 1
+
+
+def test_device_says_cuda_but_capsule_holds_cpu() -> None:
+    h = made(device=CPU)
+    p = Producer(h.capsule(), device=CUDA)
+    t = godlpack.from_dlpack(p)
+    assert p.calls[0]["stream"] == -1, "CUDA was announced, so stream=-1 is passed"
+    assert t.device == CPU
+    assert t.tolist() == [1.0, 2.0, 3.0, 4.0]
+    del t
+    gc.collect()
+    assert h.deleted == 1
+
+
+def test_device_object_asked_but_capsule_holds_another_device_is_buffer_error() -> None:
+    class OnCUDA:
+        def __dlpack_device__(self) -> tuple[int, int]:
+            return CUDA
+
+    h = made(device=(2, 1))
+    p = Producer(h.capsule(), device=CUDA)
+    with pytest.raises(BufferError, match="was asked for"):
+        godlpack.from_dlpack(p, device=OnCUDA())
+    assert p.calls[0]["dl_device"] == CUDA
+    assert h.deleted == 1
+
+
+def test_copy_of_data_on_cuda_is_buffer_error() -> None:
+    h = made(device=CUDA)
+    with pytest.raises(BufferError, match="not CPU-accessible"):
+        godlpack.from_dlpack(Producer(h.capsule(), device=CUDA), copy=True)
+    assert h.deleted == 1
+
+
+# ---- producers that lie about IS_COPIED ----
+
+
+def test_is_copied_set_but_memory_shared_cannot_be_detected() -> None:
+    """IS_COPIED is the producer's promise that nobody else uses the memory; we take it at its word."""
+    h = made(flags=IS_COPIED)
+    t = godlpack.from_dlpack(h.capsule())
+    assert t.is_copied and not t.readonly
+    assert t.data_ptr() == h.data_address
+    del t
+    gc.collect()
+    assert h.deleted == 1
+
+
+@pytest.mark.parametrize("via_producer", [False, True])
+def test_is_copied_with_copy_false_is_buffer_error(via_producer: bool) -> None:
+    h = made(flags=IS_COPIED)
+    capsule = h.capsule()
+    with pytest.raises(BufferError, match="IS_COPIED"):
+        godlpack.from_dlpack(Producer(capsule) if via_producer else capsule, copy=False)
+    assert h.deleted == 1
+
+
+@pytest.mark.parametrize("legacy", [False, True])
+def test_copy_true_answered_without_a_copy_is_copied_by_us(legacy: bool) -> None:
+    """A producer that ignores copy=True (or predates it) and shares its memory: we copy, then let it go."""
+    h = made(versioned=not legacy, flags=0)
+    p = Producer(h.capsule(), legacy=legacy)
+    t = godlpack.from_dlpack(p, copy=True)
+    assert t.is_copied and not t.readonly
+    assert t.data_ptr() != h.data_address
+    assert h.deleted == 1, "the producer's tensor is released as soon as it is copied"
+    (ctypes.c_float * 4).from_buffer(h.buffer)[0] = -1.0
+    assert t.tolist() == [1.0, 2.0, 3.0, 4.0]
+    np.asarray(t)[1] = 20.0
+    assert t.tolist() == [1.0, 20.0, 3.0, 4.0]
+
+
+def test_copy_true_keeps_strided_views_and_byte_offset() -> None:
+    h = made(shape=(2, 2), strides=(1, 4), byte_offset=4, nbytes=64)
+    t = godlpack.from_dlpack(h.capsule(), copy=True)
+    assert t.tolist() == [[2.0, 6.0], [3.0, 7.0]]
+    assert t.strides == (2, 1)
+    assert h.deleted == 1
+
+
+def test_read_only_flag_is_kept() -> None:
+    h = made(flags=READ_ONLY)
+    t = godlpack.from_dlpack(h.capsule())
+    assert t.readonly and not t.is_copied
+    assert not np.asarray(t).flags.writeable
+    assert memoryview(t).readonly
+    del t
+    gc.collect()
+    assert h.deleted == 1
+
+
+def test_unconsumed_exports_are_deleted_by_their_capsule() -> None:
+    """A capsule of ours that nobody consumes frees its tensor when it dies, once."""
+    t = godlpack.arange(5)
+    before = godlpack._core._live_storages()
+    capsules = [t.__dlpack__(max_version=(1, 3)), t.__dlpack__()]
+    assert [decode(c).has_deleter for c in capsules] == [True, True]
+    del capsules
+    gc.collect()
+    assert godlpack._core._live_storages() == before
