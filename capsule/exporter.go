@@ -1,0 +1,126 @@
+package capsule
+
+/*
+#include "exporter.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime/cgo"
+	"unsafe"
+
+	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/producer"
+)
+
+// exporter is what an Exporter object's handle refers to.
+type exporter struct {
+	buf    *producer.Buffer
+	layout producer.Layout
+}
+
+// NewExporter returns a new Python object whose __dlpack__ exports the
+// buffer with layout l: a versioned or legacy capsule as the consumer's
+// max_version asks, a fresh copy for copy=True (writable, IS_COPIED), and
+// __dlpack_device__ for l.Device. It takes a reference of its own to the
+// buffer, dropped when the object is freed, so the caller may Release b.
+// Give it to numpy.from_dlpack, torch.from_dlpack or any consumer.
+func NewExporter(b *producer.Buffer, l producer.Layout) (Object, error) {
+	if err := l.Check(b.Len()); err != nil {
+		return nil, err
+	}
+	r, err := b.Retain()
+	if err != nil {
+		return nil, err
+	}
+	if l.Device.Type == 0 {
+		l.Device = dlpack.Device{Type: dlpack.CPU}
+	}
+	l.Shape = append([]int64(nil), l.Shape...)
+	if l.Strides != nil {
+		l.Strides = append([]int64(nil), l.Strides...)
+	}
+	h := cgo.NewHandle(&exporter{buf: r, layout: l})
+	o := C.gdl_exporter_new(C.uintptr_t(h), C.int32_t(l.Device.Type), C.int32_t(l.Device.ID))
+	if o == nil {
+		godlpackCapsuleForget(C.uintptr_t(h))
+		return nil, pyErr("creating an Exporter")
+	}
+	return Object(o), nil
+}
+
+// godlpackCapsuleExport answers an Exporter's __dlpack__.
+//
+//export godlpackCapsuleExport
+func godlpackCapsuleExport(h C.uintptr_t, r *C.gdl_export_request) {
+	fail := func(kind C.int, err error) {
+		msg := unsafe.Slice((*byte)(unsafe.Pointer(&r.msg[0])), len(r.msg))
+		msg[copy(msg[:len(msg)-1], err.Error())] = 0
+		r.kind = kind
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			fail(C.GDL_EXC_RUNTIME, fmt.Errorf("capsule: internal error in __dlpack__: %v", p))
+		}
+	}()
+	e := cgo.Handle(h).Value().(*exporter)
+	max := dlpack.Version{Major: uint32(r.max_major), Minor: uint32(r.max_minor)}
+	var m producer.Managed
+	var err error
+	if r.copy == 1 {
+		m, err = exportCopy(e, max)
+	} else {
+		m, err = e.buf.Export(e.layout, max)
+	}
+	if err != nil {
+		fail(C.int(ExceptionOf(err)), err)
+		return
+	}
+	r.managed = m.Pointer
+	r.versioned = boolInt(m.Versioned)
+}
+
+// exportCopy exports a new C-contiguous copy of e's tensor.
+func exportCopy(e *exporter, max dlpack.Version) (producer.Managed, error) {
+	l := e.layout
+	strides := l.Strides
+	if strides == nil {
+		strides = dlpack.ContiguousStrides(l.Shape, nil)
+	}
+	padded := l.Flags.Has(dlpack.IsSubbyteTypePadded)
+	ext, err := dlpack.CheckLayout(l.Shape, strides, l.DType, padded)
+	if err != nil {
+		return producer.Managed{}, err
+	}
+	size := l.DType.StorageSize(padded)
+	nbytes := ext.Bytes()
+	if size > 0 {
+		nbytes = ext.Elements * int64(size)
+	}
+	b, err := producer.Alloc(int(nbytes))
+	if err != nil {
+		return producer.Managed{}, err
+	}
+	defer b.Release()
+	src := unsafe.Add(e.buf.Pointer(), l.Offset)
+	if size == 0 {
+		copy(b.Bytes(), unsafe.Slice((*byte)(src), nbytes))
+	} else {
+		dlpack.Copy(b.Pointer(), nil, src, strides, l.Shape, size)
+	}
+	l.Strides, l.Offset = nil, 0
+	l.Flags = l.Flags&dlpack.IsSubbyteTypePadded | dlpack.IsCopied
+	return b.Export(l, max)
+}
+
+// godlpackCapsuleForget drops an Exporter's reference to its buffer when
+// the object is freed.
+//
+//export godlpackCapsuleForget
+func godlpackCapsuleForget(h C.uintptr_t) {
+	defer func() { _ = recover() }()
+	handle := cgo.Handle(h)
+	handle.Value().(*exporter).buf.Release()
+	handle.Delete()
+}

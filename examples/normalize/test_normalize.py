@@ -1,0 +1,78 @@
+"""Tests of the example extension `normalize`, run in a process of their own.
+
+The extension carries its own Go runtime, so it must never share a process
+with godlpack._core: this file does not import godlpack. `make example-test`
+builds the module into a directory on PYTHONPATH and runs this file.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+import normalize
+
+
+def test_module_is_not_godlpack() -> None:
+    assert "godlpack" not in sys.modules
+    assert normalize.normalize.__doc__ and "float32" in normalize.normalize.__doc__
+
+
+@pytest.mark.parametrize("view", [False, True])
+def test_numpy_in_place(view: bool) -> None:
+    base = np.arange(24, dtype=np.float32).reshape(4, 6)
+    x = base[::2, ::-2] if view else base
+    before = x.copy()
+    address = x.__array_interface__["data"][0]
+    stats = normalize.normalize(x)
+    want = (before - before.mean()) / before.std()
+    np.testing.assert_allclose(x, want, rtol=1e-5, atol=1e-6)  # x's own memory changed
+    assert x.__array_interface__["data"][0] == address
+    if view:  # elements outside the view are untouched
+        assert base[1, 0] == 6 and base[3, 5] == 23
+    s = np.from_dlpack(stats)
+    assert s.dtype == np.float64 and s.shape == (2,)
+    np.testing.assert_allclose(s, [before.mean(), before.std()], rtol=1e-6)
+
+
+def test_torch_in_place_and_result() -> None:
+    x = torch.linspace(-3, 5, 10, dtype=torch.float32).reshape(2, 5).t()
+    before = x.clone()
+    ptr = x.data_ptr()
+    stats = torch.from_dlpack(normalize.normalize(x))
+    assert x.data_ptr() == ptr
+    torch.testing.assert_close(x, (before - before.mean()) / before.std(unbiased=False), rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(stats, torch.tensor([before.mean().item(), before.std(unbiased=False).item()],
+                                                   dtype=torch.float64), rtol=1e-6, atol=1e-6)
+
+
+def test_result_protocol() -> None:
+    stats = normalize.normalize(np.ones(3, dtype=np.float32))
+    assert stats.__dlpack_device__() == (1, 0)
+    legacy = stats.__dlpack__()
+    assert "dltensor" in repr(legacy) and "versioned" not in repr(legacy)
+    copied = np.from_dlpack(stats, copy=True)
+    shared = np.from_dlpack(stats)
+    assert list(copied) == [1.0, 0.0] and list(shared) == [1.0, 0.0]
+    with pytest.raises(BufferError):
+        stats.__dlpack__(dl_device=(2, 0))
+    del stats, legacy
+    gc.collect()
+    assert list(shared) == [1.0, 0.0]  # the pinned Go memory lives as long as its consumer
+
+
+def test_refusals() -> None:
+    ro = np.ones(4, dtype=np.float32)
+    ro.flags.writeable = False
+    with pytest.raises(BufferError, match="read-only"):
+        normalize.normalize(ro)
+    with pytest.raises(TypeError, match="float64"):
+        normalize.normalize(np.ones(4))
+    with pytest.raises(TypeError):
+        normalize.normalize(1.5)
+    with pytest.raises(TypeError, match="exactly 1 argument"):
+        normalize.normalize()
