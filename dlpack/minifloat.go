@@ -97,10 +97,14 @@ func DecodeMinifloat(c Code, b uint8) (float64, bool) {
 }
 
 // EncodeMinifloat returns the code of type c nearest to x, ties to the code
-// with an even last bit, as NumPy's ml_dtypes rounds. A value beyond the
+// with an even last bit, as NumPy's ml_dtypes rounds; a zero result keeps
+// the sign of x where the format has a negative zero. A value beyond the
 // largest finite one becomes infinity where the format has one, else NaN
-// where it has one, else the largest finite value of its sign. It returns
-// false for a code that is not a float8, float6 or float4 type.
+// where it has one, else the largest finite value of its sign; a negative
+// value is NaN in the unsigned float8_e8m0fnu. These two rules are where
+// PyTorch differs: it saturates float8_e4m3fn at ±448, and for e8m0fnu it
+// drops the sign and rounds ties up. It returns false for a code that is
+// not a float8, float6 or float4 type.
 func EncodeMinifloat(c Code, x float64) (uint8, bool) {
 	f, ok := minifloats[c]
 	if !ok {
@@ -129,9 +133,22 @@ func EncodeMinifloat(c Code, x float64) (uint8, bool) {
 			continue
 		}
 		d := math.Abs(v - x)
-		if d < bestErr || d == bestErr && (i&1 == 0 && best&1 == 1 || d == 0 && math.Signbit(v) == math.Signbit(x)) {
+		better := d < bestErr
+		if d == bestErr {
+			if v == f.decode(uint8(best)) {
+				// +0 and -0: keep the sign of x, as IEEE rounding does.
+				better = math.Signbit(v) == math.Signbit(x)
+			} else {
+				better = i&1 == 0 && best&1 == 1
+			}
+		}
+		if better {
 			best, bestErr = i, d
 		}
+	}
+	if !f.signed && x < 0 && hasNaN {
+		// An unsigned format has no negative numbers to round to.
+		return uint8(nan), true
 	}
 	if math.IsNaN(x) {
 		if hasNaN {
@@ -142,7 +159,8 @@ func EncodeMinifloat(c Code, x float64) (uint8, bool) {
 	if math.Abs(x) > maxFinite && bestErr > 0 {
 		// Past the largest finite value: round as if the next binade existed.
 		ulp := maxFinite - math.Abs(f.decode(uint8(prevCode(f, best))))
-		if math.Abs(x)-maxFinite >= ulp/2 {
+		// A tie goes up only from an odd code, as ties to even would.
+		if over := math.Abs(x) - maxFinite; over > ulp/2 || over == ulp/2 && best&1 == 1 {
 			if inf, ok := f.infinity(math.Signbit(x)); ok {
 				return inf, true
 			}
