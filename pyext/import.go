@@ -35,7 +35,8 @@ func goImport(a *C.gdl_import_args) (rc C.int) {
 	if err != nil {
 		var ce *consumer.Error
 		if errors.As(err, &ce) && ce.Version {
-			return fail(&a.err, C.GDL_BUFFER_ERROR, "%v: the producer's DLPack major version is too new", err)
+			return fail(&a.err, C.GDL_BUFFER_ERROR, "cannot import a DLPack %s tensor: godlpack reads major version %d (it speaks %s)",
+				v.Version, dlpack.MajorVersion, dlpack.Current)
 		}
 		return fail(&a.err, C.GDL_BUFFER_ERROR, "cannot import the tensor: %v", err)
 	}

@@ -95,6 +95,13 @@ static PyObject **keyword_slot(PyObject *name, PyObject **stream, PyObject **max
 	return NULL;
 }
 
+/* clamped_int reads an int, saturating at the long long range: any int is a valid (if unheard-of) version or device. */
+static long long clamped_int(PyObject *o) {
+	int overflow;
+	long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+	return overflow > 0 ? LLONG_MAX : overflow < 0 ? LLONG_MIN : v;
+}
+
 /* int_pair reads a tuple of two ints; -1 with TypeError naming what for otherwise. */
 static int int_pair(PyObject *o, const char *what, long long *a, long long *b) {
 	if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2 || !PyLong_Check(PyTuple_GET_ITEM(o, 0)) ||
@@ -102,14 +109,13 @@ static int int_pair(PyObject *o, const char *what, long long *a, long long *b) {
 		PyErr_Format(PyExc_TypeError, "%s must be a tuple of two ints, got %R", what, o);
 		return -1;
 	}
-	*a = PyLong_AsLongLong(PyTuple_GET_ITEM(o, 0));
-	if (*a == -1 && PyErr_Occurred())
-		return -1;
-	*b = PyLong_AsLongLong(PyTuple_GET_ITEM(o, 1));
-	if (*b == -1 && PyErr_Occurred())
-		return -1;
+	*a = clamped_int(PyTuple_GET_ITEM(o, 0));
+	*b = clamped_int(PyTuple_GET_ITEM(o, 1));
 	return 0;
 }
+
+/* Exported in place of a NULL data pointer: DLPack wants one even for no elements. */
+static _Alignas(64) const char empty_data[64];
 
 /* copy_out makes a fresh C-contiguous copy of t through Go; the owner it returns has one reference. */
 static gdl_owner *copy_out(const TensorObject *t, void **data, int64_t *strides) {
@@ -220,6 +226,8 @@ static PyObject *tensor_dlpack(TensorObject *self, PyObject *const *args, Py_ssi
 	v.dtype = self->dtype;
 	v.ndim = self->ndim;
 	v.flags = self->flags & (GDL_FLAG_READ_ONLY | GDL_FLAG_IS_SUBBYTE_TYPE_PADDED);
+	if (v.data == NULL)
+		v.data = (void *)empty_data; /* only a size-0 tensor can have NULL data */
 	gdl_owner *owner = self->owner;
 	int64_t strides[GDL_MAX_NDIM];
 	if (want_copy == 1) {
