@@ -46,13 +46,19 @@ gdl_owner *gdl_owner_alloc(size_t nbytes, void **data) {
 	return o;
 }
 
+static int shut_down;
+
+void gdl_owner_shutdown(void) { __atomic_store_n(&shut_down, 1, __ATOMIC_SEQ_CST); }
+
 static void release_upstream_versioned(gdl_owner *o) {
-	gdl_managed_delete(o->ctx, 1);
+	if (!__atomic_load_n(&shut_down, __ATOMIC_SEQ_CST))
+		gdl_managed_delete(o->ctx, 1);
 	free(o);
 }
 
 static void release_upstream_legacy(gdl_owner *o) {
-	gdl_managed_delete(o->ctx, 0);
+	if (!__atomic_load_n(&shut_down, __ATOMIC_SEQ_CST))
+		gdl_managed_delete(o->ctx, 0);
 	free(o);
 }
 

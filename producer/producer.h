@@ -46,6 +46,14 @@ gdl_owner *gdl_owner_alloc(size_t nbytes, void **data);
  */
 gdl_owner *gdl_owner_upstream(void *managed, int versioned);
 
+/*
+ * gdl_owner_shutdown is called once the interpreter has finalized: from then
+ * on, releasing an upstream owner leaks its tensor instead of calling a
+ * deleter that may need Python (a ctypes or cffi callback, a PyObject it
+ * holds). A holder in C that outlives Python then leaks, never crashes.
+ */
+void gdl_owner_shutdown(void);
+
 /* gdl_view is what gdl_pack exports: strides in elements, data at element 0. */
 typedef struct {
 	void *data;

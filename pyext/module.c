@@ -401,6 +401,11 @@ PyObject *gdl_module_create(void) {
 			PyErr_SetString(PyExc_RuntimeError, "pthread_atfork failed");
 			return NULL;
 		}
+		/* Py_AtExit functions run at the very end of Py_FinalizeEx, when no Python code can run any more. */
+		if (Py_AtExit(gdl_owner_shutdown) != 0) {
+			PyErr_SetString(PyExc_RuntimeError, "Py_AtExit failed: too many exit functions registered");
+			return NULL;
+		}
 		once = 1;
 	}
 	if (PyType_Ready(&gdl_TensorType) < 0 || PyType_Ready(&gdl_DTypeType) < 0)

@@ -1,0 +1,111 @@
+"""The C side of the lifetime tests: tests/helpers/lifetime.c, compiled with the system C compiler on first use.
+
+It models C code that holds DLPack tensors: a producer whose deleters count their calls without Python,
+a thread that Python and Go never saw calling a deleter, and a holder that outlives the interpreter.
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Optional
+
+import godlpack
+
+from dlpack_ctypes import _api
+
+SOURCE = Path(__file__).parent / "helpers" / "lifetime.c"
+_lib: Optional[ctypes.CDLL] = None
+_path: Optional[Path] = None
+ENV_LIB = "GODLPACK_LIFETIME_LIB"  # a child interpreter loads the parent's build instead of compiling again
+
+
+def build(directory: Path) -> Path:
+    """Compile the helper library into directory and return its path."""
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        raise RuntimeError("the lifetime tests need a C compiler (cc or gcc, or $CC) to build their helper")
+    out = directory / "liblifetime.so"
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-Wall", "-o", str(out), str(SOURCE), "-lpthread"], check=True)
+    return out
+
+
+def lib() -> ctypes.CDLL:
+    """The helper library, built once per process into a temporary directory."""
+    global _lib, _path
+    if _lib is None:
+        given = os.environ.get(ENV_LIB)
+        if given:
+            path = Path(given)
+        else:
+            directory = tempfile.mkdtemp(prefix="godlpack-lifetime-")
+            atexit.register(shutil.rmtree, directory, True)
+            path = build(Path(directory))
+        loaded = ctypes.CDLL(str(path))
+        loaded.lt_make.restype = ctypes.c_void_p
+        loaded.lt_made.restype = ctypes.c_int64
+        loaded.lt_deleted.restype = ctypes.c_int64
+        loaded.lt_last_deleter_thread.restype = ctypes.c_uint64
+        loaded.lt_delete_on_thread.restype = ctypes.c_uint64
+        loaded.lt_delete_on_thread.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        loaded.lt_keep_until_exit.restype = ctypes.c_int
+        loaded.lt_keep_until_exit.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        _lib, _path = loaded, path
+    return _lib
+
+
+def take(capsule: Any) -> tuple[int, bool]:
+    """Consume a DLPack capsule as a C consumer would: its pointer, renamed used_... so only we delete it."""
+    name = _api.PyCapsule_GetName(capsule)
+    if name not in (b"dltensor", b"dltensor_versioned"):
+        raise ValueError(f"not an unconsumed DLPack capsule: {name!r}")
+    pointer = _api.PyCapsule_GetPointer(capsule, name)
+    if _api.PyCapsule_SetName(capsule, b"used_" + name) != 0:
+        raise RuntimeError("PyCapsule_SetName failed")
+    return pointer, name == b"dltensor_versioned"
+
+
+def c_capsule() -> Any:
+    """A capsule around a fresh tensor of the C producer (4 float32 0, 1, 2, 3), whose deleter counts."""
+    pointer = lib().lt_make()
+    if not pointer:
+        raise MemoryError("lt_make")
+    return _api.PyCapsule_New(pointer, b"dltensor_versioned", None)
+
+
+def delete_on_thread(capsule: Any) -> int:
+    """Take capsule's tensor and call its deleter on a fresh pthread; that thread's id."""
+    pointer, versioned = take(capsule)
+    thread = lib().lt_delete_on_thread(pointer, int(versioned))
+    if thread == 0:
+        raise RuntimeError("pthread_create failed")
+    return int(thread)
+
+
+def pythonpath() -> str:
+    """A PYTHONPATH under which a child interpreter imports this very godlpack, and these helpers."""
+    package_root = str(Path(godlpack.__file__).resolve().parent.parent)
+    return os.pathsep.join([package_root, str(Path(__file__).parent)])
+
+
+def child_env() -> dict[str, str]:
+    """The environment for a child interpreter: this godlpack first on its path."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = pythonpath()
+    lib()
+    env[ENV_LIB] = str(_path)
+    env.pop("PYTHONSTARTUP", None)
+    return env
+
+
+def run_python(code: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run code in a fresh interpreter that imports this godlpack, killed after timeout seconds."""
+    return subprocess.run(
+        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, timeout=timeout
+    )
