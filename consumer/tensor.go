@@ -196,6 +196,25 @@ func Elements[T Element](t *Tensor) (iter.Seq[*T], error) {
 	if err := checkType[T](t); err != nil {
 		return nil, err
 	}
+	return walk[T](t), nil
+}
+
+// Raw is Elements for data types Go has no type for, such as float16,
+// bfloat16 and the float8 types: it yields the elements' bits as a T of
+// the same size, which the caller decodes. It fails with ErrDType only
+// when the item size differs from T's.
+func Raw[T ~uint8 | ~uint16 | ~uint32 | ~uint64](t *Tensor) (iter.Seq[*T], error) {
+	if size := int(unsafe.Sizeof(*new(T))); t.ItemSize() != size {
+		return nil, fmt.Errorf("%w: %v elements are not %d bytes wide", ErrDType, t.DType, size)
+	}
+	if err := t.readable(); err != nil {
+		return nil, err
+	}
+	return walk[T](t), nil
+}
+
+// walk iterates over the elements of t as values of type T.
+func walk[T any](t *Tensor) iter.Seq[*T] {
 	return func(yield func(*T) bool) {
 		if t.Extent.Elements == 0 || t.released.Load() {
 			return
@@ -231,7 +250,7 @@ func Elements[T Element](t *Tensor) (iter.Seq[*T], error) {
 				return
 			}
 		}
-	}, nil
+	}
 }
 
 // CopyTo copies the elements, in C order, into dst, which may be Go memory

@@ -186,3 +186,23 @@ func TestDataTypeOf(t *testing.T) {
 		t.Error("DataTypeOf gives a wrong data type")
 	}
 }
+
+func TestRaw(t *testing.T) {
+	m, _ := export(t, 6, producer.Layout{Shape: []int64{3, 2}, Strides: []int64{1, 3}, DType: dlpack.Float32}, dlpack.Current)
+	x := importT(t, m)
+	defer x.Release()
+	it, err := consumer.Raw[uint32](x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []uint32
+	for p := range it {
+		got = append(got, *p)
+	}
+	if !slices.Equal(got, []uint32{0, 3, 1, 4, 2, 5}) {
+		t.Errorf("Raw = %v", got)
+	}
+	if _, err := consumer.Raw[uint16](x); !errors.Is(err, consumer.ErrDType) {
+		t.Errorf("Raw[uint16] of float32: %v, want ErrDType", err)
+	}
+}
