@@ -49,6 +49,12 @@ func goImport(a *C.gdl_import_args) (rc C.int) {
 			return fail(&a.err, C.GDL_BUFFER_ERROR, "device %v was asked for, but the producer returned data on %v", want, v.Device)
 		}
 	}
+	// A broadcast (stride 0) tensor may hold more elements than bytes: its
+	// copy and its buffer have the size of every element.
+	nbytes := denseBytes(v.Extent, v.DType, v.Flags&dlpack.IsSubbyteTypePadded != 0)
+	if nbytes < 0 {
+		return fail(&a.err, C.GDL_BUFFER_ERROR, "cannot import the tensor: %d elements of %v take more than 2**63 bytes", v.Extent.Elements, v.DType)
+	}
 	if a.copy == 0 && v.Copied() {
 		return fail(&a.err, C.GDL_BUFFER_ERROR, "copy=False, but the producer copied the data (IS_COPIED is set)")
 	}
@@ -65,14 +71,14 @@ func goImport(a *C.gdl_import_args) (rc C.int) {
 		if !v.CPUAccessible() {
 			return fail(&a.err, C.GDL_BUFFER_ERROR, "copy=True needs a copy of data on %v, which is not CPU-accessible", v.Device)
 		}
-		owner, data, kind := copyContiguous(&a.err, v.Data, v.Shape, v.Strides, v.DType, flags, v.Extent.Bytes(),
+		owner, data, kind := copyContiguous(&a.err, v.Data, v.Shape, v.Strides, v.DType, flags, nbytes,
 			int64s(&a.out.strides[0], len(v.Shape)))
 		if kind != C.GDL_OK {
 			return kind
 		}
 		strides := int64s(&a.out.strides[0], len(v.Shape))
 		ext := v.Extent
-		ext.Low, ext.High = 0, v.Extent.Bytes()
+		ext.Low, ext.High = 0, nbytes
 		describe(&a.out, owner, data, v.Shape, strides, v.DType, v.Device, flags&dlpack.IsSubbyteTypePadded|dlpack.IsCopied, ext)
 		return C.GDL_OK // the deferred function deletes the producer's tensor
 	}

@@ -14,6 +14,7 @@ import "C"
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 
 	_ "github.com/godlpack/godlpack/capsule" // links the capsule protocol's C half
@@ -101,6 +102,21 @@ func withoutGIL(nbytes int64, f func()) {
 	f()
 }
 
+// denseBytes is the size of the elements of a layout laid out C-contiguously:
+// the buffer protocol's len and the size of a copy. It is not the extent's
+// Bytes when strides leave gaps or overlap elements (a stride of 0 broadcasts
+// one element to many). It returns -1 when the size overflows int64.
+func denseBytes(ext dlpack.Extent, dt dlpack.DataType, padded bool) int64 {
+	if dt.SubByte() && !padded {
+		return ext.Bytes() // packed data is always C-contiguous
+	}
+	size := int64(dt.StorageSize(true))
+	if size != 0 && ext.Elements > math.MaxInt64/size {
+		return -1
+	}
+	return ext.Elements * size
+}
+
 // describe fills d for memory held by owner, laid out by shape and strides.
 func describe(d *C.gdl_desc, owner *C.gdl_owner, data unsafe.Pointer, shape, strides []int64,
 	dt dlpack.DataType, dev dlpack.Device, flags dlpack.Flags, ext dlpack.Extent) {
@@ -117,7 +133,7 @@ func describe(d *C.gdl_desc, owner *C.gdl_owner, data unsafe.Pointer, shape, str
 	d.need.major = C.uint32_t(need.Major)
 	d.need.minor = C.uint32_t(need.Minor)
 	d.size = C.int64_t(ext.Elements)
-	d.nbytes = C.int64_t(ext.Bytes())
+	d.nbytes = C.int64_t(denseBytes(ext, dt, flags&dlpack.IsSubbyteTypePadded != 0))
 	d.itemsize = C.int64_t(dt.StorageSize(flags&dlpack.IsSubbyteTypePadded != 0))
 	copy(int64s(&d.shape[0], len(shape)), shape)
 	copy(int64s(&d.strides[0], len(strides)), strides)

@@ -428,3 +428,36 @@ def test_unconsumed_exports_are_deleted_by_their_capsule() -> None:
     del capsules
     gc.collect()
     assert godlpack._core._live_storages() == before
+
+
+# ---- broadcast tensors: more elements than bytes ----
+
+
+def test_broadcast_import_counts_every_element() -> None:
+    """A stride of 0 repeats one element: its buffer and its copies have the size of every element."""
+    h = made(shape=(3, 4), strides=(0, 1))
+    t = godlpack.from_dlpack(h.capsule())
+    assert (t.size, t.itemsize, t.nbytes) == (12, 4, 48)
+    assert len(memoryview(t).tobytes()) == 48
+    assert np.asarray(t).tolist() == [[1.0, 2.0, 3.0, 4.0]] * 3
+    c = godlpack.from_dlpack(t.__dlpack__(max_version=(1, 3), copy=True))
+    assert c.strides == (4, 1) and c.tolist() == [[1.0, 2.0, 3.0, 4.0]] * 3
+    del t, c
+    gc.collect()
+    assert h.deleted == 1
+
+
+def test_broadcast_copy_on_import() -> None:
+    h = made(shape=(100_000,), strides=(0,))
+    t = godlpack.from_dlpack(h.capsule(), copy=True)
+    assert t.nbytes == 400_000 and t.strides == (1,)
+    assert np.asarray(t).min() == np.asarray(t).max() == 1.0
+    assert h.deleted == 1
+
+
+def test_broadcast_too_large_for_memory_is_buffer_error() -> None:
+    """2**62 float64 elements in 8 bytes: a valid layout, but no buffer or copy of it can exist."""
+    h = made(shape=(2**62,), strides=(0,))
+    with pytest.raises(BufferError, match="more than 2\\*\\*63 bytes"):
+        godlpack.from_dlpack(h.capsule())
+    assert h.deleted == 1
