@@ -228,3 +228,35 @@ class Producer:
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return self.device
+
+
+def contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    """The C-contiguous strides, in elements, of shape."""
+    strides: list[int] = []
+    step = 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))
+
+
+def read_bytes(address: int, n: int) -> bytes:
+    """n bytes of memory at address, read with ctypes (the decoder's view of the data)."""
+    return ctypes.string_at(address, n)
+
+
+class LegacyProducer:
+    """A producer from before DLPack 1.0: its __dlpack__ knows only `stream`, and it has no __dlpack_device__."""
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+        self.calls: list[Optional[int]] = []
+
+    def __dlpack__(self, stream: Optional[int] = None) -> Any:
+        self.calls.append(stream)
+        return self.source.__dlpack__()
+
+
+def legacy_consume(obj: Any) -> Decoded:
+    """What a consumer from before DLPack 1.0 does: call __dlpack__() with no arguments and read the capsule."""
+    return decode(obj.__dlpack__())
