@@ -60,13 +60,17 @@ def lib() -> ctypes.CDLL:
     return _lib
 
 
+# A capsule keeps a pointer to its name, not a copy: the new names must live as long as the process.
+USED = {b"dltensor": b"used_dltensor", b"dltensor_versioned": b"used_dltensor_versioned"}
+
+
 def take(capsule: Any) -> tuple[int, bool]:
     """Consume a DLPack capsule as a C consumer would: its pointer, renamed used_... so only we delete it."""
     name = _api.PyCapsule_GetName(capsule)
-    if name not in (b"dltensor", b"dltensor_versioned"):
+    if name not in USED:
         raise ValueError(f"not an unconsumed DLPack capsule: {name!r}")
     pointer = _api.PyCapsule_GetPointer(capsule, name)
-    if _api.PyCapsule_SetName(capsule, b"used_" + name) != 0:
+    if _api.PyCapsule_SetName(capsule, USED[name]) != 0:
         raise RuntimeError("PyCapsule_SetName failed")
     return pointer, name == b"dltensor_versioned"
 
