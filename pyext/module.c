@@ -100,6 +100,11 @@ static int parse_shape(PyObject *o, int32_t *ndim, int64_t *shape) {
 		shape[0] = n;
 		return 0;
 	}
+	/* PySequence_Fast would take any iterable, a set in no fixed order among them. */
+	if (!PySequence_Check(o)) {
+		PyErr_Format(PyExc_TypeError, "shape must be an int or a sequence of ints, got %.200s", Py_TYPE(o)->tp_name);
+		return -1;
+	}
 	PyObject *seq = PySequence_Fast(o, "shape must be an int or a sequence of ints");
 	if (seq == NULL)
 		return -1;
@@ -311,8 +316,10 @@ static int parse_value(PyObject *v, gdl_create_args *a) {
 		if (overflow > 0) {
 			/* Above int64 only uint64 can hold it. */
 			unsigned long long u = PyLong_AsUnsignedLongLong(v);
-			if (u == (unsigned long long)-1 && PyErr_Occurred())
+			if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+				PyErr_Format(PyExc_OverflowError, "fill value %R is out of range for every integer dtype", v);
 				return -1;
+			}
 			a->ival = (long long)u;
 			a->value_unsigned = 1;
 		} else if (overflow < 0) {
@@ -326,6 +333,14 @@ static int parse_value(PyObject *v, gdl_create_args *a) {
 		a->value_kind = GDL_VALUE_COMPLEX;
 		a->re = PyComplex_RealAsDouble(v);
 		a->im = PyComplex_ImagAsDouble(v);
+	} else if (PyIndex_Check(v)) {
+		/* Another library's integer (NumPy's int64): read the int it stands for. */
+		PyObject *i = PyNumber_Index(v);
+		if (i == NULL)
+			return -1;
+		int rc = parse_value(i, a);
+		Py_DECREF(i);
+		return rc;
 	} else {
 		PyErr_Format(PyExc_TypeError, "fill value must be a bool, int, float or complex, got %.200s",
 		             Py_TYPE(v)->tp_name);

@@ -1,0 +1,328 @@
+"""Bad arguments to every public function and method: a clear exception, never a crash or an abort.
+
+Wrong types are TypeError, values out of range ValueError or OverflowError, a size that cannot be
+allocated MemoryError (the allocation can fail and say so; it never aborts the process).
+"""
+
+from __future__ import annotations
+
+import gc
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import godlpack
+
+Call = Callable[[], Any]
+
+
+def tensor() -> godlpack.Tensor:
+    return godlpack.arange(4)
+
+
+# ---- argument counts and keywords ----
+
+WRONG_CALLS: dict[str, tuple[Call, str]] = {
+    "empty()": (lambda: godlpack.empty(), "missing required argument 'shape'"),
+    "empty(3, 'float32', 1)": (lambda: godlpack.empty(3, "float32", 1), "at most 2 positional"),
+    "empty(shape=, unknown=)": (lambda: godlpack.empty(shape=3, order="C"), "unexpected keyword argument 'order'"),
+    "empty(3, shape=3)": (lambda: godlpack.empty(3, shape=3), "multiple values for argument 'shape'"),
+    "zeros()": (lambda: godlpack.zeros(), "missing required argument 'shape'"),
+    "zeros(3, dtype=, dtype2)": (lambda: godlpack.zeros(3, "int8", dtype="int8"), "multiple values"),
+    "zeros(device=)": (lambda: godlpack.zeros(3, device="cpu"), "unexpected keyword argument 'device'"),
+    "full(3)": (lambda: godlpack.full(3), "missing required argument 'value'"),
+    "full()": (lambda: godlpack.full(), "missing required argument 'shape'"),
+    "full(3, 1, 'int8', 0)": (lambda: godlpack.full(3, 1, "int8", 0), "at most 3 positional"),
+    "full(fill_value=)": (lambda: godlpack.full(3, fill_value=1), "unexpected keyword argument 'fill_value'"),
+    "arange()": (lambda: godlpack.arange(), "missing required argument 'n'"),
+    "arange(0, 4, 1)": (lambda: godlpack.arange(0, 4, 1), "at most 2 positional"),
+    "arange(stop=)": (lambda: godlpack.arange(stop=4), "unexpected keyword argument 'stop'"),
+    "from_dlpack()": (lambda: godlpack.from_dlpack(), "exactly one positional argument"),
+    "from_dlpack(x, y)": (lambda: godlpack.from_dlpack(tensor(), "cpu"), "exactly one positional argument"),
+    "from_dlpack(x=)": (lambda: godlpack.from_dlpack(x=tensor()), "exactly one positional argument"),
+    "from_dlpack(stream=)": (lambda: godlpack.from_dlpack(tensor(), stream=None), "unexpected keyword argument 'stream'"),
+    "__dlpack__(positional)": (lambda: tensor().__dlpack__(None), "no positional arguments"),
+    "__dlpack__(unknown=)": (lambda: tensor().__dlpack__(version=(1, 0)), "unexpected keyword argument 'version'"),
+    "__dlpack_device__(1)": (lambda: tensor().__dlpack_device__(1), "takes no arguments"),
+    "data_ptr(1)": (lambda: tensor().data_ptr(1), "takes no arguments"),
+    "tolist(1)": (lambda: tensor().tolist(1), "takes no arguments"),
+    "DType()": (lambda: godlpack.DType(), "name"),
+    "DType(a, b)": (lambda: godlpack.DType("float32", "int8"), "at most 1 argument"),
+    "Tensor()": (lambda: godlpack.Tensor(), "cannot create 'godlpack.Tensor' instances"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRONG_CALLS))
+def test_wrong_argument_count_or_keyword_is_type_error(name: str) -> None:
+    call, words = WRONG_CALLS[name]
+    with pytest.raises(TypeError, match=words.replace("(", "\\(").replace(")", "\\)")):
+        call()
+
+
+def test_tensor_and_dtype_cannot_be_subclassed_or_modified() -> None:
+    with pytest.raises(TypeError, match="not an acceptable base type"):
+        type("Sub", (godlpack.Tensor,), {})
+    t = tensor()
+    for attr in ("shape", "strides", "dtype", "device", "readonly", "is_copied", "nbytes"):
+        with pytest.raises(AttributeError, match="not writable"):
+            setattr(t, attr, None)
+    with pytest.raises(AttributeError):
+        t.anything = 1  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError, match="not writable"):
+        godlpack.DType("float32").bits = 8  # type: ignore[misc]
+
+
+# ---- shapes ----
+
+CREATORS: dict[str, Callable[[Any], Any]] = {
+    "empty": lambda shape: godlpack.empty(shape),
+    "zeros": lambda shape: godlpack.zeros(shape, dtype="float64"),
+    "full": lambda shape: godlpack.full(shape, 7, dtype="int32"),
+}
+
+
+@pytest.mark.parametrize("create", sorted(CREATORS))
+@pytest.mark.parametrize(
+    "shape, words",
+    [
+        (2.0, "shape must be an int or a sequence of ints"),
+        (None, "shape must be an int or a sequence of ints"),
+        ({2, 3}, "got set"),
+        ({2: 3}, "got dict"),
+        (iter([2, 3]), "shape must be an int or a sequence of ints"),
+        ((2.0, 3), "shape must hold ints, got float at index 0"),
+        ((2, None), "shape must hold ints, got NoneType at index 1"),
+        ("ab", "shape must hold ints, got str at index 0"),
+        ([[2], [3]], "shape must hold ints, got list at index 0"),
+        (np.float64(3), "shape must be an int or a sequence of ints"),
+    ],
+)
+def test_shape_of_the_wrong_type_is_type_error(create: str, shape: Any, words: str) -> None:
+    with pytest.raises(TypeError, match=words):
+        CREATORS[create](shape)
+
+
+@pytest.mark.parametrize("create", sorted(CREATORS))
+@pytest.mark.parametrize("shape", [-1, (-1,), (2, -3), (0, -1), (3, 0, -(2**62))])
+def test_negative_dimension_is_value_error(create: str, shape: Any) -> None:
+    with pytest.raises(ValueError, match="negative dimensions are not allowed"):
+        CREATORS[create](shape)
+
+
+@pytest.mark.parametrize("create", sorted(CREATORS))
+def test_too_many_dimensions_is_value_error(create: str) -> None:
+    with pytest.raises(ValueError, match="65 dimensions, more than the 64 allowed"):
+        CREATORS[create]((1,) * 65)
+    assert CREATORS[create]((1,) * 64).ndim == 64
+
+
+@pytest.mark.parametrize("create", sorted(CREATORS))
+@pytest.mark.parametrize("shape", [2**63, (2, 2**64), -(2**70)])
+def test_dimension_beyond_int64_is_overflow_error(create: str, shape: Any) -> None:
+    with pytest.raises(OverflowError):
+        CREATORS[create](shape)
+
+
+@pytest.mark.parametrize("create", sorted(CREATORS))
+@pytest.mark.parametrize(
+    "shape",
+    [(2**62, 4), (2**31, 2**31, 2**31), (2**63 - 1, 2), (3,) * 40],
+)
+def test_element_count_overflow_is_value_error(create: str, shape: Any) -> None:
+    with pytest.raises(ValueError, match="overflows int64"):
+        CREATORS[create](shape)
+
+
+@pytest.mark.parametrize("create", sorted(CREATORS))
+@pytest.mark.parametrize("shape", [2**62, (2**61, 2)])
+def test_byte_size_overflow_is_value_error(create: str, shape: Any) -> None:
+    """The element count fits in int64 but its size in bytes does not."""
+    with pytest.raises(ValueError, match="overflows int64"):
+        CREATORS[create](shape)
+
+
+@pytest.mark.parametrize("create", sorted(CREATORS))
+@pytest.mark.parametrize("shape", [(2**40, 2**10), 2**58, (2**45, 2**10, 2)])
+def test_huge_allocation_is_memory_error(create: str, shape: Any) -> None:
+    """Representable sizes far beyond any address space: malloc fails, and we say so instead of aborting."""
+    gc.collect()
+    before = godlpack._core._live_storages()
+    with pytest.raises(MemoryError, match="cannot allocate"):
+        CREATORS[create](shape)
+    assert godlpack._core._live_storages() == before
+
+
+def test_huge_allocations_of_every_kind_are_memory_errors() -> None:
+    with pytest.raises(MemoryError):
+        godlpack.arange(2**58, dtype="float64")
+    with pytest.raises(MemoryError):
+        godlpack.empty(2**63 - 64, dtype="uint8")
+    with pytest.raises(MemoryError):
+        godlpack.full((2**48, 2**10), 1.5, dtype="complex128")
+
+
+def test_empty_shapes_are_fine() -> None:
+    assert godlpack.empty(0).shape == (0,)
+    assert godlpack.empty(()).shape == ()
+    assert godlpack.zeros((0, 2**62)).size == 0, "a zero dimension makes any shape empty"
+    assert godlpack.full([], 3).tolist() == 3.0
+    assert godlpack.empty(np.int64(3)).shape == (3,)
+    assert godlpack.empty((np.int32(2), np.uint8(3))).shape == (2, 3)
+
+
+# ---- dtypes ----
+
+
+@pytest.mark.parametrize("dtype", ["float33", "Float32", "float32 ", "", "int", "f4", "float32\0", "complex", "int4"])
+def test_unknown_dtype_name_is_type_error(dtype: str) -> None:
+    for make in (lambda: godlpack.empty(3, dtype=dtype), lambda: godlpack.full(3, 1, dtype=dtype),
+                 lambda: godlpack.arange(3, dtype=dtype)):
+        with pytest.raises(TypeError, match="not understood"):
+            make()
+
+
+@pytest.mark.parametrize("dtype", [5, None, 3.0, np.float32, np.dtype("float32"), b"float32", ["float32"]])
+def test_dtype_of_the_wrong_type_is_type_error(dtype: Any) -> None:
+    with pytest.raises(TypeError, match="dtype must be a godlpack.DType or a str"):
+        godlpack.zeros(3, dtype=dtype)
+
+
+def test_dtype_with_a_lone_surrogate_is_unicode_error() -> None:
+    with pytest.raises(UnicodeEncodeError):
+        godlpack.empty(3, dtype="\ud800")
+
+
+def test_dtype_constructor() -> None:
+    with pytest.raises(ValueError, match="unknown dtype 'nope'"):
+        godlpack.DType("nope")
+    with pytest.raises(TypeError, match="unknown dtype 3"):
+        godlpack.DType(3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        godlpack.DType(nme="float32")  # type: ignore[call-arg]
+    assert godlpack.DType(name="float32") == "float32"
+    assert godlpack.DType("float32") != 3
+    with pytest.raises(TypeError, match="not supported"):
+        godlpack.DType("float32") < godlpack.DType("int8")  # type: ignore[operator]
+
+
+# ---- fill values ----
+
+
+@pytest.mark.parametrize(
+    "value, dtype, error, words",
+    [
+        ("1", "float32", TypeError, "fill value must be a bool, int, float or complex, got str"),
+        (None, "int8", TypeError, "got NoneType"),
+        ([1], "int8", TypeError, "got list"),
+        (b"\x01", "uint8", TypeError, "got bytes"),
+        (256, "uint8", OverflowError, "256 is out of range for uint8"),
+        (-1, "uint8", OverflowError, "-1 is out of range for uint8"),
+        (128, "int8", OverflowError, "out of range for int8"),
+        (-129, "int8", OverflowError, "out of range for int8"),
+        (2**63, "int64", OverflowError, "out of range for int64"),
+        (2**64, "uint64", OverflowError, "out of range for every integer dtype"),
+        (-(2**63) - 1, "int64", OverflowError, "out of range for every integer dtype"),
+        (2**200, "float64", OverflowError, "out of range for every integer dtype"),
+        (float("nan"), "int32", ValueError, "NaN"),
+        (float("inf"), "uint16", ValueError, "Inf"),
+        (1e300, "int64", OverflowError, "out of range for int64"),
+        (-1.0, "uint8", OverflowError, "out of range for uint8"),
+        (1j, "float32", TypeError, "complex value"),
+        (1 + 1j, "int64", TypeError, "complex value"),
+    ],
+)
+def test_fill_value_out_of_range_or_of_the_wrong_type(value: Any, dtype: str, error: type, words: str) -> None:
+    with pytest.raises(error, match=words.replace("(", "\\(").replace("+", "\\+")):
+        godlpack.full(3, value, dtype=dtype)
+
+
+def test_fill_values_at_the_edges() -> None:
+    assert godlpack.full(1, 2**64 - 1, dtype="uint64").tolist() == [2**64 - 1]
+    assert godlpack.full(1, -(2**63), dtype="int64").tolist() == [-(2**63)]
+    assert godlpack.full(1, 255, dtype="uint8").tolist() == [255]
+    assert godlpack.full(1, 1e300, dtype="float32").tolist() == [float("inf")]
+    assert godlpack.full(1, 0j + 2, dtype="float64").tolist() == [2.0]
+    assert godlpack.full(2, np.int64(7), dtype="int16").tolist() == [7, 7], "NumPy integers are ints"
+    assert godlpack.full(1, np.uint64(2**64 - 1), dtype="uint64").tolist() == [2**64 - 1]
+
+
+# ---- arange ----
+
+
+@pytest.mark.parametrize("n", [1.5, "3", None, (2, 3), [3], np.float64(2)])
+def test_arange_needs_an_int(n: Any) -> None:
+    with pytest.raises(TypeError, match="arange\\(\\) needs an int n"):
+        godlpack.arange(n)
+
+
+def test_arange_out_of_range() -> None:
+    with pytest.raises(ValueError, match="negative dimensions are not allowed"):
+        godlpack.arange(-1)
+    with pytest.raises(OverflowError):
+        godlpack.arange(2**70)
+    with pytest.raises(OverflowError, match="does not fit in int8"):
+        godlpack.arange(129, dtype="int8")
+    with pytest.raises(OverflowError, match="bool holds only 0 and 1"):
+        godlpack.arange(3, dtype="bool")
+    with pytest.raises(ValueError, match="overflows int64"):
+        godlpack.arange(2**62)
+    assert godlpack.arange(128, dtype="int8").tolist()[-1] == 127
+
+
+# ---- from_dlpack ----
+
+
+@pytest.mark.parametrize("x", [3, None, "tensor", b"", [1, 2], np.float64(1.0).item(), object()])
+def test_from_dlpack_of_a_non_producer_is_type_error(x: Any) -> None:
+    with pytest.raises(TypeError, match="needs an object with __dlpack__ or a DLPack capsule"):
+        godlpack.from_dlpack(x)
+
+
+@pytest.mark.parametrize("copy", [1, 0, "yes", [], np.bool_(True)])
+def test_from_dlpack_copy_must_be_a_bool(copy: Any) -> None:
+    with pytest.raises(TypeError, match="copy must be None or a bool"):
+        godlpack.from_dlpack(tensor(), copy=copy)
+
+
+@pytest.mark.parametrize("device", ["gpu", "CPU", (2, 0), (1, 1), (1,), (1, 0, 0), 1, [1, 0], (2**70, 0), ("1", 0)])
+def test_from_dlpack_unknown_device_is_value_error(device: Any) -> None:
+    with pytest.raises(ValueError, match="device must be None, 'cpu', \\(1, 0\\)"):
+        godlpack.from_dlpack(tensor(), device=device)
+
+
+# ---- __dlpack__ argument types ----
+
+
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        (dict(max_version=1), "max_version must be a tuple of two ints"),
+        (dict(max_version=(1,)), "max_version must be a tuple of two ints"),
+        (dict(max_version=[1, 0]), "max_version must be a tuple of two ints"),
+        (dict(max_version=("1", 0)), "max_version must be a tuple of two ints"),
+        (dict(stream=1.0), "stream must be None or an int"),
+        (dict(stream="0"), "stream must be None or an int"),
+        (dict(dl_device=1), "dl_device must be a"),
+        (dict(dl_device=[1, 0]), "dl_device must be a"),
+        (dict(dl_device=(1.0, 0)), "dl_device must be a tuple of two ints"),
+        (dict(copy=1), "copy must be None or a bool"),
+        (dict(copy="no"), "copy must be None or a bool"),
+    ],
+)
+def test_dlpack_argument_of_the_wrong_type_is_type_error(kwargs: dict[str, Any], words: str) -> None:
+    with pytest.raises(TypeError, match=words):
+        tensor().__dlpack__(**kwargs)
+
+
+def test_no_storage_is_left_by_failed_calls() -> None:
+    """Each failed call above must free what it made before failing; run a mix and count storages."""
+    gc.collect()
+    before = godlpack._core._live_storages()
+    for bad in (lambda: godlpack.full(3, 256, dtype="uint8"), lambda: godlpack.empty((2**40, 2**10)),
+                lambda: tensor().__dlpack__(copy="no"), lambda: godlpack.from_dlpack(tensor(), device="gpu"),
+                lambda: godlpack.arange(300, dtype="int8")):
+        with pytest.raises((TypeError, ValueError, OverflowError, MemoryError)):
+            bad()
+    gc.collect()
+    assert godlpack._core._live_storages() == before
