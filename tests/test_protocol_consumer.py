@@ -1,0 +1,484 @@
+"""PROTOCOL.md, "Consumer": godlpack.from_dlpack, row by row.
+
+The cases NumPy and PyTorch never produce come from hand-made capsules (dlpack_ctypes.HandMade), whose
+deleter counts its calls: every test checks that it ran exactly once, after the last holder went.
+Test names start with the PROTOCOL.md row they prove.
+"""
+
+from __future__ import annotations
+
+import gc
+from typing import Any, Iterator, Optional, Sequence
+
+import numpy as np
+import pytest
+
+import godlpack
+from dlpack_ctypes import (
+    IS_COPIED,
+    IS_SUBBYTE_TYPE_PADDED,
+    READ_ONLY,
+    HandMade,
+    LegacyProducer,
+    Producer,
+    capsule_name,
+    contiguous_strides,
+    decode,
+)
+
+OUR = godlpack.DLPACK_VERSION
+CUDA = (2, 0)
+
+
+def made(shape: Sequence[int] = (4,), strides: Optional[Sequence[int]] = None, **kw: Any) -> HandMade:
+    """A hand-made float32 tensor holding 0, 1, 2, … with contiguous strides unless told otherwise."""
+    h = HandMade(shape=shape, strides=contiguous_strides(shape) if strides is None else strides, **kw)
+    values = np.frombuffer(h.buffer, dtype=np.float32)
+    values[:] = np.arange(values.size)
+    return h
+
+
+def released(h: HandMade) -> None:
+    """Once the test has dropped every holder, the producer's deleter has run exactly once."""
+    gc.collect()
+    assert h.deleted == 1
+
+
+def refused(h: HandMade, exc: type[BaseException] = BufferError, match: Optional[str] = None, **kw: Any) -> None:
+    """from_dlpack refuses h's capsule with exc, having called its deleter exactly once."""
+    with pytest.raises(exc, match=match):
+        godlpack.from_dlpack(h.capsule(), **kw)
+    assert h.deleted == 1
+
+
+# ---- x: what from_dlpack takes ----
+
+
+def test_x_object_with_dlpack() -> None:
+    a = np.arange(5.0)
+    t = godlpack.from_dlpack(a)
+    assert t.data_ptr() == a.ctypes.data and t.tolist() == a.tolist()
+
+
+@pytest.mark.parametrize("versioned", [False, True])
+def test_x_raw_capsule(versioned: bool) -> None:
+    h = made(versioned=versioned)
+    capsule = h.capsule()
+    t = godlpack.from_dlpack(capsule)
+    assert capsule_name(capsule) == ("used_dltensor_versioned" if versioned else "used_dltensor")
+    assert t.data_ptr() == h.data_address and t.tolist()[:4] == [0.0, 1.0, 2.0, 3.0]
+    assert h.deleted == 0
+    del t
+    released(h)
+
+
+def test_x_consumed_capsule_is_value_error() -> None:
+    capsule = np.arange(3.0).__dlpack__(max_version=(1, 0))
+    t = godlpack.from_dlpack(capsule)
+    with pytest.raises(ValueError, match="consumed"):
+        godlpack.from_dlpack(capsule)
+    del t
+
+
+@pytest.mark.parametrize("x", [3, [1.0, 2.0], "tensor", None, object()], ids=["int", "list", "str", "None", "object"])
+def test_x_neither_is_type_error(x: Any) -> None:
+    with pytest.raises(TypeError):
+        godlpack.from_dlpack(x)
+
+
+def test_x_capsule_with_another_name_is_type_error() -> None:
+    h = made()
+    with pytest.raises(TypeError):
+        godlpack.from_dlpack(h.capsule("not_a_tensor"))
+    assert h.deleted == 0  # never ours
+
+
+def test_x_dlpack_returning_a_non_capsule_is_type_error() -> None:
+    with pytest.raises(TypeError):
+        godlpack.from_dlpack(Producer(42))
+
+
+# ---- the keywords we pass ----
+
+
+@pytest.mark.parametrize(
+    "kw, sent",
+    [
+        ({}, {"max_version": OUR}),
+        ({"device": "cpu"}, {"max_version": OUR, "dl_device": (1, 0)}),
+        ({"device": (1, 0)}, {"max_version": OUR, "dl_device": (1, 0)}),
+        ({"copy": True}, {"max_version": OUR, "copy": True}),
+        ({"copy": False}, {"max_version": OUR, "copy": False}),
+        ({"copy": None, "device": None}, {"max_version": OUR}),
+    ],
+    ids=["none", "cpu", "cpu-tuple", "copy", "no-copy", "explicit-none"],
+)
+def test_keywords_sent_to_producer(kw: dict[str, Any], sent: dict[str, Any]) -> None:
+    h = made()
+    p = Producer(h.capsule())
+    t = godlpack.from_dlpack(p, **kw)
+    assert p.calls == [sent]
+    del t
+    released(h)
+
+
+@pytest.mark.parametrize("device", [(2, 0), (10, 1)], ids=["cuda", "rocm"])
+def test_keywords_stream_only_for_cuda_or_rocm(device: tuple[int, int]) -> None:
+    h = made(device=device)
+    p = Producer(h.capsule(), device=device)
+    t = godlpack.from_dlpack(p)
+    assert p.calls == [{"max_version": OUR, "stream": -1}]
+    assert t.device == device
+    del t
+    released(h)
+
+
+@pytest.mark.parametrize("device", [(3, 0), (13, 0), (4, 0)], ids=["cuda-host", "cuda-managed", "opencl"])
+def test_keywords_no_stream_for_other_devices(device: tuple[int, int]) -> None:
+    h = made(device=device)
+    p = Producer(h.capsule(), device=device)
+    t = godlpack.from_dlpack(p)
+    assert "stream" not in p.calls[0]
+    del t
+    released(h)
+
+
+# ---- the TypeError fallback for producers that predate the keywords ----
+
+
+def test_fallback_calls_dlpack_without_keywords() -> None:
+    h = made()
+    p = Producer(h.capsule(), legacy=True)
+    t = godlpack.from_dlpack(p)
+    assert p.calls == [{}]
+    assert t.data_ptr() == h.data_address
+    del t
+    released(h)
+
+
+def test_fallback_copy_true_is_met_by_copying() -> None:
+    h = made()
+    p = Producer(h.capsule(), legacy=True)
+    t = godlpack.from_dlpack(p, copy=True)
+    assert h.deleted == 1, "the producer's tensor is released as soon as it is copied"
+    assert t.is_copied and not t.readonly and t.data_ptr() != h.data_address
+    assert t.tolist() == [0.0, 1.0, 2.0, 3.0]
+    del t
+
+
+def test_fallback_device_cpu_is_checked() -> None:
+    h = made()
+    t = godlpack.from_dlpack(Producer(h.capsule(), legacy=True), device="cpu")
+    assert t.device == (1, 0)
+    del t
+    released(h)
+    h = made(device=CUDA)
+    with pytest.raises(BufferError):
+        godlpack.from_dlpack(Producer(h.capsule(), device=CUDA, legacy=True), device="cpu")
+    assert h.deleted == 1
+
+
+def test_fallback_legacy_producer_with_stream_only_signature() -> None:
+    a = np.arange(4.0)
+    p = LegacyProducer(a)
+    t = godlpack.from_dlpack(p)
+    assert p.calls == [None] and t.data_ptr() == a.ctypes.data
+    assert t.readonly  # a legacy capsule cannot say whether it may be written
+    c = godlpack.from_dlpack(LegacyProducer(a), copy=True)
+    assert c.is_copied and not c.readonly and c.tolist() == a.tolist()
+    del t, c
+
+
+def test_fallback_producer_raising_other_errors_propagates() -> None:
+    with pytest.raises(RuntimeError, match="boom"):
+        godlpack.from_dlpack(Producer(RuntimeError("boom")))
+
+
+# ---- device ----
+
+
+@pytest.mark.parametrize("device", [None, "cpu", (1, 0)])
+def test_device_accepted_values(device: Any) -> None:
+    h = made()
+    t = godlpack.from_dlpack(h.capsule(), device=device)
+    assert t.device == (1, 0) and t.data_ptr() == h.data_address
+    del t
+    released(h)
+
+
+def test_device_object_with_dlpack_device() -> None:
+    h = made()
+    p = Producer(h.capsule())
+    t = godlpack.from_dlpack(p, device=np.zeros(1))
+    assert p.calls == [{"max_version": OUR, "dl_device": (1, 0)}]
+    del t
+    released(h)
+
+
+@pytest.mark.parametrize(
+    "bad", ["cuda", "CPU", "cpu:0", (2, 0), (1, 1), (1,), [1, 0], 1, 2.5, (2**70, 0)],
+    ids=["cuda", "CPU", "cpu:0", "cuda-tuple", "cpu-1", "short", "list", "int", "float", "huge"],
+)
+def test_device_bad_values_are_value_error(bad: Any) -> None:
+    a = np.arange(3.0)
+    with pytest.raises(ValueError):
+        godlpack.from_dlpack(a, device=bad)
+
+
+# ---- the consumer table ----
+
+
+@pytest.mark.parametrize("version", [(2, 0), (3, 1), (0, 9)], ids=["2.0", "3.1", "0.9"])
+def test_table_major_not_ours_calls_deleter_buffer_error(version: tuple[int, int]) -> None:
+    h = made(version=version)
+    with pytest.raises(BufferError) as e:
+        godlpack.from_dlpack(Producer(h.capsule()))
+    assert h.deleted == 1
+    msg = str(e.value)
+    assert f"{version[0]}.{version[1]}" in msg and msg.count("DLPack") == 1, msg
+
+
+def test_table_minor_newer_than_ours_accepted_when_fields_known() -> None:
+    h = made(version=(1, 99))
+    t = godlpack.from_dlpack(h.capsule())
+    assert t.tolist() == [0.0, 1.0, 2.0, 3.0]
+    del t
+    released(h)
+
+
+@pytest.mark.parametrize(
+    "kw", [{"flags": 1 << 7}, {"dtype": (99, 8, 1)}], ids=["unknown-flag", "unknown-dtype"]
+)
+def test_table_minor_newer_with_unknown_field_is_buffer_error(kw: dict[str, Any]) -> None:
+    refused(made(version=(1, 99), **kw))
+
+
+def test_table_read_only_flag() -> None:
+    h = made(flags=READ_ONLY)
+    t = godlpack.from_dlpack(h.capsule())
+    assert t.readonly and not t.is_copied
+    assert memoryview(t).readonly
+    assert decode(t.__dlpack__(max_version=(1, 0))).flags & READ_ONLY
+    del t
+    released(h)
+
+
+def test_table_legacy_capsule_is_read_only() -> None:
+    h = made(versioned=False)
+    t = godlpack.from_dlpack(h.capsule())
+    assert t.readonly and not t.is_copied
+    del t
+    released(h)
+
+
+def test_table_legacy_capsule_copy_true_is_writable() -> None:
+    h = made(versioned=False)
+    t = godlpack.from_dlpack(h.capsule(), copy=True)
+    assert h.deleted == 1
+    assert not t.readonly and t.is_copied and t.tolist() == [0.0, 1.0, 2.0, 3.0]
+    memoryview(t).cast("B")[0] = 1  # writable
+    del t
+
+
+def test_table_is_copied_flag() -> None:
+    h = made(flags=IS_COPIED)
+    t = godlpack.from_dlpack(h.capsule())
+    assert t.is_copied and not t.readonly
+    del t
+    released(h)
+
+
+def test_table_copy_false_but_producer_copied_is_buffer_error() -> None:
+    h = made(flags=IS_COPIED)
+    with pytest.raises(BufferError):
+        godlpack.from_dlpack(Producer(h.capsule()), copy=False)
+    assert h.deleted == 1
+
+
+def test_table_copy_true_producer_copied_is_kept() -> None:
+    h = made(flags=IS_COPIED)
+    t = godlpack.from_dlpack(Producer(h.capsule()), copy=True)
+    assert t.is_copied and t.data_ptr() == h.data_address  # no second copy
+    del t
+    released(h)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        dict(shape=(1,) * 65),
+        dict(shape=(4,), ndim=-1),
+        dict(shape=(4, -1)),
+        dict(shape=(2**62, 4)),
+        dict(shape=(2**40, 2**40)),
+        dict(shape=(4, 2**61), strides=(2**61, 1)),
+        dict(shape=(3,), strides=(2**62,)),
+    ],
+    ids=["ndim65", "ndim-negative", "negative-dim", "size-overflow", "count-overflow", "byte-overflow", "stride-overflow"],
+)
+def test_table_bad_layout_is_buffer_error(case: dict[str, Any]) -> None:
+    shape = case["shape"]
+    strides = case.get("strides", (1,) * len(shape))
+    refused(HandMade(shape=shape, strides=strides, ndim=case.get("ndim"), nbytes=16))
+
+
+@pytest.mark.parametrize("versioned, version", [(False, (0, 0)), (True, (1, 0)), (True, (1, 1))],
+                         ids=["legacy", "1.0", "1.1"])
+def test_table_null_strides_before_1_2_is_c_contiguous(versioned: bool, version: tuple[int, int]) -> None:
+    h = made((2, 3), strides=None, versioned=versioned, version=version)
+    h.struct.dl_tensor.strides = None
+    t = godlpack.from_dlpack(h.capsule())
+    assert t.strides == (3, 1) and t.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    del t
+    released(h)
+
+
+@pytest.mark.parametrize("version", [(1, 2), (1, 3)])
+def test_table_null_strides_from_1_2_is_buffer_error(version: tuple[int, int]) -> None:
+    h = made((2, 3), version=version)
+    h.struct.dl_tensor.strides = None
+    refused(h)
+
+
+def test_table_null_data_with_elements_is_buffer_error() -> None:
+    refused(made(null_data=True))
+
+
+def test_table_null_data_without_elements_is_accepted() -> None:
+    h = made((0, 3), null_data=True)
+    t = godlpack.from_dlpack(h.capsule())
+    assert t.size == 0 and t.tolist() == []
+    del t
+    released(h)
+
+
+@pytest.mark.parametrize("versioned", [False, True])
+def test_table_byte_offset_honoured(versioned: bool) -> None:
+    h = made((2, 2), versioned=versioned, byte_offset=8)
+    t = godlpack.from_dlpack(h.capsule())
+    assert t.data_ptr() == h.data_address + 8
+    assert t.tolist() == [[2.0, 3.0], [4.0, 5.0]]
+    d = decode(t.__dlpack__(max_version=(1, 3), copy=True))
+    assert d.byte_offset == 0
+    del t
+    released(h)
+
+
+@pytest.mark.parametrize("device", [(1, 0), (3, 0), (11, 0), (13, 0)], ids=["cpu", "cuda-host", "rocm-host", "cuda-managed"])
+def test_table_cpu_accessible_devices_are_readable(device: tuple[int, int]) -> None:
+    h = made(device=device)
+    t = godlpack.from_dlpack(h.capsule())
+    assert t.device == device and t.tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert np.asarray(t).tolist() == [0.0, 1.0, 2.0, 3.0]
+    del t
+    released(h)
+
+
+@pytest.mark.parametrize("device", [(2, 0), (2, 3), (10, 0), (4, 1), (8, 0)], ids=["cuda", "cuda-3", "rocm", "opencl", "metal"])
+def test_table_other_devices_pass_through(device: tuple[int, int]) -> None:
+    h = made(device=device)
+    t = godlpack.from_dlpack(h.capsule())
+    assert t.device == device == t.__dlpack_device__()
+    assert t.data_ptr() == h.data_address and t.shape == (4,)
+    for read in (t.tolist, lambda: memoryview(t)):
+        with pytest.raises(BufferError):
+            read()
+    # NumPy turns a refused buffer into a 0-d object array holding the Tensor: no data is read.
+    assert np.asarray(t).dtype == object
+    assert "4 elements" in repr(t)
+    d = decode(t.__dlpack__(max_version=(1, 3), stream=1))
+    assert d.device == device and d.data == h.data_address
+    x = godlpack.from_dlpack(t)  # one godlpack Tensor to another, still on the device
+    assert x.device == device
+    del t, x
+    released(h)
+
+
+def test_table_other_device_with_device_cpu_asks_producer_for_host_copy() -> None:
+    host = made()
+    p = Producer(host.capsule(), device=CUDA)
+    t = godlpack.from_dlpack(p, device="cpu")
+    assert p.calls == [{"max_version": OUR, "dl_device": (1, 0), "stream": -1}]
+    assert t.device == (1, 0)
+    del t
+    released(host)
+
+
+def test_table_other_device_with_device_cpu_not_met_is_buffer_error() -> None:
+    h = made(device=CUDA)
+    with pytest.raises(BufferError):
+        godlpack.from_dlpack(Producer(h.capsule(), device=CUDA), device="cpu")
+    assert h.deleted == 1
+
+
+def test_table_other_device_copy_true_not_met_is_buffer_error() -> None:
+    h = made(device=CUDA)
+    with pytest.raises(BufferError):
+        godlpack.from_dlpack(h.capsule(), copy=True)
+    assert h.deleted == 1
+
+
+@pytest.mark.parametrize(
+    "dtype", [(3, 64, 1), (99, 8, 1), (2, 24, 1), (0, 7, 1), (2, 32, 4), (0, 8, 16), (2, 32, 0)],
+    ids=["opaque", "code99", "float24", "int7", "float32x4", "int8x16", "lanes0"],
+)
+def test_table_unknown_dtype_or_lanes_is_buffer_error_naming_it(dtype: tuple[int, int, int]) -> None:
+    code, bits, lanes = dtype
+    refused(made(dtype=dtype), match=f"code={code}, bits={bits}, lanes={lanes}")
+
+
+def test_table_unknown_dtype_passes_through_on_other_devices() -> None:
+    h = made(device=CUDA, dtype=(2, 32, 4))
+    t = godlpack.from_dlpack(h.capsule())
+    assert decode(t.__dlpack__(max_version=(1, 3))).dtype == (2, 32, 4)
+    del t
+    released(h)
+
+
+# ---- sub-byte dtypes ----
+
+
+def test_sub_byte_padded_is_readable() -> None:
+    h = HandMade(shape=(3,), strides=(1,), dtype=(17, 4, 1), flags=IS_SUBBYTE_TYPE_PADDED)
+    h.buffer[0], h.buffer[1], h.buffer[2] = 0x1, 0x7, 0xA  # 0.5, 6, -1 in float4_e2m1fn
+    t = godlpack.from_dlpack(h.capsule())
+    assert t.tolist() == [0.5, 6.0, -1.0] and t.itemsize == 1
+    del t
+    released(h)
+
+
+def test_sub_byte_packed_refuses_element_reads() -> None:
+    h = HandMade(shape=(4,), strides=(1,), dtype=(17, 4, 1))
+    t = godlpack.from_dlpack(h.capsule())
+    assert t.dtype == "float4_e2m1fn" and t.size == 4
+    for read in (t.tolist, lambda: memoryview(t)):
+        with pytest.raises(BufferError):
+            read()
+    c = godlpack.from_dlpack(t, copy=True)  # a copy of packed bytes stays packed
+    assert c.is_copied and c.data_ptr() != h.data_address
+    assert decode(c.__dlpack__(max_version=(1, 3))).flags == 0
+    del t, c
+    released(h)
+
+
+# ---- the capsule is ours at once; the deleter runs when the last holder goes ----
+
+
+def test_deleter_runs_once_after_every_re_export() -> None:
+    h = made()
+    t = godlpack.from_dlpack(h.capsule())
+    a = np.from_dlpack(t)
+    c = t.__dlpack__(max_version=(1, 3))
+    u = godlpack.from_dlpack(t)
+    del t
+    gc.collect()
+    assert h.deleted == 0
+    assert a.tolist() == [0.0, 1.0, 2.0, 3.0] == u.tolist()
+    del a, c, u
+    released(h)
+
+
+@pytest.fixture(autouse=True)
+def _no_stray_references() -> Iterator[None]:
+    yield
+    gc.collect()
