@@ -1,0 +1,194 @@
+"""A process forked after `import godlpack` never hangs: every call that would enter Go raises RuntimeError.
+
+The Go runtime does not survive fork(): its threads are gone in the child, and the first garbage
+collection, goroutine wait or sleep there would hang forever. godlpack notices the fork (pthread_atfork)
+and refuses, naming the 'spawn' and 'forkserver' start methods, which work. Every child here runs under a
+deadline: a hang fails the test instead of stalling the run.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import select
+import signal
+import sys
+import textwrap
+import time
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import fork_workers
+import godlpack
+import lifetime_helpers as lh
+
+DEADLINE = 60.0
+
+
+def fork_and_wait(child: Callable[[], Any]) -> Any:
+    """Run child() in an os.fork()ed process; its JSON result, or fail when it hangs or crashes."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        status = 0
+        try:
+            os.close(read)
+            os.write(write, json.dumps(child()).encode())
+        except BaseException:
+            status = 1
+        finally:
+            os._exit(status)
+    os.close(write)
+    chunks = []
+    end = time.monotonic() + DEADLINE
+    try:
+        while True:
+            ready, _, _ = select.select([read], [], [], max(0.0, end - time.monotonic()))
+            if not ready:
+                pytest.fail(f"the forked child hung for {DEADLINE} s")
+            chunk = os.read(read, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() > end:
+                pytest.fail(f"the forked child did not exit within {DEADLINE} s")
+            time.sleep(0.01)
+    finally:
+        os.close(read)
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+    assert os.waitstatus_to_exitcode(status) == 0, f"the child exited with status {status}"
+    return json.loads(b"".join(chunks))
+
+
+def outcome(f: Callable[[], Any]) -> str:
+    """'ok', or the exception's type name and message."""
+    try:
+        f()
+    except Exception as e:
+        return f"{type(e).__name__}: {e}"
+    return "ok"
+
+
+def test_os_fork_every_call_raises() -> None:
+    t = godlpack.arange(6, dtype="float32")
+    capsule = t.__dlpack__(max_version=(1, 3))
+    a = np.arange(4.0)
+
+    def child() -> dict[str, Any]:
+        calls: dict[str, Callable[[], Any]] = {
+            "from_dlpack(numpy)": lambda: godlpack.from_dlpack(a),
+            "from_dlpack(Tensor)": lambda: godlpack.from_dlpack(t),
+            "from_dlpack(copy=True)": lambda: godlpack.from_dlpack(t, copy=True),
+            "from_dlpack(capsule)": lambda: godlpack.from_dlpack(capsule),
+            "empty": lambda: godlpack.empty(3),
+            "zeros": lambda: godlpack.zeros(3),
+            "full": lambda: godlpack.full(3, 1.5),
+            "arange": lambda: godlpack.arange(3),
+            "__dlpack__": lambda: t.__dlpack__(),
+            "__dlpack__(copy=True)": lambda: t.__dlpack__(max_version=(1, 3), copy=True),
+            "numpy.from_dlpack": lambda: np.from_dlpack(t),
+            "memoryview": lambda: memoryview(t),
+            "tolist": lambda: t.tolist(),
+        }
+        result = {name: outcome(f) for name, f in calls.items()}
+        # What stays: plain C reads of the Tensor, and releasing memory (no Go, no hang).
+        result["properties"] = [t.shape, t.strides, str(t.dtype), t.device, t.nbytes, t.readonly]
+        result["repr"] = repr(t)
+        return result
+
+    result = fork_and_wait(child)
+    props = result.pop("properties")
+    assert props == [[6], [1], "float32", [1, 0], 24, False]
+    assert "shape=(6,)" in result.pop("repr")
+    for name, got in result.items():
+        assert got.startswith("RuntimeError: godlpack cannot run in a process forked"), (name, got)
+        assert "'spawn'" in got and "'forkserver'" in got, (name, got)
+    del capsule, t
+
+
+def test_os_fork_child_releases_tensors() -> None:
+    """Dropping tensors, capsules and NumPy views in the child frees them in C and never hangs."""
+    t = godlpack.from_dlpack(np.arange(8.0))
+    views = [np.from_dlpack(t), t.__dlpack__(max_version=(1, 3)), godlpack.zeros(4)]
+
+    def child() -> int:
+        nonlocal t, views
+        before = godlpack._core._live_storages()
+        del t, views
+        return before - godlpack._core._live_storages()
+
+    assert fork_and_wait(child) == 2
+    del t, views
+
+
+def run_script(code: str) -> str:
+    """Run code in a fresh interpreter with a deadline; it must exit 0; its stdout."""
+    result = lh.run_python(textwrap.dedent(code), timeout=DEADLINE)
+    assert result.returncode == 0, f"status {result.returncode}\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+def test_fork_right_after_import() -> None:
+    """Import, fork at once: the child refuses cleanly and finalizes normally with tensors alive."""
+    out = run_script(
+        """
+        import os, sys, godlpack
+        t = godlpack.zeros(3)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                godlpack.zeros(3)
+            except RuntimeError as e:
+                print("child refused:", "'spawn'" in str(e), flush=True)
+            sys.exit(0)  # a normal interpreter exit, with t still alive
+        _, status = os.waitpid(pid, 0)
+        print("child status", os.waitstatus_to_exitcode(status), "parent", godlpack.zeros(2).tolist())
+        """
+    )
+    assert out == "child refused: True\nchild status 0 parent [0.0, 0.0]\n"
+
+
+def test_fork_before_import_works() -> None:
+    """A child forked before godlpack was ever imported starts its own Go runtime and works."""
+    out = run_script(
+        """
+        import os, sys
+        pid = os.fork()
+        if pid == 0:
+            import numpy as np, godlpack
+            print("child", np.from_dlpack(godlpack.arange(3)).tolist(), flush=True)
+            sys.exit(0)
+        _, status = os.waitpid(pid, 0)
+        print("status", os.waitstatus_to_exitcode(status))
+        """
+    )
+    assert out == "child [0, 1, 2]\nstatus 0\n"
+
+
+def test_multiprocessing_fork_raises_clearly() -> None:
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(1) as pool:
+        with pytest.raises(RuntimeError, match=r"'spawn' or 'forkserver'"):
+            pool.apply_async(fork_workers.create).get(timeout=DEADLINE)
+        # The worker survived the refusal and still answers.
+        assert pool.apply_async(os.getpid).get(timeout=DEADLINE) != os.getpid()
+
+
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_multiprocessing_spawn_and_forkserver_work(method: str) -> None:
+    ctx = multiprocessing.get_context(method)
+    with ctx.Pool(1) as pool:
+        got = pool.apply_async(fork_workers.roundtrip).get(timeout=DEADLINE)
+        assert pool.apply_async(fork_workers.create).get(timeout=DEADLINE) == [0.0, 0.0]
+    assert got == {"shared": True, "back": [0, 1, 2], "copied": [0.0, 1.0, 2.0, 3.0], "live": 0}
