@@ -133,6 +133,9 @@ typedef struct {
 } gdl_copy_args;
 
 
+/* gdl_ops_register adds the functions of godlpack.ops (ops.c) to the module. */
+int gdl_ops_register(PyObject *m);
+
 /* gdl_module_create builds the module object; PyInit__core (Go) calls it. */
 PyObject *gdl_module_create(void);
 

@@ -1,0 +1,235 @@
+"""godlpack.ops: Go kernels on NumPy, PyTorch and godlpack memory, zero copy, any strides."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+import torch
+
+import godlpack
+from godlpack import ops
+
+from dlpack_ctypes import HandMade
+
+REAL = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64"]
+TORCH = {"bfloat16": torch.bfloat16, **{d: getattr(torch, d) for d in REAL}}
+
+
+def source(dtype: str, strided: bool) -> np.ndarray:
+    a = (np.arange(48) % 13 + 1).reshape(6, 8).astype(dtype)
+    return a[::2, ::-3] if strided else a
+
+
+def as_numpy(x: np.ndarray) -> np.ndarray:
+    return x
+
+
+def as_torch(x: np.ndarray) -> torch.Tensor:
+    t = torch.from_numpy(np.ascontiguousarray(x)).clone()
+    return t.t().contiguous().t() if x.ndim == 2 else t  # a column-major layout: strided for our kernels
+
+
+def as_godlpack(x: np.ndarray) -> Any:
+    return godlpack.from_dlpack(x)
+
+
+KINDS: dict[str, Callable[[np.ndarray], Any]] = {"numpy": as_numpy, "torch": as_torch, "godlpack": as_godlpack}
+
+
+def to_numpy(x: Any) -> np.ndarray:
+    if isinstance(x, torch.Tensor):
+        return x.numpy()
+    return np.asarray(np.from_dlpack(x))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("strided", [False, True])
+@pytest.mark.parametrize("dtype", REAL + ["bool"])
+def test_sum(kind: str, strided: bool, dtype: str) -> None:
+    a = source(dtype, strided) if dtype != "bool" else source("int8", strided) % 2 == 1
+    got = ops.sum(KINDS[kind](a))
+    if dtype.startswith("float"):
+        assert isinstance(got, float)
+        assert got == pytest.approx(float(a.astype(np.float64).sum()))
+    else:
+        assert isinstance(got, int) and not isinstance(got, bool)
+        assert got == int(a.astype(np.int64).sum())
+
+
+def test_sum_bfloat16_and_scalars() -> None:
+    t = torch.arange(10, dtype=torch.bfloat16)[::3]
+    assert ops.sum(t) == 18.0
+    assert ops.sum(np.array(2.5, np.float32)) == 2.5  # 0-d
+    assert ops.sum(np.zeros((3, 0))) == 0.0
+    assert ops.sum(np.array([2**63, 2**63 + 5], dtype=np.uint64)) == 5  # wraps like NumPy
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("strided", [False, True])
+@pytest.mark.parametrize("dtype", REAL)
+def test_scale_in_place(kind: str, strided: bool, dtype: str) -> None:
+    base = source(dtype, False)
+    a = source(dtype, strided)
+    factor = 3 if np.dtype(dtype).kind in "iu" else 0.75
+    want = a * np.dtype(dtype).type(factor)
+    if kind == "numpy":
+        x = a
+        outside = base.copy() if strided else None
+    else:
+        x = KINDS[kind](a)
+    ptr = x.data_ptr() if hasattr(x, "data_ptr") else a.__array_interface__["data"][0]
+    ops.scale_(x, factor)
+    got = to_numpy(x)
+    np.testing.assert_array_equal(got, want)
+    if kind == "numpy":
+        assert x.__array_interface__["data"][0] == ptr
+        if strided:  # the view's memory changed, and nothing around it
+            assert outside is not None
+            mask = np.ones(base.shape, bool)
+            mask[::2, ::-3] = False
+            np.testing.assert_array_equal(base[mask], outside[mask])
+    else:
+        assert x.data_ptr() == ptr
+
+
+def test_scale_torch_memory_is_shared() -> None:
+    t = torch.arange(12, dtype=torch.float32).reshape(3, 4)
+    view = t[:, 1::2]
+    ops.scale_(view, 2.0)
+    assert t.tolist() == [[0, 2, 2, 6], [4, 10, 6, 14], [8, 18, 10, 22]]
+    h = torch.tensor([1.5, -2.25, 65504.0], dtype=torch.float16)
+    ops.scale_(h, 2)
+    assert h.tolist() == [3.0, -4.5, float("inf")]
+    b = torch.tensor([1.0, 3.0], dtype=torch.bfloat16)
+    ops.scale_(b, 0.5)
+    assert b.tolist() == [0.5, 1.5]
+
+
+def test_scale_integer_rules() -> None:
+    a = np.array([100, -3], dtype=np.int8)
+    ops.scale_(a, 2)
+    assert a.tolist() == [-56, -6]  # wraps like NumPy
+    with pytest.raises(TypeError, match="int factor"):
+        ops.scale_(a, 0.5)
+    with pytest.raises(OverflowError, match="does not fit"):
+        ops.scale_(a, 300)
+    with pytest.raises(TypeError, match="not bool"):
+        ops.scale_(np.ones(3, bool), 1)
+    with pytest.raises(TypeError):
+        ops.scale_(a, "2")  # type: ignore[arg-type]
+
+
+def test_scale_refuses_read_only() -> None:
+    a = np.ones(4, np.float32)
+    a.flags.writeable = False
+    with pytest.raises(BufferError, match="READ_ONLY"):
+        ops.scale_(a, 2.0)
+    ro = godlpack.from_dlpack(np.ones(3).__dlpack__())  # a legacy capsule: godlpack keeps it read-only
+    with pytest.raises(BufferError, match="READ_ONLY"):
+        ops.scale_(ro, 2.0)
+    del ro
+    with pytest.raises(BufferError, match="legacy"):
+        ops.scale_(np.ones(3).__dlpack__(), 2.0)
+
+
+@pytest.mark.parametrize("dst_kind", KINDS)
+@pytest.mark.parametrize("src_kind", KINDS)
+def test_copy_any_strides(dst_kind: str, src_kind: str) -> None:
+    src = KINDS[src_kind](source("float64", True))
+    dst_np = np.zeros((8, 6))[1::3, ::2]
+    dst = dst_np if dst_kind == "numpy" else KINDS[dst_kind](dst_np)
+    ops.copy_(dst, src)
+    np.testing.assert_array_equal(to_numpy(dst), source("float64", True))
+
+
+@pytest.mark.parametrize("dtype", REAL + ["bool", "complex64"])
+def test_copy_dtypes(dtype: str) -> None:
+    src = (np.arange(12).reshape(3, 4) % 2 == 1) if dtype == "bool" else np.arange(12).reshape(3, 4).astype(dtype)
+    dst = np.zeros((4, 3), dtype).T
+    ops.copy_(dst, src)
+    np.testing.assert_array_equal(dst, src)
+
+
+def test_copy_overlapping() -> None:
+    a = np.arange(10, dtype=np.int32)
+    ops.copy_(a[1:], a[:-1])
+    assert a.tolist() == [0, 0, 1, 2, 3, 4, 5, 6, 7, 8]
+    b = np.arange(6, dtype=np.int64)
+    ops.copy_(b, b[::-1])
+    assert b.tolist() == [5, 4, 3, 2, 1, 0]
+
+
+def test_copy_refusals() -> None:
+    with pytest.raises(ValueError, match="shape"):
+        ops.copy_(np.zeros(4), np.zeros(5))
+    with pytest.raises(ValueError, match="shape"):
+        ops.copy_(np.zeros((2, 3)), np.zeros(3))  # no broadcasting
+    with pytest.raises(TypeError, match="float32"):
+        ops.copy_(np.zeros(4), np.zeros(4, np.float32))
+    ro = np.zeros(4)
+    ro.flags.writeable = False
+    with pytest.raises(BufferError, match="READ_ONLY"):
+        ops.copy_(ro, np.ones(4))
+    with pytest.raises(TypeError, match="__dlpack__"):
+        ops.copy_(np.zeros(4), [1, 2, 3, 4])
+    with pytest.raises(TypeError, match="__dlpack__"):
+        ops.sum(3)
+
+
+def test_every_deleter_runs_once() -> None:
+    x = HandMade(strides=(1,))  # 4 float32 over its own buffer
+    np.frombuffer(x.buffer, np.float32)[:4] = [0, 1, 2, 3]
+    assert ops.sum(x.capsule()) == 6.0
+    assert x.deleted == 1
+    dst = HandMade(strides=(1,))
+    with pytest.raises(ValueError, match="shape"):
+        ops.copy_(dst.capsule(), np.zeros(5, np.float32))
+    assert dst.deleted == 1
+    bad = HandMade(strides=(1,))
+    with pytest.raises(TypeError):
+        ops.copy_(bad.capsule(), object())  # the second operand fails before Go: the first is deleted in C
+    assert bad.deleted == 1
+
+
+def _other_thread_runs_during(call: Callable[[], object]) -> bool:
+    """Whether another Python thread ran while call() was inside Go.
+
+    With a switch interval far longer than the test, the main thread keeps the
+    GIL until it gives it up itself, so the waiting thread can run during the
+    call only if the call released the GIL.
+    """
+    ran = threading.Event()
+    go = threading.Event()
+
+    def other() -> None:
+        go.wait()
+        ran.set()
+
+    t = threading.Thread(target=other)
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1000.0)
+    try:
+        t.start()
+        go.set()  # other() now waits for the GIL, which this thread keeps
+        call()
+        during = ran.is_set()
+    finally:
+        sys.setswitchinterval(old)
+        t.join()
+    return during
+
+
+def test_large_inputs_release_the_gil() -> None:
+    big = np.ones(8 << 20, dtype=np.float32)  # 32 MiB
+    assert _other_thread_runs_during(lambda: ops.sum(big))
+    assert _other_thread_runs_during(lambda: ops.scale_(big, 2.0))
+    assert float(big[0]) == 2.0
+
+
+def test_small_inputs_keep_the_gil() -> None:
+    small = np.ones(16, dtype=np.float32)
+    assert not _other_thread_runs_during(lambda: ops.sum(small))
