@@ -164,6 +164,7 @@ def test_null_deleter_on_the_error_and_copy_paths(copy: Optional[bool]) -> None:
     good = made(null_deleter=True)
     t = godlpack.from_dlpack(good.capsule(), copy=copy)
     assert t.tolist() == [1.0, 2.0, 3.0, 4.0]
+    del t  # before good: a zero-copy import reads the struct when it lets go
 
 
 def test_null_data_with_no_elements_is_accepted() -> None:
