@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 export PKG_CONFIG_PATH := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("LIBPC") or "")')
 export CGO_ENABLED := 1
 
-.PHONY: demo test build gotest pytest bench clean fuzz-ci memcheck
+.PHONY: demo test build gotest pytest bench clean fuzz-ci memcheck example-test
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,17 @@ test: $(PY)
 	go test ./...
 	$(MAKE) fuzz-ci
 	$(PY) -m pytest -q -p no:cacheprovider tests
+	$(MAKE) example-test
+
+# The example extension (examples/normalize), built only from the public Go packages and tested in a
+# process of its own: it carries its own Go runtime, so it never shares a process with godlpack._core.
+# Needs the test extras (numpy, torch, pytest) that `test` installs.
+EXAMPLE_DIR := build/examples
+example-test: $(PY)
+	mkdir -p $(EXAMPLE_DIR)
+	go build -buildmode=c-shared -o $(EXAMPLE_DIR)/normalize$(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))') ./examples/normalize
+	rm -f $(EXAMPLE_DIR)/normalize*.h
+	PYTHONPATH=$(EXAMPLE_DIR) $(PY) -m pytest -q -p no:cacheprovider examples/normalize
 
 # A short run of every Go fuzz target beyond its committed seed corpus (FUZZTIME each, 15 s by default),
 # so that CI keeps looking for hostile inputs without nearing its time limit.
