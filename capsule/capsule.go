@@ -64,16 +64,21 @@ func pyErr(what string) error { return fmt.Errorf("%w: %s failed", ErrPython, wh
 // An Exception is a kind of Python exception that Raise sets.
 type Exception int
 
-// Python exceptions a Go extension raises for DLPack errors.
+// Python exceptions a Go extension raises for DLPack errors. Their values
+// are those of the GDL_EXC_* kinds of exporter.h.
 const (
-	TypeError  Exception = C.GDL_EXC_TYPE
-	ValueError Exception = C.GDL_EXC_VALUE
+	TypeError Exception = iota + 1
+	ValueError
 	// BufferError is the protocol's exception for data that cannot be
 	// exchanged as asked.
-	BufferError  Exception = C.GDL_EXC_BUFFER
-	MemoryError  Exception = C.GDL_EXC_MEMORY
-	RuntimeError Exception = C.GDL_EXC_RUNTIME
+	BufferError
+	MemoryError
+	RuntimeError
 )
+
+// The constants above must follow exporter.h: this fails to compile if not.
+const _ = uint(RuntimeError-C.GDL_EXC_RUNTIME) + uint(C.GDL_EXC_RUNTIME-RuntimeError) +
+	uint(TypeError-C.GDL_EXC_TYPE) + uint(C.GDL_EXC_TYPE-TypeError)
 
 // Raise sets a Python exception of kind exc with a formatted message and
 // returns nil, for a Go extension function to return.

@@ -2,6 +2,13 @@
 // validates them against the ABI (package dlpack) and exposes them as Go
 // views: shape, strides, dtype, device, flags and the address of the first
 // element. It never trusts a field it has not checked.
+//
+// Import takes ownership of a managed tensor (from a capsule, see package
+// capsule, or any raw pointer) as a Tensor: typed views of contiguous data
+// (Slice, WritableSlice), iteration over any strides (Elements, Raw), copies
+// (CopyTo, CopyFrom), and Release, which calls the producer's deleter exactly
+// once. Inspect only validates and describes, for callers that manage the
+// tensor's lifetime themselves.
 package consumer
 
 import (

@@ -21,7 +21,10 @@ var ErrNoMemory = errors.New("producer: out of memory")
 var ErrReleased = errors.New("producer: buffer already released")
 
 // Alignment is the alignment in bytes of the data of a buffer made by Alloc.
-const Alignment = C.GDL_ALIGN
+const Alignment = 64
+
+// Alignment must be producer.h's GDL_ALIGN: this fails to compile if not.
+const _ = uint(Alignment-C.GDL_ALIGN) + uint(C.GDL_ALIGN-Alignment)
 
 // A Buffer is memory that can be exported: C memory made by Alloc, or a Go
 // slice pinned by Pin. It holds one reference to the memory's owner; each
