@@ -26,6 +26,7 @@ from dlpack_ctypes import (
     capsule_name,
     contiguous_strides,
     decode,
+    legacy_consume,
     read_bytes,
 )
 
@@ -423,6 +424,48 @@ def test_dtype_packed_sub_byte_exports_without_padded_flag() -> None:
     d = decode(t.__dlpack__(max_version=(1, 3)))
     assert d.dtype == (17, 4, 1) and d.flags == 0 and d.data == h.data_address
     del t
+
+
+@pytest.mark.parametrize(
+    "device, needs", [((17, 0), (1, 0)), ((18, 0), (1, 2))], ids=["maia-needs-1.0", "trn-needs-1.2"]
+)
+def test_device_newer_than_negotiated_is_buffer_error(device: tuple[int, int], needs: tuple[int, int]) -> None:
+    h = made(device=device)
+    t = godlpack.from_dlpack(h.capsule())
+    older = None if needs == (1, 0) else (1, needs[1] - 1)
+    with pytest.raises(BufferError):
+        t.__dlpack__(max_version=older)
+    assert decode(t.__dlpack__(max_version=needs)).device == device
+    del t
+    gc.collect()
+    assert h.deleted == 1
+
+
+def test_minifloat_tolist_and_repr() -> None:
+    t = godlpack.full((2,), -1.5, dtype="float8_e5m2")
+    assert t.tolist() == [-1.5, -1.5]
+    assert repr(t) == "godlpack.Tensor([-1.5, -1.5], shape=(2,), dtype=float8_e5m2, device=(1, 0))"
+
+
+# ---- legacy consumers: __dlpack__() with no arguments ----
+
+
+def test_legacy_consumer_gets_legacy_capsule() -> None:
+    t = arange()
+    d = legacy_consume(t)
+    assert d.name == "dltensor" and d.data == t.data_ptr() and d.shape == (6,)
+    d = decode(type(t).__dlpack__(t))  # how NumPy 1.x calls it
+    assert d.name == "dltensor"
+
+
+def test_legacy_consumer_of_read_only_is_buffer_error() -> None:
+    with pytest.raises(BufferError):
+        legacy_consume(readonly_tensor())
+
+
+def test_legacy_consumer_of_float8_is_buffer_error() -> None:
+    with pytest.raises(BufferError):
+        legacy_consume(godlpack.full((2,), 1.0, dtype="float8_e4m3fn"))
 
 
 # ---- __dlpack_device__ ----
