@@ -17,7 +17,9 @@ import (
 //export goCreate
 func goCreate(a *C.gdl_create_args) (rc C.int) {
 	defer recovered(&a.err, &rc)
-	name := C.GoStringN(a.dtype, C.int(a.dtype_len))
+	// The name is borrowed from the Python str for this call: viewing it, not
+	// copying it, keeps creation free of Go allocations (no Go heap growth).
+	name := unsafe.String((*byte)(unsafe.Pointer(a.dtype)), int(a.dtype_len))
 	dt, err := dlpack.ParseDataType(strings.TrimPrefix(name, "torch."))
 	if err != nil {
 		return fail(&a.err, C.GDL_TYPE_ERROR, "data type %q not understood (known: %s)", name, knownNames())
@@ -48,11 +50,12 @@ func goCreate(a *C.gdl_create_args) (rc C.int) {
 		}
 	}
 	nbytes := ext.Bytes()
-	var data unsafe.Pointer
-	owner := C.gdl_owner_alloc(C.size_t(nbytes), &data)
+	// The address comes back in C memory (a.out): a Go variable passed to C would be moved to the heap.
+	owner := C.gdl_owner_alloc(C.size_t(nbytes), &a.out.data)
 	if owner == nil {
 		return fail(&a.err, C.GDL_MEMORY_ERROR, "cannot allocate %d bytes for a %v tensor of shape %v", nbytes, dt, shape)
 	}
+	data := a.out.data
 	buf := unsafe.Slice((*byte)(data), nbytes)
 	withoutGIL(nbytes, func() {
 		switch a.kind {
@@ -186,43 +189,46 @@ func putUint(b []byte, v uint64) {
 }
 
 // float16Bits rounds f to the nearest IEEE binary16, ties to even.
-func float16Bits(f float64) uint16 {
-	b := math.Float32bits(float32(f))
-	sign := uint16(b>>16) & 0x8000
-	exp := int(b>>23&0xff) - 127 + 15
-	man := b & 0x7fffff
-	switch {
-	case b&0x7fffffff > 0x7f800000: // NaN
-		return sign | 0x7e00
-	case exp >= 0x1f: // too large, or infinity
-		return sign | 0x7c00
-	case exp <= 0: // subnormal or zero
-		if exp < -10 {
-			return sign
-		}
-		man |= 0x800000
-		shift := uint(14 - exp)
-		half := uint32(1) << (shift - 1)
-		r := man >> shift
-		if rem := man & (1<<shift - 1); rem > half || rem == half && r&1 == 1 {
-			r++
-		}
-		return sign | uint16(r)
-	}
-	r := uint32(exp)<<10 | man>>13
-	if rem := man & 0x1fff; rem > 0x1000 || rem == 0x1000 && r&1 == 1 {
-		r++ // may carry into the exponent, up to infinity, as it should
-	}
-	return sign | uint16(r)
-}
+func float16Bits(f float64) uint16 { return uint16(narrowFloat(f, 5, 10)) }
 
 // bfloat16Bits rounds f to the nearest bfloat16, ties to even.
-func bfloat16Bits(f float64) uint16 {
-	b := math.Float32bits(float32(f))
-	if b&0x7fffffff > 0x7f800000 {
-		return uint16(b>>16) | 0x40
+func bfloat16Bits(f float64) uint16 { return uint16(narrowFloat(f, 8, 7)) }
+
+// narrowFloat rounds f, in one step (rounding through float32 first would
+// round twice), to the nearest value of the IEEE-style binary format with
+// expBits exponent and manBits mantissa bits, ties to even, and returns its
+// bits. Too large a value becomes infinity; a NaN stays a quiet NaN.
+func narrowFloat(f float64, expBits, manBits uint) uint64 {
+	b := math.Float64bits(f)
+	sign := b >> 63 << (expBits + manBits)
+	exp := int(b >> 52 & 0x7ff)
+	man := b & (1<<52 - 1)
+	inf := uint64(1<<expBits-1) << manBits
+	switch {
+	case exp == 0x7ff && man != 0:
+		return sign | inf | 1<<(manBits-1)
+	case exp == 0x7ff:
+		return sign | inf
+	case exp == 0:
+		return sign // float64 subnormals are far below the smallest value of any narrower format
 	}
-	return uint16((b + 0x7fff + (b >> 16 & 1)) >> 16)
+	e := exp - 1023 + (1<<(expBits-1) - 1) // the exponent field in the narrow format
+	sig := man | 1<<52
+	shift := 52 - manBits
+	if e <= 0 {
+		shift += uint(1 - e) // a subnormal result has fewer significant bits
+	}
+	if shift > 53 {
+		return sign // below half the smallest subnormal
+	}
+	r := sig >> shift
+	if rem, half := sig&(1<<shift-1), uint64(1)<<(shift-1); rem > half || rem == half && r&1 == 1 {
+		r++ // a carry out of the mantissa moves into the exponent, as it should
+	}
+	if e <= 0 {
+		return sign | r
+	}
+	return sign | min(uint64(e-1)<<manBits+r, inf)
 }
 
 // checkArange says why 0..n-1 does not fit in dt, or "" if it does.
