@@ -98,12 +98,13 @@ def pythonpath() -> str:
     return os.pathsep.join([package_root, str(Path(__file__).parent)])
 
 
-def child_env() -> dict[str, str]:
-    """The environment for a child interpreter: this godlpack first on its path."""
+def child_env(with_lib: bool = True) -> dict[str, str]:
+    """The environment for a child interpreter: this godlpack first on its path (and this helper build)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = pythonpath()
-    lib()
-    env[ENV_LIB] = str(_path)
+    if with_lib:
+        lib()
+        env[ENV_LIB] = str(_path)
     env.pop("PYTHONSTARTUP", None)
     return env
 
