@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import godlpack
+import godlpack.ops
 from dlpack_ctypes import READ_ONLY, HandMade, decode
 
 FORMATS = {
@@ -166,12 +167,19 @@ def test_read_only_writable_buffer_requests_are_refused(ro: ReadOnly) -> None:
         np.frombuffer(readonly, dtype=np.float32)[0] = 1.0
 
 
-def test_read_only_has_no_in_place_operations(ro: ReadOnly) -> None:
+def test_read_only_refuses_in_place_operations(ro: ReadOnly) -> None:
     readonly = ro.tensor
+    before = readonly.tolist()
     with pytest.raises(TypeError):
         readonly[0] = 1.0  # type: ignore[index]
     with pytest.raises(TypeError):
         readonly += 1  # type: ignore[operator]
+    with pytest.raises(BufferError):
+        godlpack.ops.scale_(readonly, 2.0)
+    with pytest.raises(BufferError):
+        godlpack.ops.copy_(readonly, godlpack.full((4,), 9.0))
+    assert readonly.tolist() == before
+    assert godlpack.ops.sum(readonly) == sum(before)  # reading is fine
 
 
 def test_read_only_exports_keep_it_read_only(ro: ReadOnly) -> None:
