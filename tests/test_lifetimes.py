@@ -124,10 +124,13 @@ def test_numpy_producer_any_order() -> None:
         holders.add("capsule", t.__dlpack__(max_version=(1, 3)))
         holders.add("torch", torch.from_dlpack(t))
         holders.add("numpy", np.from_dlpack(t))
+        # NumPy's deleter takes the GIL itself when this foreign pthread turns out to be the last holder.
+        holders.add("pthread_capsule", t.__dlpack__(max_version=(1, 3)))
         del t, source
         return holders, lambda: count[0]
 
-    drop_in_order(make, ["producer", "tensor", "capsule", "torch", "numpy"], base, bystanders=frozenset())
+    names = ["producer", "tensor", "capsule", "torch", "numpy", "pthread_capsule"]
+    drop_in_order(make, names, base, bystanders=frozenset())
 
 
 def test_c_producer_any_order() -> None:
