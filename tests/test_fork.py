@@ -23,6 +23,7 @@ import pytest
 
 import fork_workers
 import godlpack
+import godlpack.ops
 import lifetime_helpers as lh
 
 DEADLINE = 60.0
@@ -100,6 +101,9 @@ def test_os_fork_every_call_raises() -> None:
             "numpy.from_dlpack": lambda: np.from_dlpack(t),
             "memoryview": lambda: memoryview(t),
             "tolist": lambda: t.tolist(),
+            "ops.sum": lambda: godlpack.ops.sum(t),
+            "ops.scale_": lambda: godlpack.ops.scale_(a, 2),
+            "ops.copy_": lambda: godlpack.ops.copy_(t, t),
         }
         result = {name: outcome(f) for name, f in calls.items()}
         # What stays: plain C reads of the Tensor, and releasing memory (no Go, no hang).
