@@ -43,6 +43,27 @@ fuzz-ci:
 	go test -run '^$$' -fuzz '^FuzzCheckLayout$$' -fuzztime $(FUZZTIME) ./dlpack
 	go test -run '^$$' -fuzz '^FuzzInspect$$' -fuzztime $(FUZZTIME) ./consumer
 
+# The pytest suite under AddressSanitizer, for C-level memory errors (out-of-bounds access, use after free,
+# double free) anywhere in the process. The extension is built with `go build -asan` (its C and Go code
+# instrumented; needs gcc), libasan is preloaded into Python, and PYTHONMALLOC=malloc sends Python's own
+# objects through ASan's allocator. Leak checking is off: CPython keeps memory until exit, and our leaks are
+# caught by the storage counters of tests/conftest.py. allocator_may_return_null lets the MemoryError tests
+# see malloc fail. A report fails the run and is printed from build/memcheck/asan.*. Not part of `test`:
+# the instrumented build and the slower suite take about 4 minutes.
+MEMCHECK := build/memcheck
+MEMCHECK_ENV = LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) PYTHONMALLOC=malloc PYTHONPATH=$(MEMCHECK) \
+	ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:log_path=$(CURDIR)/$(MEMCHECK)/asan
+memcheck: $(PY)
+	$(PY) -m pip install --quiet ".[test]"
+	rm -rf $(MEMCHECK) && mkdir -p $(MEMCHECK)/godlpack
+	go build -asan -buildmode=c-shared -o $(MEMCHECK)/godlpack/_core$(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))') ./pyext
+	rm -f $(MEMCHECK)/godlpack/_core*.h
+	cp python/godlpack/*.py python/godlpack/*.pyi python/godlpack/py.typed $(MEMCHECK)/godlpack/
+	$(MEMCHECK_ENV) $(PY) -c 'import godlpack; assert "/memcheck/" in godlpack._core.__file__, godlpack._core.__file__'
+	status=0; $(MEMCHECK_ENV) $(PY) -m pytest -q -p no:cacheprovider tests || status=$$?; \
+	if grep -l 'ERROR: AddressSanitizer' $(MEMCHECK)/asan.* 2>/dev/null; then cat $(MEMCHECK)/asan.*; exit 1; fi; \
+	exit $$status
+
 # The extension in place, for working on the code (pip install -e . does the same).
 build:
 	go build -buildmode=c-shared -o python/godlpack/_core$(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))') ./pyext
