@@ -86,6 +86,16 @@ func Inspect(managed unsafe.Pointer, versioned bool, stridesBuf []int64) (View, 
 			return v, refuse("unknown flag bits %#x (producer version %s)", uint64(unknown), m.Version)
 		}
 		t = &m.DLTensor
+		if dlpack.Current.Less(m.Version) {
+			// A newer minor version may define devices and type codes we
+			// cannot know the meaning of: only fields we know are accepted.
+			if !t.Device.Type.Known() {
+				return v, refuse("device type %d is not one DLPack %s defines (producer version %s)", t.Device.Type, dlpack.Current, m.Version)
+			}
+			if t.DType.Code > dlpack.Float4E2M1FN {
+				return v, refuse("type code %d is not one DLPack %s defines (producer version %s)", t.DType.Code, dlpack.Current, m.Version)
+			}
+		}
 	} else {
 		t = &(*dlpack.ManagedTensor)(managed).DLTensor
 	}

@@ -247,7 +247,9 @@ def test_table_minor_newer_than_ours_accepted_when_fields_known() -> None:
 
 
 @pytest.mark.parametrize(
-    "kw", [{"flags": 1 << 7}, {"dtype": (99, 8, 1)}], ids=["unknown-flag", "unknown-dtype"]
+    "kw",
+    [{"flags": 1 << 7}, {"dtype": (99, 8, 1)}, {"device": (99, 0)}, {"device": (99, 0), "dtype": (99, 8, 1)}],
+    ids=["unknown-flag", "unknown-dtype", "unknown-device", "unknown-device-and-dtype"],
 )
 def test_table_minor_newer_with_unknown_field_is_buffer_error(kw: dict[str, Any]) -> None:
     refused(made(version=(1, 99), **kw))
