@@ -1,5 +1,13 @@
 #include "capsule.h"
 
+PyObject *gdl_fork_error(void) {
+	PyErr_SetString(PyExc_RuntimeError,
+	                "godlpack cannot run in a process forked after it was imported: the Go runtime does not "
+	                "survive fork(). Start worker processes with the 'spawn' or 'forkserver' start method "
+	                "(multiprocessing.set_start_method('spawn')).");
+	return NULL;
+}
+
 const char gdl_name_legacy[] = "dltensor";
 const char gdl_name_versioned[] = "dltensor_versioned";
 const char gdl_name_used_legacy[] = "used_dltensor";

@@ -34,7 +34,7 @@ package capsule
 
 /*
 #cgo pkg-config: python3
-#cgo CFLAGS: -I${SRCDIR}/../dlpack -O2
+#cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -O2
 #include <stdlib.h>
 #include "exporter.h"
 */

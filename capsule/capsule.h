@@ -9,6 +9,13 @@
 #include <Python.h>
 #include "dlpack.h"
 
+/*
+ * gdl_fork_error raises the RuntimeError of a call made in a child forked
+ * after the Go runtime started (see gdl_forked_child in producer.h), where
+ * entering Go could hang forever. Returns NULL.
+ */
+PyObject *gdl_fork_error(void);
+
 /* Capsule names of the Python exchange protocol. */
 extern const char gdl_name_legacy[];         /* "dltensor" */
 extern const char gdl_name_versioned[];      /* "dltensor_versioned" */

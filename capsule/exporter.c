@@ -31,7 +31,8 @@ typedef struct {
 
 /* The Go side (a buffer reference) goes with the object; dealloc runs with the GIL. */
 static void exporter_dealloc(Exporter *self) {
-	if (self->handle != 0)
+	/* In a forked child Go cannot run: the handle leaks with the child. */
+	if (self->handle != 0 && !gdl_forked_child())
 		godlpackCapsuleForget(self->handle);
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -102,6 +103,8 @@ static PyObject *exporter_dlpack(Exporter *self, PyObject *args, PyObject *kwarg
 		return PyErr_Format(PyExc_TypeError, "copy must be None or a bool, got %R", copy);
 	if (self->handle == 0)
 		return PyErr_Format(PyExc_RuntimeError, "the exporter has no data");
+	if (gdl_forked_child())
+		return gdl_fork_error();
 	godlpackCapsuleExport(self->handle, &r);
 	if (r.kind != GDL_EXC_NONE) {
 		gdl_capsule_raise(r.kind, r.msg);

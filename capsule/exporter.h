@@ -8,6 +8,7 @@
 #define GODLPACK_EXPORTER_H
 
 #include "capsule.h"
+#include "producer.h"
 
 /* Python exception kinds Go asks for. */
 enum { GDL_EXC_NONE, GDL_EXC_TYPE, GDL_EXC_VALUE, GDL_EXC_BUFFER, GDL_EXC_MEMORY, GDL_EXC_RUNTIME };

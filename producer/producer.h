@@ -29,6 +29,13 @@ gdl_owner *gdl_owner_new(void (*release)(gdl_owner *), void *ctx, uintptr_t hand
 void gdl_owner_retain(gdl_owner *o);
 void gdl_owner_drop(gdl_owner *o);
 
+/*
+ * gdl_forked_child reports whether this process is a child forked after the
+ * library was loaded. The Go runtime does not survive fork(): there, callers
+ * must not enter Go, and releases that would need Go leak instead.
+ */
+int gdl_forked_child(void);
+
 /* gdl_owner_live counts owners not yet released: a leak check for tests. */
 int64_t gdl_owner_live(void);
 

@@ -78,11 +78,9 @@ PyObject *gdl_tensor_share(TensorObject *src, int cpu);
 int gdl_is_cpu_accessible(DLDevice d);
 
 /* Fork safety: in a forked child every call raises instead of hanging. */
-extern int gdl_forked;
-PyObject *gdl_fork_error(void);
 #define GDL_CHECK_FORK(ret)                 \
 	do {                                    \
-		if (gdl_forked) {                   \
+		if (gdl_forked_child()) {           \
 			gdl_fork_error();               \
 			return ret;                     \
 		}                                   \

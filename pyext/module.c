@@ -1,19 +1,6 @@
-/* The module godlpack._core: from_dlpack, the creation functions and fork safety. */
+/* The module godlpack._core: from_dlpack and the creation functions. */
 #include "ext.h"
 #include "_cgo_export.h"
-#include <pthread.h>
-
-int gdl_forked;
-
-static void mark_forked(void) { gdl_forked = 1; }
-
-PyObject *gdl_fork_error(void) {
-	PyErr_SetString(PyExc_RuntimeError,
-	                "godlpack cannot run in a process forked after it was imported: the Go runtime does not "
-	                "survive fork(). Start worker processes with the 'spawn' or 'forkserver' start method "
-	                "(multiprocessing.set_start_method('spawn')).");
-	return NULL;
-}
 
 PyObject *gdl_raise(const gdl_error *e) {
 	PyObject *type;
@@ -412,10 +399,6 @@ static int add_version(PyObject *m) {
 PyObject *gdl_module_create(void) {
 	static int once;
 	if (!once) {
-		if (pthread_atfork(NULL, NULL, mark_forked) != 0) {
-			PyErr_SetString(PyExc_RuntimeError, "pthread_atfork failed");
-			return NULL;
-		}
 		/* Py_AtExit functions run at the very end of Py_FinalizeEx, when no Python code can run any more. */
 		if (Py_AtExit(gdl_owner_shutdown) != 0) {
 			PyErr_SetString(PyExc_RuntimeError, "Py_AtExit failed: too many exit functions registered");

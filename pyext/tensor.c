@@ -413,7 +413,7 @@ static PyObject *tensor_repr(TensorObject *self) {
 		goto done;
 	const char *ro = tensor_readonly(self) ? ", readonly=True" : "";
 	const char *cp = (self->flags & GDL_FLAG_IS_COPIED) ? ", is_copied=True" : "";
-	if (!gdl_forked && self->size <= REPR_MAX_SIZE && require_readable(self, "repr") == 0 &&
+	if (!gdl_forked_child() && self->size <= REPR_MAX_SIZE && require_readable(self, "repr") == 0 &&
 	    (data = tolist_dim(self, 0, self->data)) != NULL)
 		r = PyUnicode_FromFormat("godlpack.Tensor(%R, shape=%R, dtype=%S, device=(%d, %d)%s%s)", data, shape,
 		                         dtype, (int)self->device.device_type, (int)self->device.device_id, ro, cp);
