@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import godlpack
+import godlpack.ops
 
 Call = Callable[[], Any]
 
@@ -41,7 +42,8 @@ WRONG_CALLS: dict[str, tuple[Call, str]] = {
     "from_dlpack()": (lambda: godlpack.from_dlpack(), "exactly one positional argument"),
     "from_dlpack(x, y)": (lambda: godlpack.from_dlpack(tensor(), "cpu"), "exactly one positional argument"),
     "from_dlpack(x=)": (lambda: godlpack.from_dlpack(x=tensor()), "exactly one positional argument"),
-    "from_dlpack(stream=)": (lambda: godlpack.from_dlpack(tensor(), stream=None), "unexpected keyword argument 'stream'"),
+    "from_dlpack(stream=)": (lambda: godlpack.from_dlpack(tensor(), stream=None),
+                             "unexpected keyword argument 'stream'"),
     "__dlpack__(positional)": (lambda: tensor().__dlpack__(None), "no positional arguments"),
     "__dlpack__(unknown=)": (lambda: tensor().__dlpack__(version=(1, 0)), "unexpected keyword argument 'version'"),
     "__dlpack_device__(1)": (lambda: tensor().__dlpack_device__(1), "takes no arguments"),
@@ -326,3 +328,35 @@ def test_no_storage_is_left_by_failed_calls() -> None:
             bad()
     gc.collect()
     assert godlpack._core._live_storages() == before
+
+
+# ---- godlpack.ops ----
+
+ops: Any = godlpack.ops  # typed Any: these calls break its signatures on purpose
+core: Any = godlpack._core
+
+OPS_CALLS: dict[str, tuple[Call, type, str]] = {
+    "sum()": (lambda: ops.sum(), TypeError, "missing 1 required positional argument"),
+    "sum(x, y)": (lambda: ops.sum(tensor(), tensor()), TypeError, "takes 1 positional argument"),
+    "sum(3)": (lambda: ops.sum(3), TypeError, "expected an object with __dlpack__ or a DLPack capsule, got int"),
+    "sum(None)": (lambda: ops.sum(None), TypeError, "got NoneType"),
+    "_ops_sum(x=)": (lambda: core._ops_sum(x=tensor()), TypeError, "takes no keyword arguments"),
+    "scale_(x)": (lambda: ops.scale_(tensor()), TypeError, "missing 1 required positional argument"),
+    "scale_(x, 'a')": (lambda: ops.scale_(tensor(), "a"), TypeError, "factor must be an int or a float, got str"),
+    "scale_(x, None)": (lambda: ops.scale_(tensor(), None), TypeError, "got NoneType"),
+    "scale_(x, 2**70)": (lambda: ops.scale_(tensor(), 2**70), OverflowError, "does not fit in int64"),
+    "scale_(int tensor, 1.5)": (lambda: ops.scale_(tensor(), 1.5), TypeError, "needs an int factor"),
+    "_ops_scale(a=)": (lambda: core._ops_scale(tensor(), a=2), TypeError, "takes no keyword arguments"),
+    "copy_(x)": (lambda: ops.copy_(tensor()), TypeError, "missing 1 required positional argument"),
+    "copy_(x, 3)": (lambda: ops.copy_(tensor(), 3), TypeError, "got int"),
+    "copy_(3, x)": (lambda: ops.copy_(3, tensor()), TypeError, "got int"),
+    "copy_ shapes differ": (lambda: ops.copy_(godlpack.zeros(3, dtype="int64"), tensor()), ValueError,
+                            "cannot copy shape \\[4\\] into shape \\[3\\]"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPS_CALLS))
+def test_ops_bad_arguments(name: str) -> None:
+    call, error, words = OPS_CALLS[name]
+    with pytest.raises(error, match=words):
+        call()

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import godlpack
+import godlpack.ops
 from dlpack_ctypes import IS_COPIED, READ_ONLY, HandMade, Producer, _api, capsule_name, decode
 
 CPU = (1, 0)
@@ -462,3 +463,35 @@ def test_broadcast_too_large_for_memory_is_buffer_error() -> None:
     with pytest.raises(BufferError, match="more than 2\\*\\*63 bytes"):
         godlpack.from_dlpack(h.capsule())
     assert h.deleted == 1
+
+
+# ---- godlpack.ops on hostile producers: the same refusals, the same single deleter call ----
+
+
+@pytest.mark.parametrize("case", ["major version 2", "ndim 65", "NULL data", "unknown dtype code",
+                                  "negative dimension"])
+def test_ops_on_broken_tensors(case: str) -> None:
+    src, dst = broken(case), made()
+    with pytest.raises(BufferError):
+        godlpack.ops.sum(Producer(src.capsule()))
+    assert src.deleted == 1
+    src = broken(case)
+    with pytest.raises(BufferError):
+        godlpack.ops.copy_(dst.capsule(), src.capsule())
+    assert (src.deleted, dst.deleted) == (1, 1)
+
+
+def test_ops_on_cuda_capsule_and_consumed_capsule() -> None:
+    h = made(device=CUDA)
+    with pytest.raises(BufferError, match="CPU"):
+        godlpack.ops.sum(h.capsule())
+    assert h.deleted == 1
+    h = made()
+    capsule = h.capsule()
+    assert godlpack.ops.sum(capsule) == 10.0
+    with pytest.raises(ValueError, match="already consumed"):
+        godlpack.ops.sum(capsule)
+    assert h.deleted == 1
+    for capsule in null_pointer_capsule(made()):
+        with pytest.raises(ValueError, match="pointer is NULL"):
+            godlpack.ops.sum(capsule)
