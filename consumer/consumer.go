@@ -13,6 +13,7 @@ package consumer
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
@@ -129,6 +130,11 @@ func Inspect(managed unsafe.Pointer, versioned bool, stridesBuf []int64) (View, 
 		ext, err := dlpack.CheckLayout(v.Shape, v.Strides, v.DType, padded)
 		if err != nil {
 			return v, err
+		}
+		// A stride of 0 can repeat one element 2**62 times in 8 bytes, but
+		// a copy of the elements must have a size that fits in an int64.
+		if size := int64(v.DType.StorageSize(padded)); size > 0 && ext.Elements > math.MaxInt64/size {
+			return v, refuse("%d elements of %v take more than 2**63 bytes", ext.Elements, v.DType)
 		}
 		v.Extent = ext
 	} else {

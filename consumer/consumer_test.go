@@ -111,6 +111,8 @@ func TestInspectRefuses(t *testing.T) {
 			false, dlpack.ErrNegativeDim, ""},
 		{"unknown dtype on CUDA, count overflow", spec{version: v13, shape: []int64{1 << 40, 1 << 40}, strides: []int64{1, 1}, dt: dlpack.DataType{Code: 99, Bits: 12, Lanes: 3}, dev: cuda, data: data},
 			false, nil, "too many elements"},
+		{"broadcast beyond 2**63 bytes", spec{version: v13, shape: []int64{1<<62 + 1}, strides: []int64{0}, dt: dlpack.Float32, dev: cpu, data: data},
+			false, nil, "4611686018427387905 elements of float32 take more than 2**63 bytes"},
 		{"packed float4, strided", spec{version: v13, shape: []int64{4}, strides: []int64{2}, dt: float4, dev: cpu, data: data},
 			false, dlpack.ErrPackedLayout, ""},
 		{"NULL data", spec{version: v13, shape: []int64{3}, strides: []int64{1}, dt: dlpack.Float32, dev: cpu},
@@ -184,6 +186,8 @@ func TestInspectAccepts(t *testing.T) {
 			[]int64{3, 1}, dlpack.Extent{Elements: 9, High: 5, CContiguous: true}, false, false},
 		{"unknown dtype passed through on CUDA", spec{version: v13, shape: []int64{2, 2}, strides: []int64{99, -7}, dt: dlpack.DataType{Code: 99, Bits: 12, Lanes: 3}, dev: cuda, data: data},
 			[]int64{99, -7}, dlpack.Extent{Elements: 4}, false, false},
+		{"broadcast just within 2**63 bytes", spec{version: v13, shape: []int64{1<<60 - 1}, strides: []int64{0}, dt: dlpack.Float64, dev: cpu, data: data},
+			[]int64{0}, dlpack.Extent{Elements: 1<<60 - 1, High: 8}, false, false},
 		{"extent just below the top", spec{version: v13, shape: []int64{1<<20 - 1}, strides: []int64{1}, dt: dlpack.Uint8, dev: cpu, data: top},
 			[]int64{1}, dlpack.Extent{Elements: 1<<20 - 1, High: 1<<20 - 1, CContiguous: true, FContiguous: true}, false, false},
 	}

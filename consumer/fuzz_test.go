@@ -291,10 +291,13 @@ func checkExtent(t *testing.T, v *View, first uint64) {
 		}
 		return
 	}
+	size := int64(v.DType.StorageSize(true))
+	if e.Elements > math.MaxInt64/size {
+		t.Fatalf("%d elements of %d bytes accepted: a copy's size overflows int64", e.Elements, size)
+	}
 	if e.Elements > 4096 {
 		return
 	}
-	size := int64(v.DType.StorageSize(true))
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 	idx := make([]int64, len(v.Shape))
 	for range e.Elements {

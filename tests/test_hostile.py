@@ -495,3 +495,17 @@ def test_ops_on_cuda_capsule_and_consumed_capsule() -> None:
     for capsule in null_pointer_capsule(made()):
         with pytest.raises(ValueError, match="pointer is NULL"):
             godlpack.ops.sum(capsule)
+
+
+def test_ops_on_broadcast_beyond_2_63_bytes() -> None:
+    """2**62 + 1 float32 elements in 4 bytes, overlapping: copy_ once sized its temporary copy modulo 2**64."""
+    dst = made(shape=(2**62 + 1,), strides=(0,))
+    src = made(shape=(2**62 + 1,), strides=(0,))
+    src.struct.dl_tensor.data = dst.data_address
+    with pytest.raises(BufferError, match="more than 2\\*\\*63 bytes"):
+        godlpack.ops.copy_(dst.capsule(), src.capsule())
+    assert (dst.deleted, src.deleted) == (1, 1)
+    alone = made(shape=(2**62 + 1,), strides=(0,))
+    with pytest.raises(BufferError, match="more than 2\\*\\*63 bytes"):
+        godlpack.ops.sum(alone.capsule())
+    assert alone.deleted == 1
