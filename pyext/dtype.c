@@ -88,7 +88,7 @@ static PyObject *dtype_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 		return d;
 	}
 	if (!PyErr_Occurred())
-		PyErr_Format(PyUnicode_Check(name) ? PyExc_ValueError : PyExc_TypeError, "unknown dtype %R", name);
+		PyErr_Format(PyExc_TypeError, "data type %R not understood", name);
 	return NULL;
 }
 

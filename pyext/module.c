@@ -75,7 +75,8 @@ static int parse_copy(PyObject *copy, int *out) {
 
 /* parse_shape reads an int or a sequence of ints. */
 static int parse_shape(PyObject *o, int32_t *ndim, int64_t *shape) {
-	if (PyIndex_Check(o)) {
+	/* A sequence first: a NumPy array is one, and also has __index__. */
+	if (PyIndex_Check(o) && !PySequence_Check(o)) {
 		Py_ssize_t n = PyNumber_AsSsize_t(o, PyExc_OverflowError);
 		if (n == -1 && PyErr_Occurred())
 			return -1;

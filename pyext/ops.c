@@ -66,18 +66,27 @@ static PyObject *ops_scale(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 		return PyErr_Format(PyExc_TypeError, "scale_() takes exactly 2 arguments (%zd given)", nargs);
 	gdl_ops_args a = {.op = GDL_OP_SCALE, .n = 1};
 	PyObject *f = args[1];
-	if (PyLong_Check(f)) {
+	PyNumberMethods *num = Py_TYPE(f)->tp_as_number;
+	if (PyIndex_Check(f)) {
+		/* Any integer: int, bool, NumPy's integer scalars. */
+		if ((f = PyNumber_Index(f)) == NULL)
+			return NULL;
 		int overflow;
 		a.a_kind = GDL_NUM_INT;
 		a.ai = PyLong_AsLongLongAndOverflow(f, &overflow);
 		if (overflow)
-			return PyErr_Format(PyExc_OverflowError, "scale_() factor %R does not fit in int64", f);
-		a.af = PyLong_AsDouble(f);
+			PyErr_Format(PyExc_OverflowError, "scale_() factor %R does not fit in int64", f);
+		else
+			a.af = PyLong_AsDouble(f);
+		Py_DECREF(f);
 		if (PyErr_Occurred())
 			return NULL;
-	} else if (PyFloat_Check(f)) {
+	} else if (PyFloat_Check(f) || (num != NULL && num->nb_float != NULL && !PyComplex_Check(f))) {
+		/* Any real: float, NumPy's float scalars. */
 		a.a_kind = GDL_NUM_FLOAT;
-		a.af = PyFloat_AS_DOUBLE(f);
+		a.af = PyFloat_AsDouble(f);
+		if (a.af == -1.0 && PyErr_Occurred())
+			return NULL;
 	} else {
 		return PyErr_Format(PyExc_TypeError, "scale_() factor must be an int or a float, got %.200s",
 		                    Py_TYPE(f)->tp_name);

@@ -190,15 +190,22 @@ def test_dtype_of_the_wrong_type_is_type_error(dtype: Any) -> None:
         godlpack.zeros(3, dtype=dtype)
 
 
+def test_shape_from_a_numpy_array() -> None:
+    # A NumPy array is a sequence that also has __index__: it is read as a sequence.
+    assert godlpack.zeros(np.array([2, 3])).shape == (2, 3)
+    assert godlpack.zeros(np.int64(4)).shape == (4,)
+
+
 def test_dtype_with_a_lone_surrogate_is_unicode_error() -> None:
     with pytest.raises(UnicodeEncodeError):
         godlpack.empty(3, dtype="\ud800")
 
 
 def test_dtype_constructor() -> None:
-    with pytest.raises(ValueError, match="unknown dtype 'nope'"):
+    # As numpy.dtype("nope"): a TypeError, like the creation functions' dtype argument.
+    with pytest.raises(TypeError, match="data type 'nope' not understood"):
         godlpack.DType("nope")
-    with pytest.raises(TypeError, match="unknown dtype 3"):
+    with pytest.raises(TypeError, match="data type 3 not understood"):
         godlpack.DType(3)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         godlpack.DType(nme="float32")  # type: ignore[call-arg]

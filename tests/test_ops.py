@@ -123,6 +123,15 @@ def test_scale_integer_rules() -> None:
         ops.scale_(a, "2")  # type: ignore[arg-type]
 
 
+def test_scale_takes_numpy_scalars() -> None:
+    a = np.ones(3, np.float32)
+    ops.scale_(a, np.float32(2.5))
+    assert a.tolist() == [2.5, 2.5, 2.5]
+    b = np.arange(3, dtype=np.int16)
+    ops.scale_(b, np.int64(3))
+    assert b.tolist() == [0, 3, 6]
+
+
 def test_scale_refuses_read_only() -> None:
     a = np.ones(4, np.float32)
     a.flags.writeable = False
