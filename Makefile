@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 export PKG_CONFIG_PATH := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("LIBPC") or "")')
 export CGO_ENABLED := 1
 
-.PHONY: demo test build gotest pytest bench clean fuzz-ci memcheck example-test
+.PHONY: demo test build bench soak clean fuzz-ci memcheck example-test
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,7 @@ test: $(PY)
 	$(MAKE) fuzz-ci
 	$(PY) -m pytest -q -p no:cacheprovider tests
 	$(MAKE) example-test
+	$(MAKE) memcheck
 
 # The example extension (examples/normalize), built only from the public Go packages and tested in a
 # process of its own: it carries its own Go runtime, so it never shares a process with godlpack._core.
@@ -49,8 +50,8 @@ fuzz-ci:
 # objects through ASan's allocator. Leak checking is off: CPython keeps memory until exit, and our leaks are
 # caught by the storage counters of tests/conftest.py. allocator_may_return_null lets the MemoryError tests
 # see malloc fail. A report fails the run and is printed from build/memcheck/asan.*. tests/test_soak.py is
-# left out: it bounds resident memory, which ASan's quarantine of freed blocks grows on purpose. Not part of
-# `test`: the instrumented build and the slower suite take about 4 minutes.
+# left out: it bounds resident memory, which ASan's quarantine of freed blocks grows on purpose. The last step
+# of `test`: the instrumented build and the slower suite take about 4 minutes.
 MEMCHECK := build/memcheck
 MEMCHECK_ENV = LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) PYTHONMALLOC=malloc PYTHONPATH=$(MEMCHECK) \
 	ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:log_path=$(CURDIR)/$(MEMCHECK)/asan
@@ -73,6 +74,11 @@ build:
 bench: $(PY)
 	$(PY) -m pip install --quiet ".[test]"
 	$(PY) bench/exchange.py
+
+# One million exchanges in mixed directions: resident memory and live storages must end where they settled.
+soak: $(PY)
+	$(PY) -m pip install --quiet ".[test]"
+	$(PY) bench/soak.py
 
 clean:
 	rm -rf build dist python/*.egg-info python/godlpack/_core*
