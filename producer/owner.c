@@ -1,4 +1,6 @@
 #include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "producer.h"
@@ -37,6 +39,21 @@ void gdl_owner_drop(gdl_owner *o) {
 	o->release(o);
 }
 
+/*
+ * Large blocks ask for transparent huge pages, as NumPy's allocator does:
+ * where the kernel grants them only on request, a first write to fresh memory
+ * (a copy, a fill) runs about twice as fast, with 512 times fewer page faults.
+ */
+#define HUGE_PAGE_THRESHOLD ((size_t)4 << 20)
+
+static void advise_huge_pages(void *block, size_t n) {
+	if (n < HUGE_PAGE_THRESHOLD)
+		return;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)block + page - 1) & ~(page - 1);
+	madvise((void *)start, (uintptr_t)block + n - start, MADV_HUGEPAGE); /* advice only: failure is fine */
+}
+
 /* The owner sits in the first GDL_ALIGN bytes of its own block. */
 static void release_block(gdl_owner *o) { free(o); }
 
@@ -52,6 +69,7 @@ gdl_owner *gdl_owner_alloc(size_t nbytes, void **data) {
 	o->ctx = NULL;
 	o->handle = 0;
 	*data = (char *)block + GDL_ALIGN;
+	advise_huge_pages(block, GDL_ALIGN + nbytes);
 	__atomic_add_fetch(&live_owners, 1, __ATOMIC_RELAXED);
 	return o;
 }
