@@ -147,9 +147,31 @@ func (dt DataType) String() string {
 }
 
 // Known reports whether dt is in the table, which requires one lane.
+// It decides by code and width, without searching the table, because every
+// import asks it; TestKnownMatchesTable holds the two together.
 func (dt DataType) Known() bool {
-	_, ok := dt.Name()
-	return ok
+	if dt.Lanes != 1 {
+		return false
+	}
+	switch b := dt.Bits; dt.Code {
+	case Int, UInt:
+		return b == 8 || b == 16 || b == 32 || b == 64
+	case Float:
+		return b == 16 || b == 32 || b == 64
+	case Bfloat:
+		return b == 16
+	case Complex:
+		return b == 64 || b == 128
+	case CodeBool:
+		return b == 8
+	case Float8E3M4, Float8E4M3, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0FNU:
+		return b == 8
+	case Float6E2M3FN, Float6E3M2FN:
+		return b == 6
+	case Float4E2M1FN:
+		return b == 4
+	}
+	return false
 }
 
 // SubByte reports whether one lane of dt is narrower than a byte.

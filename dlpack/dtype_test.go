@@ -304,3 +304,19 @@ func TestFlags(t *testing.T) {
 		t.Errorf("Has on %v is wrong", f)
 	}
 }
+
+// TestKnownMatchesTable checks Known, which decides by code and width,
+// against the table for every code, width and a few lane counts.
+func TestKnownMatchesTable(t *testing.T) {
+	for code := 0; code < 256; code++ {
+		for bits := 0; bits < 256; bits++ {
+			for _, lanes := range []uint16{0, 1, 2, 4} {
+				dt := DataType{Code(code), uint8(bits), lanes}
+				_, inTable := dt.Name()
+				if dt.Known() != inTable {
+					t.Errorf("%v.Known() = %v, but the table says %v", dt, dt.Known(), inTable)
+				}
+			}
+		}
+	}
+}

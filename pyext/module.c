@@ -207,9 +207,8 @@ static PyObject *mod_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_
 		gdl_dlpack_request req = {GDL_MAJOR_VERSION, GDL_MINOR_VERSION, a.copy, a.has_device,
 		                          a.device.device_type, a.device.device_id, 0, 0};
 		/* A stream is passed only for CUDA or ROCm data, which __dlpack_device__ tells apart. */
-		PyObject *dev = PyObject_GetAttr((PyObject *)Py_TYPE(x), str_dlpack_device);
-		if (dev != NULL) {
-			Py_DECREF(dev);
+		/* The type's own attribute, found through CPython's method cache: no exception, no allocation. */
+		if (_PyType_Lookup(Py_TYPE(x), str_dlpack_device) != NULL) {
 			int32_t type, id;
 			if (gdl_dlpack_device(x, &type, &id) != 0)
 				return NULL;
@@ -218,10 +217,6 @@ static PyObject *mod_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_
 				req.has_stream = 1;
 				req.stream = -1;
 			}
-		} else if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
-			PyErr_Clear();
-		} else {
-			return NULL;
 		}
 		capsule = gdl_call_dlpack(x, &req, &a.fallback);
 		if (capsule == NULL) {
