@@ -74,6 +74,7 @@ build:
 bench: $(PY)
 	$(PY) -m pip install --quiet ".[test]"
 	$(PY) bench/exchange.py
+	$(PY) bench/copies.py
 
 # One million exchanges in mixed directions: resident memory and live storages must end where they settled.
 soak: $(PY)
