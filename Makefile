@@ -12,7 +12,7 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-# The demo: install godlpack with NumPy and round-trip tensors (with PyTorch too when it is installed).
+# The demo: install godlpack with NumPy and PyTorch and round-trip tensors between the three.
 demo: $(PY)
 	$(PY) -m pip install --quiet ".[demo]"
 	$(PY) -m godlpack

@@ -65,6 +65,19 @@ def main() -> int:
         )
     print()
     print("every exchange shared memory, zero copies" if ok else "SOME EXCHANGE COPIED")
+    print()
+
+    # Go kernels working in place on the peers' own memory, through the same protocol.
+    from godlpack import ops
+
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2]
+    ops.scale_(x, 10)
+    print(f"godlpack.ops.scale_(numpy view, 10) in Go -> numpy sees {x.tolist()}")
+    if torch is not None:
+        y = torch.arange(5, dtype=torch.int64)
+        print(f"godlpack.ops.sum(torch.arange(5)) in Go -> {ops.sum(y)}")
+        ops.copy_(y, np.full(5, 7, dtype=np.int64))
+        print(f"godlpack.ops.copy_(torch tensor, numpy array) in Go -> torch sees {y.tolist()}")
     return 0 if ok else 1
 
 
