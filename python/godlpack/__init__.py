@@ -14,6 +14,7 @@ from godlpack._core import (
     full,
     zeros,
 )
+from godlpack import ops
 
 __version__ = "0.1.0"
 
@@ -26,5 +27,6 @@ __all__ = [
     "empty",
     "from_dlpack",
     "full",
+    "ops",
     "zeros",
 ]
