@@ -23,7 +23,9 @@ import (
 // valid only while the managed tensor has not been deleted.
 type View struct {
 	// Data is the address of the element at index (0, …, 0): the producer's
-	// data pointer plus its byte offset.
+	// data pointer plus its byte offset. It is nil when the producer's data
+	// pointer is NULL, which Inspect allows only for a tensor without
+	// elements, whatever the byte offset.
 	Data    unsafe.Pointer
 	Shape   []int64
 	Strides []int64 // in elements, never nil when len(Shape) > 0
@@ -158,6 +160,10 @@ func Inspect(managed unsafe.Pointer, versioned bool, stridesBuf []int64) (View, 
 		v.Extent.High > 0 && uint64(v.Extent.High) > uint64(^uintptr(0)-first)) {
 		return v, refuse("the data's extent [%d, %d) around %#x overflows the address space", v.Extent.Low, v.Extent.High, first)
 	}
-	v.Data = unsafe.Add(t.Data, t.ByteOffset)
+	if t.Data != nil {
+		// NULL plus an offset is no address, and a pointer below 4096
+		// made from it would be invalid to Go (checkptr rejects it).
+		v.Data = unsafe.Add(t.Data, t.ByteOffset)
+	}
 	return v, nil
 }

@@ -180,6 +180,10 @@ func TestInspectAccepts(t *testing.T) {
 			[]int64{-2, 1}, dlpack.Extent{Elements: 6, Low: -32, High: 16}, false, false},
 		{"NULL data, size 0", spec{version: v13, shape: []int64{0, 5}, strides: []int64{5, 1}, dt: dlpack.Float32, dev: cpu},
 			[]int64{5, 1}, dlpack.Extent{CContiguous: true, FContiguous: true}, false, false},
+		// NULL + byte_offset is no address: Data stays nil rather than
+		// becoming a pointer below 4096, which checkptr (-race) rejects.
+		{"NULL data, size 0, byte_offset", spec{version: v13, shape: []int64{0}, strides: []int64{1}, dt: dlpack.Float32, dev: cpu, offset: 8},
+			[]int64{1}, dlpack.Extent{CContiguous: true, FContiguous: true}, false, false},
 		{"0-d, newer minor", spec{version: dlpack.Version{Major: 1, Minor: 99}, dt: dlpack.Complex128, dev: cpu, data: data},
 			nil, dlpack.Extent{Elements: 1, High: 16, CContiguous: true, FContiguous: true}, false, false},
 		{"packed float4", spec{version: v13, shape: []int64{3, 3}, strides: []int64{3, 1}, dt: float4, dev: cpu, data: data},
@@ -199,7 +203,11 @@ func TestInspectAccepts(t *testing.T) {
 			if err != nil {
 				t.Fatalf("refused: %v", err)
 			}
-			if want := unsafe.Add(tc.s.data, tc.s.offset); v.Data != want {
+			var want unsafe.Pointer
+			if tc.s.data != nil {
+				want = unsafe.Add(tc.s.data, tc.s.offset)
+			}
+			if v.Data != want {
 				t.Errorf("Data = %p, want %p", v.Data, want)
 			}
 			if len(v.Strides) != len(tc.wantStrides) {
