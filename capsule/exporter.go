@@ -94,9 +94,9 @@ func exportCopy(e *exporter, max dlpack.Version) (producer.Managed, error) {
 		return producer.Managed{}, err
 	}
 	size := l.DType.StorageSize(padded)
-	nbytes := ext.Bytes()
-	if size > 0 {
-		nbytes = ext.Elements * int64(size)
+	nbytes, ok := ext.DenseBytes(l.DType, padded)
+	if !ok { // NewExporter's Layout.Check refused such a layout already
+		return producer.Managed{}, fmt.Errorf("capsule: %d elements of %v are too many to copy", ext.Elements, l.DType)
 	}
 	b, err := producer.Alloc(int(nbytes))
 	if err != nil {

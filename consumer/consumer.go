@@ -13,7 +13,6 @@ package consumer
 
 import (
 	"fmt"
-	"math"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
@@ -133,11 +132,6 @@ func Inspect(managed unsafe.Pointer, versioned bool, stridesBuf []int64) (View, 
 		if err != nil {
 			return v, err
 		}
-		// A stride of 0 can repeat one element 2**62 times in 8 bytes, but
-		// a copy of the elements must have a size that fits in an int64.
-		if size := int64(v.DType.StorageSize(padded)); size > 0 && ext.Elements > math.MaxInt64/size {
-			return v, refuse("%d elements of %v take more than 2**63 bytes", ext.Elements, v.DType)
-		}
 		v.Extent = ext
 	} else {
 		// Data we pass through but never read may have any dtype; its
@@ -147,6 +141,11 @@ func Inspect(managed unsafe.Pointer, versioned bool, stridesBuf []int64) (View, 
 			return v, refuse("shape %v has a negative dimension or too many elements", v.Shape)
 		}
 		v.Extent.Elements = n
+	}
+	// A stride of 0 can repeat one element 2**62 times in 8 bytes, but a
+	// copy of the elements must have a size that fits in an int64.
+	if _, ok := v.Extent.DenseBytes(v.DType, padded); !ok {
+		return v, refuse("%d elements of %v take more than 2**63 bytes", v.Extent.Elements, v.DType)
 	}
 	if v.Extent.Elements > 0 && t.Data == nil {
 		return v, refuse("data is NULL for %d elements", v.Extent.Elements)

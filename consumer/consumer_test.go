@@ -113,6 +113,8 @@ func TestInspectRefuses(t *testing.T) {
 			false, nil, "too many elements"},
 		{"broadcast beyond 2**63 bytes", spec{version: v13, shape: []int64{1<<62 + 1}, strides: []int64{0}, dt: dlpack.Float32, dev: cpu, data: data},
 			false, nil, "4611686018427387905 elements of float32 take more than 2**63 bytes"},
+		{"unknown dtype on CUDA beyond 2**63 bytes", spec{version: v13, shape: []int64{1 << 62}, strides: []int64{1}, dt: dlpack.DataType{Code: 99, Bits: 64, Lanes: 1}, dev: cuda, data: data},
+			false, nil, "4611686018427387904 elements of dtype(code=99, bits=64, lanes=1) take more than 2**63 bytes"},
 		{"packed float4, strided", spec{version: v13, shape: []int64{4}, strides: []int64{2}, dt: float4, dev: cpu, data: data},
 			false, dlpack.ErrPackedLayout, ""},
 		{"NULL data", spec{version: v13, shape: []int64{3}, strides: []int64{1}, dt: dlpack.Float32, dev: cpu},

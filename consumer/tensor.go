@@ -80,12 +80,12 @@ func (t *Tensor) ItemSize() int {
 	return t.DType.StorageSize(t.Flags.Has(dlpack.IsSubbyteTypePadded))
 }
 
-// NBytes returns the size of the data once copied C-contiguously.
+// NBytes returns the size of the data once copied C-contiguously, which
+// CopyTo needs: every element counts, also those a stride of 0 repeats.
+// Import guarantees that it fits in an int64.
 func (t *Tensor) NBytes() int64 {
-	if t.ItemSize() == 0 {
-		return t.Extent.Bytes() // packed data is always contiguous
-	}
-	return t.Extent.Elements * int64(t.ItemSize())
+	n, _ := t.Extent.DenseBytes(t.DType, t.Flags.Has(dlpack.IsSubbyteTypePadded))
+	return n
 }
 
 // readable checks that the data may be read from Go now.

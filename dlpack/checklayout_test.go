@@ -193,6 +193,37 @@ func TestElementCount(t *testing.T) {
 	}
 }
 
+func TestDenseBytes(t *testing.T) {
+	tests := []struct {
+		shape, strides []int64
+		dt             DataType
+		padded         bool
+		n              int64
+		ok             bool
+	}{
+		{nil, nil, Float64, false, 8, true},
+		{[]int64{0, 5}, []int64{5, 1}, Complex128, false, 0, true},
+		{[]int64{2, 3}, []int64{1, 2}, Float32, false, 24, true},
+		{[]int64{3, 2}, []int64{-2, 1}, Int16, false, 12, true},
+		{[]int64{5}, []int64{1}, float4, false, 3, true}, // packed: 20 bits
+		{[]int64{5}, []int64{2}, float4, true, 5, true},  // padded: a byte each
+		{[]int64{1 << 60}, []int64{0}, Float64, false, 0, false},
+		{[]int64{1<<60 - 1}, []int64{0}, Float64, false, 1<<63 - 8, true},
+		{[]int64{1 << 62}, []int64{0}, Float32, false, 0, false},
+		{[]int64{1 << 62, 1}, []int64{0, 0}, Uint8, false, 1 << 62, true},
+	}
+	for _, tt := range tests {
+		e, err := CheckLayout(tt.shape, tt.strides, tt.dt, tt.padded)
+		if err != nil {
+			t.Fatalf("CheckLayout(%v, %v, %v): %v", tt.shape, tt.strides, tt.dt, err)
+		}
+		n, ok := e.DenseBytes(tt.dt, tt.padded)
+		if ok != tt.ok || ok && n != tt.n || !ok && n != 0 {
+			t.Errorf("shape %v strides %v %v: DenseBytes = %d, %v; want %d, %v", tt.shape, tt.strides, tt.dt, n, ok, tt.n, tt.ok)
+		}
+	}
+}
+
 func TestContiguousStrides(t *testing.T) {
 	tests := []struct {
 		shape, want []int64

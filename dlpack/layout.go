@@ -60,6 +60,24 @@ type Extent struct {
 // CheckLayout guarantees it does not overflow.
 func (e Extent) Bytes() int64 { return e.High - e.Low }
 
+// DenseBytes returns the number of bytes the layout's elements take when
+// laid out C-contiguously, as in a copy of them: Elements times the size of
+// an item of dt, or ceil(Elements*Bits/8) for packed sub-byte data. It
+// exceeds Bytes for a layout that repeats elements with stride 0. It
+// returns 0 and false when the size does not fit in an int64; no copy of
+// such a layout can exist. e must come from CheckLayout with the same dt
+// and padded.
+func (e Extent) DenseBytes(dt DataType, padded bool) (int64, bool) {
+	if dt.SubByte() && !padded {
+		return e.Bytes(), true // packed data is always C-contiguous
+	}
+	size := int64(dt.StorageSize(true))
+	if size != 0 && e.Elements > math.MaxInt64/size {
+		return 0, false
+	}
+	return e.Elements * size, true
+}
+
 // mul64 returns a*b and whether the product fits in an int64.
 func mul64(a, b int64) (int64, bool) {
 	if a == 0 || b == 0 {

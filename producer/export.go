@@ -61,9 +61,13 @@ func Negotiate(max dlpack.Version) dlpack.Version {
 
 const knownFlags = dlpack.ReadOnly | dlpack.IsCopied | dlpack.IsSubbyteTypePadded
 
-// Check validates l against a buffer of size bytes: a known dtype, a valid
-// shape and strides whose every element lies inside the buffer, and known
-// flags.
+// Check validates l against a buffer of size bytes. It returns an error
+// naming the bad value for unknown flag bits or an offset outside the
+// buffer, a *dlpack.LayoutError for an unknown dtype or an invalid shape
+// and strides (one wrapping dlpack.ErrOverflow when the elements, copied
+// densely, would take more than 2**63 bytes, which stride-0 dimensions
+// allow), and an error naming the bytes when an element lies outside the
+// buffer.
 func (l *Layout) Check(size int) error {
 	if l.Flags&^knownFlags != 0 {
 		return fmt.Errorf("producer: unknown flag bits %#x", uint64(l.Flags&^knownFlags))
@@ -72,16 +76,22 @@ func (l *Layout) Check(size int) error {
 	if strides == nil {
 		strides = dlpack.ContiguousStrides(l.Shape, nil)
 	}
-	ext, err := dlpack.CheckLayout(l.Shape, strides, l.DType, l.Flags.Has(dlpack.IsSubbyteTypePadded))
+	padded := l.Flags.Has(dlpack.IsSubbyteTypePadded)
+	ext, err := dlpack.CheckLayout(l.Shape, strides, l.DType, padded)
 	if err != nil {
 		return err
 	}
-	if ext.Elements > 0 && (l.Offset+ext.Low < 0 || l.Offset > int64(size) || ext.High > int64(size)-l.Offset) {
-		return fmt.Errorf("producer: shape %v with strides %v at offset %d reaches bytes [%d, %d), outside the %d-byte buffer",
-			l.Shape, strides, l.Offset, l.Offset+ext.Low, l.Offset+ext.High, size)
+	// Consumers copy, and a copy=True export allocates, the dense size.
+	if _, ok := ext.DenseBytes(l.DType, padded); !ok {
+		return &dlpack.LayoutError{Err: dlpack.ErrOverflow,
+			Detail: fmt.Sprintf("%d elements of %v take more than 2**63 bytes", ext.Elements, l.DType)}
 	}
 	if l.Offset < 0 || l.Offset > int64(size) {
 		return fmt.Errorf("producer: offset %d is outside the %d-byte buffer", l.Offset, size)
+	}
+	if ext.Elements > 0 && (ext.Low < -l.Offset || ext.High > int64(size)-l.Offset) {
+		return fmt.Errorf("producer: shape %v with strides %v at offset %d reaches bytes [%d, %d), outside the %d-byte buffer",
+			l.Shape, strides, l.Offset, l.Offset+ext.Low, l.Offset+ext.High, size)
 	}
 	return nil
 }
@@ -89,9 +99,9 @@ func (l *Layout) Check(size int) error {
 // Export describes the buffer with l as a managed tensor of the version
 // Negotiate(max) gives, in one C allocation that also holds the shape and
 // strides, and which holds a reference to the buffer's memory until its
-// deleter runs. It fails when l does not fit the buffer (a *dlpack.LayoutError
-// or an error naming the bytes), when the version cannot describe the tensor
-// (ErrVersion), or with ErrNoMemory or ErrReleased.
+// deleter runs. It fails with Check's error when l does not fit the buffer,
+// with an error wrapping ErrVersion when the version cannot describe the
+// tensor, or with ErrNoMemory or ErrReleased.
 func (b *Buffer) Export(l Layout, max dlpack.Version) (Managed, error) {
 	if b.released.Load() {
 		return Managed{}, ErrReleased

@@ -120,6 +120,9 @@ func TestExportErrors(t *testing.T) {
 		{"float8 as legacy", producer.Layout{Shape: []int64{1}, DType: f8}, dlpack.Version{}, producer.ErrVersion},
 		{"float8 as 1.0", producer.Layout{Shape: []int64{1}, DType: f8}, dlpack.Version{Major: 1}, producer.ErrVersion},
 		{"read-only legacy", producer.Layout{Shape: []int64{1}, DType: dlpack.Float32, Flags: dlpack.ReadOnly}, dlpack.Version{}, producer.ErrVersion},
+		// 2**62 float32 elements in 4 bytes: no consumer can copy them, and a
+		// copy=True export once sized its buffer modulo 2**64.
+		{"broadcast beyond 2**63 bytes", producer.Layout{Shape: []int64{1 << 62}, Strides: []int64{0}, DType: dlpack.Float32}, dlpack.Current, dlpack.ErrOverflow},
 	}
 	for _, tt := range tests {
 		m, err := b.Export(tt.l, tt.max)

@@ -14,7 +14,7 @@ import "C"
 
 import (
 	"fmt"
-	"math"
+	"unicode/utf8"
 	"unsafe"
 
 	_ "github.com/godlpack/godlpack/capsule" // links the capsule protocol's C half
@@ -67,6 +67,11 @@ func fail(e *C.gdl_error, kind C.int, format string, args ...any) C.int {
 	msg := fmt.Sprintf(format, args...)
 	buf := unsafe.Slice((*byte)(unsafe.Pointer(&e.msg[0])), len(e.msg))
 	n := copy(buf[:len(buf)-1], msg)
+	// A cut inside a multi-byte character would make the message invalid
+	// UTF-8, which Python would raise as UnicodeDecodeError instead.
+	for n < len(msg) && n > 0 && !utf8.RuneStart(msg[n]) {
+		n--
+	}
 	buf[n] = 0
 	e.kind = kind
 	return kind
@@ -107,14 +112,11 @@ func withoutGIL(nbytes int64, f func()) {
 // Bytes when strides leave gaps or overlap elements (a stride of 0 broadcasts
 // one element to many). It returns -1 when the size overflows int64.
 func denseBytes(ext dlpack.Extent, dt dlpack.DataType, padded bool) int64 {
-	if dt.SubByte() && !padded {
-		return ext.Bytes() // packed data is always C-contiguous
-	}
-	size := int64(dt.StorageSize(true))
-	if size != 0 && ext.Elements > math.MaxInt64/size {
+	n, ok := ext.DenseBytes(dt, padded)
+	if !ok {
 		return -1
 	}
-	return ext.Elements * size
+	return n
 }
 
 // describe fills d for memory held by owner, laid out by shape and strides.
