@@ -168,6 +168,16 @@ done:
 	return result;
 }
 
+int gdl_lacks_dlpack(PyObject *obj) {
+	if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+		return 0;
+	PyObject *type, *value, *tb;
+	PyErr_Fetch(&type, &value, &tb);
+	int has = PyObject_HasAttrString(obj, "__dlpack__");
+	PyErr_Restore(type, value, tb);
+	return !has;
+}
+
 int gdl_dlpack_device(PyObject *obj, int32_t *device_type, int32_t *device_id) {
 	if (intern_names() != 0)
 		return -1;

@@ -56,6 +56,14 @@ typedef struct {
 PyObject *gdl_call_dlpack(PyObject *obj, const gdl_dlpack_request *req, int *fallback);
 
 /*
+ * gdl_lacks_dlpack tells whether the pending exception is an AttributeError
+ * because obj has no __dlpack__ (rather than one raised inside it). The
+ * exception stays pending: the attribute lookup, which may run Python code,
+ * runs with it set aside.
+ */
+int gdl_lacks_dlpack(PyObject *obj);
+
+/*
  * gdl_dlpack_device calls obj.__dlpack_device__() and stores the pair.
  * Returns 0, or -1 with an exception (TypeError for a malformed answer).
  */

@@ -16,7 +16,7 @@ void gdl_capsule_raise(int kind, const char *msg) {
 int gdl_is_capsule(PyObject *o) { return PyCapsule_CheckExact(o); }
 
 void gdl_no_dlpack(PyObject *o) {
-	if (!PyErr_ExceptionMatches(PyExc_AttributeError) || PyObject_HasAttrString(o, "__dlpack__"))
+	if (!gdl_lacks_dlpack(o))
 		return;
 	PyErr_Clear();
 	PyErr_Format(PyExc_TypeError, "expected an object with __dlpack__ or a DLPack capsule, got %.200s",

@@ -24,6 +24,11 @@ static int parse_keywords(const char *func, PyObject *const *kwargs, PyObject *k
 	Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
 	for (Py_ssize_t i = 0; i < nkw; i++) {
 		PyObject *key = PyTuple_GET_ITEM(kwnames, i);
+		/* Python refuses non-str names itself; a C caller may not, and the comparison below needs a str. */
+		if (!PyUnicode_Check(key)) {
+			PyErr_Format(PyExc_TypeError, "%s() keywords must be strings", func);
+			return -1;
+		}
 		int j = 0;
 		while (j < n && PyUnicode_CompareWithASCIIString(key, names[j]) != 0)
 			j++;
@@ -93,7 +98,9 @@ static int parse_shape(PyObject *o, int32_t *ndim, int64_t *shape) {
 		PyErr_Format(PyExc_TypeError, "shape must be an int or a sequence of ints, got %.200s", Py_TYPE(o)->tp_name);
 		return -1;
 	}
-	PyObject *seq = PySequence_Fast(o, "shape must be an int or a sequence of ints");
+	/* A list is read from a tuple copy: an element's __index__ could shrink the list under the loop. */
+	PyObject *seq = PyList_CheckExact(o) ? PyList_AsTuple(o)
+	                                     : PySequence_Fast(o, "shape must be an int or a sequence of ints");
 	if (seq == NULL)
 		return -1;
 	Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -220,7 +227,7 @@ static PyObject *mod_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_
 		}
 		capsule = gdl_call_dlpack(x, &req, &a.fallback);
 		if (capsule == NULL) {
-			if (PyErr_ExceptionMatches(PyExc_AttributeError) && !PyObject_HasAttrString(x, "__dlpack__")) {
+			if (gdl_lacks_dlpack(x)) {
 				PyErr_Clear();
 				return PyErr_Format(PyExc_TypeError,
 				                    "from_dlpack() needs an object with __dlpack__ or a DLPack capsule, got %.200s",
@@ -353,9 +360,15 @@ static PyObject *mod_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs
 		return NULL;
 	if (!PyIndex_Check(slots[0]))
 		return PyErr_Format(PyExc_TypeError, "arange() needs an int n, got %.200s", Py_TYPE(slots[0])->tp_name);
+	/* One integer, read as NumPy reads it: a NumPy array is a sequence too, but no n. */
+	PyObject *n = PyNumber_Index(slots[0]);
+	if (n == NULL)
+		return NULL;
 	gdl_create_args a;
 	a.kind = GDL_ARANGE;
-	return create(&a, slots[0], slots[1] ? slots[1] : default_int64);
+	PyObject *r = create(&a, n, slots[1] ? slots[1] : default_int64);
+	Py_DECREF(n);
+	return r;
 }
 
 static PyObject *mod_live_storages(PyObject *m, PyObject *unused) { return PyLong_FromLongLong(gdl_owner_live()); }

@@ -16,7 +16,7 @@ static int take(PyObject *x, void **managed, int *versioned) {
 		int fallback;
 		capsule = gdl_call_dlpack(x, &req, &fallback);
 		if (capsule == NULL) {
-			if (PyErr_ExceptionMatches(PyExc_AttributeError) && !PyObject_HasAttrString(x, "__dlpack__")) {
+			if (gdl_lacks_dlpack(x)) {
 				PyErr_Clear();
 				PyErr_Format(PyExc_TypeError, "expected an object with __dlpack__ or a DLPack capsule, got %.200s",
 				             Py_TYPE(x)->tp_name);

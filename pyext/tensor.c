@@ -74,14 +74,16 @@ static PyObject *kw_stream, *kw_max_version, *kw_dl_device, *kw_copy;
 static int intern_keywords(void) {
 	if (kw_copy != NULL)
 		return 0;
-	kw_stream = PyUnicode_InternFromString("stream");
-	kw_max_version = PyUnicode_InternFromString("max_version");
-	kw_dl_device = PyUnicode_InternFromString("dl_device");
+	/* kw_copy, set last, says all four are: a failed call leaves it NULL and is retried. */
+	if ((kw_stream == NULL && (kw_stream = PyUnicode_InternFromString("stream")) == NULL) ||
+	    (kw_max_version == NULL && (kw_max_version = PyUnicode_InternFromString("max_version")) == NULL) ||
+	    (kw_dl_device == NULL && (kw_dl_device = PyUnicode_InternFromString("dl_device")) == NULL))
+		return -1;
 	kw_copy = PyUnicode_InternFromString("copy");
 	return kw_copy == NULL ? -1 : 0;
 }
 
-/* keyword_slot matches a keyword name, by identity first (interned), then by value. */
+/* keyword_slot matches a keyword name (a str), by identity first (interned), then by value. */
 static PyObject **keyword_slot(PyObject *name, PyObject **stream, PyObject **max_version, PyObject **dl_device,
                                PyObject **copy) {
 	if (name == kw_max_version) return max_version;
@@ -142,15 +144,24 @@ static PyObject *tensor_dlpack(TensorObject *self, PyObject *const *args, Py_ssi
 		return PyErr_Format(PyExc_TypeError, "__dlpack__() takes no positional arguments (%zd given)", nargs);
 	if (intern_keywords() != 0)
 		return NULL;
-	PyObject *stream = Py_None, *max_version = Py_None, *dl_device = Py_None, *copy = Py_None;
+	PyObject *stream = NULL, *max_version = NULL, *dl_device = NULL, *copy = NULL;
 	Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
 	for (Py_ssize_t i = 0; i < nkw; i++) {
-		PyObject **slot = keyword_slot(PyTuple_GET_ITEM(kwnames, i), &stream, &max_version, &dl_device, &copy);
+		/* Python passes unique str names; a C caller may not. */
+		PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+		if (!PyUnicode_Check(name))
+			return PyErr_Format(PyExc_TypeError, "__dlpack__() keywords must be strings");
+		PyObject **slot = keyword_slot(name, &stream, &max_version, &dl_device, &copy);
 		if (slot == NULL)
-			return PyErr_Format(PyExc_TypeError, "__dlpack__() got an unexpected keyword argument %R",
-			                    PyTuple_GET_ITEM(kwnames, i));
+			return PyErr_Format(PyExc_TypeError, "__dlpack__() got an unexpected keyword argument %R", name);
+		if (*slot != NULL)
+			return PyErr_Format(PyExc_TypeError, "__dlpack__() got multiple values for argument %R", name);
 		*slot = args[i];
 	}
+	stream = stream ? stream : Py_None;
+	max_version = max_version ? max_version : Py_None;
+	dl_device = dl_device ? dl_device : Py_None;
+	copy = copy ? copy : Py_None;
 	int cpu = gdl_is_cpu_accessible(self->device);
 
 	int versioned = 0;
