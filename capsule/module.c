@@ -42,7 +42,13 @@ int gdl_module_add(PyObject *m, const char *name, const char *doc, uintptr_t han
 	PyObject *self = PyLong_FromUnsignedLongLong(handle);
 	if (self == NULL)
 		return -1;
-	PyObject *f = PyCFunction_NewEx(def, self, PyModule_GetNameObject(m));
+	PyObject *modname = PyModule_GetNameObject(m); /* a new reference, which the function takes its own of */
+	if (modname == NULL) {
+		Py_DECREF(self);
+		return -1;
+	}
+	PyObject *f = PyCFunction_NewEx(def, self, modname);
+	Py_DECREF(modname);
 	Py_DECREF(self);
 	if (f == NULL)
 		return -1;
