@@ -22,7 +22,7 @@ type exporter struct {
 
 // NewExporter returns a new Python object whose __dlpack__ exports the
 // buffer with layout l: a versioned or legacy capsule as the consumer's
-// max_version asks, a fresh copy for copy=True (writable, IS_COPIED), and
+// max_version asks, a fresh copy for copy=True (Buffer.ExportCopy), and
 // __dlpack_device__ for l.Device. It takes a reference of its own to the
 // buffer, dropped when the object is freed, so the caller may Release b.
 // Give it to numpy.from_dlpack, torch.from_dlpack or any consumer.
@@ -69,7 +69,7 @@ func godlpackCapsuleExport(h C.uintptr_t, r *C.gdl_export_request) {
 	var m producer.Managed
 	var err error
 	if r.copy == 1 {
-		m, err = exportCopy(e, max)
+		m, err = e.buf.ExportCopy(e.layout, max)
 	} else {
 		m, err = e.buf.Export(e.layout, max)
 	}
@@ -79,39 +79,6 @@ func godlpackCapsuleExport(h C.uintptr_t, r *C.gdl_export_request) {
 	}
 	r.managed = m.Pointer
 	r.versioned = boolInt(m.Versioned)
-}
-
-// exportCopy exports a new C-contiguous copy of e's tensor.
-func exportCopy(e *exporter, max dlpack.Version) (producer.Managed, error) {
-	l := e.layout
-	strides := l.Strides
-	if strides == nil {
-		strides = dlpack.ContiguousStrides(l.Shape, nil)
-	}
-	padded := l.Flags.Has(dlpack.IsSubbyteTypePadded)
-	ext, err := dlpack.CheckLayout(l.Shape, strides, l.DType, padded)
-	if err != nil {
-		return producer.Managed{}, err
-	}
-	size := l.DType.StorageSize(padded)
-	nbytes, ok := ext.DenseBytes(l.DType, padded)
-	if !ok { // NewExporter's Layout.Check refused such a layout already
-		return producer.Managed{}, fmt.Errorf("capsule: %d elements of %v are too many to copy", ext.Elements, l.DType)
-	}
-	b, err := producer.Alloc(int(nbytes))
-	if err != nil {
-		return producer.Managed{}, err
-	}
-	defer b.Release()
-	src := unsafe.Add(e.buf.Pointer(), l.Offset)
-	if size == 0 {
-		copy(b.Bytes(), unsafe.Slice((*byte)(src), nbytes))
-	} else {
-		dlpack.Copy(b.Pointer(), nil, src, strides, l.Shape, size)
-	}
-	l.Strides, l.Offset = nil, 0
-	l.Flags = l.Flags&dlpack.IsSubbyteTypePadded | dlpack.IsCopied
-	return b.Export(l, max)
 }
 
 // godlpackCapsuleForget drops an Exporter's reference to its buffer when

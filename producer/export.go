@@ -69,31 +69,60 @@ const knownFlags = dlpack.ReadOnly | dlpack.IsCopied | dlpack.IsSubbyteTypePadde
 // allow), and an error naming the bytes when an element lies outside the
 // buffer.
 func (l *Layout) Check(size int) error {
+	var buf [dlpack.MaxNDim]int64
+	_, _, err := l.check(size, buf[:])
+	return err
+}
+
+// check is Check, also returning the extent and the strides, which are
+// l.Strides or, when those are nil, the contiguous strides written into buf.
+func (l *Layout) check(size int, buf []int64) (dlpack.Extent, []int64, error) {
 	if l.Flags&^knownFlags != 0 {
-		return fmt.Errorf("producer: unknown flag bits %#x", uint64(l.Flags&^knownFlags))
+		return dlpack.Extent{}, nil, fmt.Errorf("producer: unknown flag bits %#x", uint64(l.Flags&^knownFlags))
 	}
 	strides := l.Strides
 	if strides == nil {
-		strides = dlpack.ContiguousStrides(l.Shape, nil)
+		strides = dlpack.ContiguousStrides(l.Shape, buf)
 	}
 	padded := l.Flags.Has(dlpack.IsSubbyteTypePadded)
 	ext, err := dlpack.CheckLayout(l.Shape, strides, l.DType, padded)
 	if err != nil {
-		return err
+		return ext, nil, err
 	}
-	// Consumers copy, and a copy=True export allocates, the dense size.
+	// Consumers copy, and ExportCopy allocates, the dense size.
 	if _, ok := ext.DenseBytes(l.DType, padded); !ok {
-		return &dlpack.LayoutError{Err: dlpack.ErrOverflow,
+		return ext, nil, &dlpack.LayoutError{Err: dlpack.ErrOverflow,
 			Detail: fmt.Sprintf("%d elements of %v take more than 2**63 bytes", ext.Elements, l.DType)}
 	}
 	if l.Offset < 0 || l.Offset > int64(size) {
-		return fmt.Errorf("producer: offset %d is outside the %d-byte buffer", l.Offset, size)
+		return ext, nil, fmt.Errorf("producer: offset %d is outside the %d-byte buffer", l.Offset, size)
 	}
 	if ext.Elements > 0 && (ext.Low < -l.Offset || ext.High > int64(size)-l.Offset) {
-		return fmt.Errorf("producer: shape %v with strides %v at offset %d reaches bytes [%d, %d), outside the %d-byte buffer",
+		return ext, nil, fmt.Errorf("producer: shape %v with strides %v at offset %d reaches bytes [%d, %d), outside the %d-byte buffer",
 			l.Shape, strides, l.Offset, l.Offset+ext.Low, l.Offset+ext.High, size)
 	}
-	return nil
+	return ext, strides, nil
+}
+
+// device returns l.Device, with the zero Device meaning the CPU.
+func (l *Layout) device() dlpack.Device {
+	if l.Device.Type == 0 {
+		return dlpack.Device{Type: dlpack.CPU}
+	}
+	return l.Device
+}
+
+// negotiate returns the version to export l as for a consumer that asked
+// for max, or an error wrapping ErrVersion.
+func (l *Layout) negotiate(max dlpack.Version) (dlpack.Version, error) {
+	v := Negotiate(max)
+	if need := dlpack.MinVersion(l.DType, l.device()); v.Less(need) {
+		return v, fmt.Errorf("%w: %v on %v needs DLPack %v, the consumer asked for at most %v", ErrVersion, l.DType, l.device(), need, max)
+	}
+	if v.Major == 0 && l.Flags.Has(dlpack.ReadOnly) {
+		return v, fmt.Errorf("%w: a legacy DLManagedTensor cannot be read-only", ErrVersion)
+	}
+	return v, nil
 }
 
 // Export describes the buffer with l as a managed tensor of the version
@@ -106,30 +135,22 @@ func (b *Buffer) Export(l Layout, max dlpack.Version) (Managed, error) {
 	if b.released.Load() {
 		return Managed{}, ErrReleased
 	}
-	if err := l.Check(b.n); err != nil {
+	var shape, strides [dlpack.MaxNDim]int64
+	if _, _, err := l.check(b.n, strides[:]); err != nil {
 		return Managed{}, err
 	}
-	dev := l.Device
-	if dev.Type == 0 {
-		dev = dlpack.Device{Type: dlpack.CPU}
+	v, err := l.negotiate(max)
+	if err != nil {
+		return Managed{}, err
 	}
-	v := Negotiate(max)
-	if need := dlpack.MinVersion(l.DType, dev); v.Less(need) {
-		return Managed{}, fmt.Errorf("%w: %v on %v needs DLPack %v, the consumer asked for at most %v", ErrVersion, l.DType, dev, need, max)
-	}
-	if v.Major == 0 && l.Flags.Has(dlpack.ReadOnly) {
-		return Managed{}, fmt.Errorf("%w: a legacy DLManagedTensor cannot be read-only", ErrVersion)
-	}
-	var shape, strides [dlpack.MaxNDim]int64
 	nd := len(l.Shape)
 	copy(shape[:], l.Shape)
-	if l.Strides == nil {
-		dlpack.ContiguousStrides(l.Shape, strides[:nd])
-	} else {
+	if l.Strides != nil {
 		copy(strides[:], l.Strides)
 	}
+	dev := l.device()
 	cv := C.gdl_view{
-		data:  unsafe.Add(b.data, l.Offset),
+		data:  b.at(l.Offset),
 		flags: C.uint64_t(l.Flags),
 		ndim:  C.int32_t(nd),
 	}
@@ -151,6 +172,52 @@ func (b *Buffer) Export(l Layout, max dlpack.Version) (Managed, error) {
 		return Managed{}, fmt.Errorf("%w: cannot allocate a managed tensor", ErrNoMemory)
 	}
 	return Managed{Pointer: p, Versioned: v.Major != 0}, nil
+}
+
+// ExportCopy is Export for a new C-contiguous copy of the tensor l lays out
+// in b, what a consumer asking for copy=True gets: the copy lives in C
+// memory of its own, freed by the managed tensor's deleter, and is flagged
+// IsCopied and writable (IsSubbyteTypePadded is kept, ReadOnly dropped, so
+// a legacy version may describe it). Its errors are Export's.
+func (b *Buffer) ExportCopy(l Layout, max dlpack.Version) (Managed, error) {
+	if b.released.Load() {
+		return Managed{}, ErrReleased
+	}
+	var buf [dlpack.MaxNDim]int64
+	ext, strides, err := l.check(b.n, buf[:])
+	if err != nil {
+		return Managed{}, err
+	}
+	src := b.at(l.Offset)
+	l.Strides, l.Offset = nil, 0
+	l.Flags = l.Flags&dlpack.IsSubbyteTypePadded | dlpack.IsCopied
+	if _, err := l.negotiate(max); err != nil {
+		return Managed{}, err // before copying for nothing
+	}
+	padded := l.Flags.Has(dlpack.IsSubbyteTypePadded)
+	nbytes, _ := ext.DenseBytes(l.DType, padded) // check refused an overflow
+	c, err := Alloc(int(nbytes))
+	if err != nil {
+		return Managed{}, err
+	}
+	defer c.Release()
+	if size := l.DType.StorageSize(padded); size == 0 {
+		copy(c.Bytes(), unsafe.Slice((*byte)(src), nbytes)) // packed data is contiguous
+	} else {
+		dlpack.Copy(c.data, nil, src, strides, l.Shape, size)
+	}
+	return c.Export(l, max)
+}
+
+// at returns the address off bytes into the buffer, for 0 <= off <= b.n.
+// The end of the buffer, where only an empty tensor can start, maps to its
+// start: a pointer just past a Go object is invalid, and cgo's pointer
+// check panics when it lands on the next, unpinned, one.
+func (b *Buffer) at(off int64) unsafe.Pointer {
+	if off == int64(b.n) {
+		off = 0
+	}
+	return unsafe.Add(b.data, off)
 }
 
 func boolInt(b bool) C.int {

@@ -142,6 +142,99 @@ func TestExportErrors(t *testing.T) {
 	}
 }
 
+// TestExportEmptyAtEnd exports an empty tensor at the end of pinned Go
+// memory: its data address must stay inside the Go object, since a pointer
+// just past it is invalid to Go (and fatal to checkptr under -race).
+func TestExportEmptyAtEnd(t *testing.T) {
+	s := make([]int32, 4)
+	b, err := producer.Pin(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	m, err := b.Export(producer.Layout{Shape: []int64{0}, DType: dlpack.Int32, Offset: 16}, dlpack.Current)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Delete()
+	dt, _, _ := tensorOf(m)
+	if p := uintptr(dt.Data) - uintptr(unsafe.Pointer(&s[0])); p >= 16 {
+		t.Errorf("data of an empty tensor at offset 16 is %d bytes into a 16-byte Go object", p)
+	}
+}
+
+func TestExportCopy(t *testing.T) {
+	before := producer.LiveOwners()
+	src := []int16{0, 1, 2, 3, 4, 5, 6, 7}
+	b, err := producer.Pin(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	float4 := dlpack.DataType{Code: dlpack.Float4E2M1FN, Bits: 4, Lanes: 1}
+	tests := []struct {
+		name  string
+		l     producer.Layout
+		max   dlpack.Version
+		want  []byte // the copy's bytes
+		flags dlpack.Flags
+	}{
+		{"reversed, read-only, legacy", producer.Layout{Shape: []int64{3}, Strides: []int64{-2}, Offset: 10, DType: dlpack.Int16, Flags: dlpack.ReadOnly},
+			dlpack.Version{}, []byte{5, 0, 3, 0, 1, 0}, 0},
+		{"transposed", producer.Layout{Shape: []int64{2, 2}, Strides: []int64{1, 2}, DType: dlpack.Int16},
+			dlpack.Current, []byte{0, 0, 2, 0, 1, 0, 3, 0}, dlpack.IsCopied},
+		{"broadcast", producer.Layout{Shape: []int64{3}, Strides: []int64{0}, Offset: 2, DType: dlpack.Int16},
+			dlpack.Current, []byte{1, 0, 1, 0, 1, 0}, dlpack.IsCopied},
+		{"packed float4", producer.Layout{Shape: []int64{3}, Offset: 2, DType: float4},
+			dlpack.Current, []byte{1, 0}, dlpack.IsCopied},
+		{"padded float4", producer.Layout{Shape: []int64{2}, Strides: []int64{2}, Offset: 2, DType: float4, Flags: dlpack.IsSubbyteTypePadded},
+			dlpack.Current, []byte{1, 2}, dlpack.IsCopied | dlpack.IsSubbyteTypePadded},
+		{"empty", producer.Layout{Shape: []int64{0, 4}, Offset: 16, DType: dlpack.Int16},
+			dlpack.Current, []byte{}, dlpack.IsCopied},
+	}
+	for _, tt := range tests {
+		m, err := b.ExportCopy(tt.l, tt.max)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		dt, flags, _ := tensorOf(m)
+		got := unsafe.Slice((*byte)(dt.Data), len(tt.want))
+		if string(got) != string(tt.want) || flags != tt.flags || m.Versioned != (tt.max.Major != 0) ||
+			uintptr(dt.Data)%producer.Alignment != 0 || !equal(dt.ShapeSlice(), tt.l.Shape) ||
+			!equal(dt.StridesSlice(), dlpack.ContiguousStrides(tt.l.Shape, nil)) {
+			t.Errorf("%s: bytes %v flags %v versioned %v data %p shape %v strides %v; want bytes %v flags %v",
+				tt.name, got, flags, m.Versioned, dt.Data, dt.ShapeSlice(), dt.StridesSlice(), tt.want, tt.flags)
+		}
+		m.Delete()
+	}
+	f8, _ := dlpack.ParseDataType("float8_e5m2")
+	for _, tt := range []struct {
+		name string
+		l    producer.Layout
+		max  dlpack.Version
+		is   error
+	}{
+		{"outside the buffer", producer.Layout{Shape: []int64{9}, DType: dlpack.Int16}, dlpack.Current, nil},
+		{"float8 as legacy", producer.Layout{Shape: []int64{2}, DType: f8}, dlpack.Version{}, producer.ErrVersion},
+		{"broadcast beyond 2**63 bytes", producer.Layout{Shape: []int64{1 << 62}, Strides: []int64{0}, DType: dlpack.Int16}, dlpack.Current, dlpack.ErrOverflow},
+	} {
+		m, err := b.ExportCopy(tt.l, tt.max)
+		if err == nil {
+			m.Delete()
+			t.Errorf("%s: ExportCopy succeeded", tt.name)
+		} else if tt.is != nil && !errors.Is(err, tt.is) {
+			t.Errorf("%s: error %v is not %v", tt.name, err, tt.is)
+		}
+	}
+	b.Release()
+	if _, err := b.ExportCopy(producer.Layout{DType: dlpack.Int16}, dlpack.Current); !errors.Is(err, producer.ErrReleased) {
+		t.Errorf("ExportCopy after Release: %v, want ErrReleased", err)
+	}
+	if got := producer.LiveOwners(); got != before {
+		t.Errorf("LiveOwners = %d after every deleter, want %d", got, before)
+	}
+}
+
 // TestPinKeepsGoMemory exports a Go array, drops every Go reference to it and
 // collects garbage: the memory must stay, unchanged and at the same address,
 // until the managed tensor's deleter runs, and then become collectable.
