@@ -166,6 +166,10 @@ func checkType[T Element](t *Tensor) error {
 // (ErrDType) and the tensor must be C-contiguous (ErrLayout) and
 // CPU-accessible (ErrDevice). The slice is valid until Release; it must
 // not be written unless CheckWritable returns nil (see WritableSlice).
+//
+// A Go bool must be 0 or 1, as DLPack's bool bytes are meant to be; Slice
+// does not read the data to check. For bytes from a producer that may hold
+// other values, read them with Raw[uint8] and test for nonzero.
 func Slice[T Element](t *Tensor) ([]T, error) {
 	if err := checkType[T](t); err != nil {
 		return nil, err
@@ -191,7 +195,8 @@ func WritableSlice[T Element](t *Tensor) ([]T, error) {
 // Elements returns an iterator over pointers to every element of a tensor
 // of any strides, in C (row-major) order, for reading, or for writing when
 // CheckWritable returns nil. T must match the dtype and the data must be
-// CPU-accessible. The pointers are valid until Release.
+// CPU-accessible. The pointers are valid until Release. A bool tensor has
+// Slice's caveat.
 func Elements[T Element](t *Tensor) (iter.Seq[*T], error) {
 	if err := checkType[T](t); err != nil {
 		return nil, err

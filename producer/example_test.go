@@ -1,6 +1,7 @@
 package producer_test
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 
@@ -39,6 +40,7 @@ func ExampleAlloc() {
 // Export a Go slice without copying it, transposed and read-only. The
 // slice stays pinned until the consumer's Release runs the deleter.
 func ExamplePin() {
+	live := producer.LiveOwners()
 	s := []int64{1, 2, 3, 4, 5, 6} // 2x3, row-major
 	b, err := producer.Pin(s)
 	if err != nil {
@@ -59,13 +61,73 @@ func ExamplePin() {
 	if err != nil {
 		panic(err)
 	}
-	defer t.Release()
 	elems, _ := consumer.Elements[int64](t)
 	for p := range elems {
 		fmt.Print(*p, " ")
 	}
 	fmt.Println(t.Data == unsafe.Pointer(&s[0]), t.ReadOnly(), t.Version)
-	// Output: 1 4 2 5 3 6 true true 1.1
+	fmt.Println("pinned owners:", producer.LiveOwners()-live)
+	t.Release() // the deleter drops the last reference: s is unpinned
+	fmt.Println("pinned owners:", producer.LiveOwners()-live)
+	// Output:
+	// 1 4 2 5 3 6 true true 1.1
+	// pinned owners: 1
+	// pinned owners: 0
+}
+
+// The consumer's max_version decides what Export makes: a consumer that
+// sent none gets a legacy DLManagedTensor, which cannot say whether it may
+// be written (so it imports read-only, and a read-only tensor cannot be
+// exported that way); any 1.x consumer gets a DLManagedTensorVersioned.
+func ExampleBuffer_Export() {
+	b, err := producer.Alloc(4 * 4)
+	if err != nil {
+		panic(err)
+	}
+	defer b.Release()
+	l := producer.Layout{Shape: []int64{4}, DType: dlpack.Float32}
+	for _, max := range []dlpack.Version{{}, {Major: 1, Minor: 1}, {Major: 2}} {
+		m, err := b.Export(l, max)
+		if err != nil {
+			panic(err)
+		}
+		t, err := consumer.Import(m.Pointer, m.Versioned)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(max, "->", t.Version, m.Versioned, t.ReadOnly())
+		t.Release()
+	}
+	l.Flags = dlpack.ReadOnly
+	_, err = b.Export(l, dlpack.Version{})
+	fmt.Println(errors.Is(err, producer.ErrVersion))
+	// Output:
+	// 0.0 -> 0.0 false true
+	// 1.1 -> 1.1 true false
+	// 2.0 -> 1.3 true false
+	// true
+}
+
+// A consumer that asks for copy=True gets ExportCopy's tensor: C-contiguous,
+// in memory of its own, flagged IS_COPIED.
+func ExampleBuffer_ExportCopy() {
+	b, err := producer.Pin([]float32{1, 2, 3, 4, 5, 6})
+	if err != nil {
+		panic(err)
+	}
+	defer b.Release()
+	m, err := b.ExportCopy(producer.Layout{Shape: []int64{3, 2}, Strides: []int64{1, 3}, DType: dlpack.Float32}, dlpack.Current)
+	if err != nil {
+		panic(err)
+	}
+	t, err := consumer.Import(m.Pointer, m.Versioned)
+	if err != nil {
+		panic(err)
+	}
+	defer t.Release()
+	s, err := consumer.Slice[float32](t)
+	fmt.Println(s, t.Strides, t.Flags, err)
+	// Output: [1 4 2 5 3 6] [2 1] IS_COPIED <nil>
 }
 
 // A consumer that sent no max_version gets a legacy tensor.
