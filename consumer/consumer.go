@@ -47,8 +47,9 @@ func (v *View) Copied() bool { return v.Flags&dlpack.IsCopied != 0 }
 // CPUAccessible reports whether the host can read the data.
 func (v *View) CPUAccessible() bool { return v.Device.Type.CPUAccessible() }
 
-// An Error says why a managed tensor was refused. Version reports a major
-// version this package cannot read; every other refusal is a Layout error.
+// An Error says why Inspect refused a managed tensor, for the faults that
+// package dlpack has no error for: Version reports a major version this
+// package cannot read, and Msg names the fault and the values at fault.
 type Error struct {
 	Version bool // the major version is not ours: the tensor cannot be read at all
 	Msg     string
@@ -70,6 +71,12 @@ const knownFlags = dlpack.ReadOnly | dlpack.IsCopied | dlpack.IsSubbyteTypePadde
 //
 // Inspect reads the struct and its shape and strides, never the data. It does
 // not call the deleter: on error the caller still owns the tensor.
+//
+// Every error's message starts with "dlpack: " and names the bad value. A
+// bad shape, strides or dtype gives dlpack's error (a *dlpack.LayoutError,
+// or one wrapping dlpack.ErrUnknownDataType), so errors.Is tells its kind;
+// every other fault is an *Error, whose Version field says the tensor's
+// major version is not one this package reads.
 func Inspect(managed unsafe.Pointer, versioned bool, stridesBuf []int64) (View, error) {
 	var v View
 	if managed == nil {

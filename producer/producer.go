@@ -12,6 +12,10 @@
 //	b.Release() // the managed tensor keeps the memory alive
 //	// hand m.Pointer to a consumer (for Python: capsule.Wrap); it calls the deleter once
 //
+// Negotiate picks the struct from the consumer's max_version (a legacy
+// DLManagedTensor when it sent none), and ExportCopy answers a consumer that
+// asks for a copy.
+//
 // The owner and the deleters are C code: a consumer may call a deleter on any
 // thread, with or without the GIL, after the interpreter has finalized and
 // without the Go runtime being able to run. Only a pinned Go buffer calls
