@@ -69,9 +69,8 @@ static int check_device(Exporter *self, PyObject *o) {
 	id = type == -1 && PyErr_Occurred() ? -1 : PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
 	if (PyErr_Occurred())
 		return -1;
-	int host = self->device.device_type == kDLCPU || self->device.device_type == kDLCUDAHost ||
-	           self->device.device_type == kDLROCMHost || self->device.device_type == kDLCUDAManaged;
-	if ((type == self->device.device_type && id == self->device.device_id) || (host && type == kDLCPU && id == 0))
+	if ((type == self->device.device_type && id == self->device.device_id) ||
+	    (gdl_is_cpu_accessible(self->device) && type == kDLCPU && id == 0))
 		return 0;
 	PyErr_Format(PyExc_BufferError, "cannot export data on device (%d, %d) to device (%ld, %ld)",
 	             (int)self->device.device_type, (int)self->device.device_id, type, id);
@@ -88,12 +87,19 @@ static PyObject *exporter_dlpack(Exporter *self, PyObject *args, PyObject *kwarg
 	if (parse_version(max_version, &r) != 0 || check_device(self, dl_device) != 0)
 		return NULL;
 	if (stream != NULL && stream != Py_None) {
-		if (!PyLong_Check(stream))
+		if (!PyLong_Check(stream) || PyBool_Check(stream))
 			return PyErr_Format(PyExc_TypeError, "stream must be None or an int, got %R", stream);
-		if (PyLong_AsLong(stream) != -1 && !PyErr_Occurred())
-			return PyErr_Format(PyExc_ValueError, "stream %R is not valid for CPU data (use None or -1)", stream);
-		if (PyErr_Occurred())
-			return NULL;
+		/* Data on a device is handed over as it is: there is no work of ours to order, any stream will do. */
+		if (gdl_is_cpu_accessible(self->device)) {
+			long s = PyLong_AsLong(stream);
+			if (s == -1 && PyErr_Occurred()) {
+				PyErr_Clear();
+				s = 0;
+			}
+			if (s != -1)
+				return PyErr_Format(PyExc_ValueError, "stream %R is not valid for CPU data (use None or -1)",
+				                    stream);
+		}
 	}
 	if (copy == NULL || copy == Py_None)
 		r.copy = -1;

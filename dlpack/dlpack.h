@@ -106,6 +106,12 @@ typedef struct DLManagedTensorVersioned {
 	DLTensor dl_tensor;
 } DLManagedTensorVersioned;
 
+/* gdl_is_cpu_accessible reports whether the host can read memory on device d. */
+static inline int gdl_is_cpu_accessible(DLDevice d) {
+	return d.device_type == kDLCPU || d.device_type == kDLCUDAHost || d.device_type == kDLROCMHost ||
+	       d.device_type == kDLCUDAManaged;
+}
+
 /*
  * gdl_managed_delete calls a managed tensor's deleter exactly as the spec
  * allows it to be: a NULL tensor or a NULL deleter means nothing to do.

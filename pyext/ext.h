@@ -74,8 +74,6 @@ PyObject *gdl_tensor_new(gdl_desc *d);
  */
 PyObject *gdl_tensor_share(TensorObject *src, int cpu);
 
-/* gdl_is_cpu_accessible: the host can read memory on this device. */
-int gdl_is_cpu_accessible(DLDevice d);
 
 /* Fork safety: in a forked child every call raises instead of hanging. */
 #define GDL_CHECK_FORK(ret)                 \

@@ -2,11 +2,6 @@
 #include "ext.h"
 #include "_cgo_export.h"
 
-int gdl_is_cpu_accessible(DLDevice d) {
-	return d.device_type == kDLCPU || d.device_type == kDLCUDAHost || d.device_type == kDLROCMHost ||
-	       d.device_type == kDLCUDAManaged;
-}
-
 PyObject *gdl_tensor_new(gdl_desc *d) {
 	TensorObject *t = PyObject_NewVar(TensorObject, &gdl_TensorType, 3 * (Py_ssize_t)d->ndim);
 	if (t == NULL) {

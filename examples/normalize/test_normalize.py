@@ -76,3 +76,15 @@ def test_refusals() -> None:
         normalize.normalize(1.5)
     with pytest.raises(TypeError, match="exactly 1 argument"):
         normalize.normalize()
+
+
+def test_exporter_stream_rules_for_cpu_data() -> None:
+    stats = normalize.normalize(np.arange(4, dtype=np.float32))
+    stats.__dlpack__(stream=-1)  # no synchronisation: accepted
+    stats.__dlpack__(stream=None)
+    for bad in (0, 1, 2**70):
+        with pytest.raises(ValueError, match="not valid for CPU data"):
+            stats.__dlpack__(stream=bad)
+    with pytest.raises(TypeError):
+        stats.__dlpack__(stream=True)
+    gc.collect()
