@@ -8,6 +8,7 @@ import "C"
 import (
 	"fmt"
 	"runtime/cgo"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
@@ -55,8 +56,12 @@ func NewExporter(b *producer.Buffer, l producer.Layout) (Object, error) {
 //export godlpackCapsuleExport
 func godlpackCapsuleExport(h C.uintptr_t, r *C.gdl_export_request) {
 	fail := func(kind C.int, err error) {
-		msg := unsafe.Slice((*byte)(unsafe.Pointer(&r.msg[0])), len(r.msg))
-		msg[copy(msg[:len(msg)-1], err.Error())] = 0
+		msg, text := unsafe.Slice((*byte)(unsafe.Pointer(&r.msg[0])), len(r.msg)), err.Error()
+		n := copy(msg[:len(msg)-1], text)
+		for n < len(text) && n > 0 && !utf8.RuneStart(text[n]) {
+			n-- // never cut a character in two: Python decodes the message as UTF-8
+		}
+		msg[n] = 0
 		r.kind = kind
 	}
 	defer func() {
