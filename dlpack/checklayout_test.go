@@ -3,6 +3,7 @@ package dlpack
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -236,7 +237,7 @@ func TestContiguousStrides(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := ContiguousStrides(tt.shape, nil)
-		if !equal(got, tt.want) {
+		if !slices.Equal(got, tt.want) {
 			t.Errorf("ContiguousStrides(%v, nil) = %v, want %v", tt.shape, got, tt.want)
 		}
 		if !IsCContiguous(tt.shape, got) {
@@ -249,13 +250,13 @@ func TestContiguousStrides(t *testing.T) {
 	// dst with room is reused.
 	buf := make([]int64, 1, 8)
 	got := ContiguousStrides([]int64{2, 3}, buf)
-	if &got[0] != &buf[0] || !equal(got, []int64{3, 1}) {
+	if &got[0] != &buf[0] || !slices.Equal(got, []int64{3, 1}) {
 		t.Errorf("ContiguousStrides did not write into dst: %v", got)
 	}
 	// dst too short gets a new slice, leaving dst alone.
 	short := []int64{-1}
 	got = ContiguousStrides([]int64{2, 3}, short[:0:1])
-	if short[0] != -1 || !equal(got, []int64{3, 1}) {
+	if short[0] != -1 || !slices.Equal(got, []int64{3, 1}) {
 		t.Errorf("short dst: got %v, dst %v", got, short)
 	}
 	// Hostile shapes do not panic.
@@ -283,18 +284,6 @@ func TestIsCContiguous(t *testing.T) {
 			t.Errorf("IsCContiguous(%v, %v) = %v, want %v", tt.shape, tt.strides, got, tt.want)
 		}
 	}
-}
-
-func equal(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestLayoutErrorString(t *testing.T) {

@@ -3,6 +3,7 @@ package producer_test
 import (
 	"errors"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"unsafe"
@@ -75,7 +76,7 @@ func TestExport(t *testing.T) {
 			dt.Device != (dlpack.Device{Type: dlpack.CPU}) || flags != tt.l.Flags {
 			t.Errorf("%s: got %+v flags %v", tt.name, *dt, flags)
 		}
-		if got := dt.StridesSlice(); !equal(got, tt.strides) || !equal(dt.ShapeSlice(), tt.l.Shape) {
+		if got := dt.StridesSlice(); !slices.Equal(got, tt.strides) || !slices.Equal(dt.ShapeSlice(), tt.l.Shape) {
 			t.Errorf("%s: shape %v strides %v, want %v %v", tt.name, dt.ShapeSlice(), got, tt.l.Shape, tt.strides)
 		}
 		m.Delete()
@@ -85,18 +86,6 @@ func TestExport(t *testing.T) {
 	if got := producer.LiveOwners(); got != before {
 		t.Errorf("LiveOwners = %d after every release, want %d", got, before)
 	}
-}
-
-func equal(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestExportErrors(t *testing.T) {
@@ -200,8 +189,8 @@ func TestExportCopy(t *testing.T) {
 		dt, flags, _ := tensorOf(m)
 		got := unsafe.Slice((*byte)(dt.Data), len(tt.want))
 		if string(got) != string(tt.want) || flags != tt.flags || m.Versioned != (tt.max.Major != 0) ||
-			uintptr(dt.Data)%producer.Alignment != 0 || !equal(dt.ShapeSlice(), tt.l.Shape) ||
-			!equal(dt.StridesSlice(), dlpack.ContiguousStrides(tt.l.Shape, nil)) {
+			uintptr(dt.Data)%producer.Alignment != 0 || !slices.Equal(dt.ShapeSlice(), tt.l.Shape) ||
+			!slices.Equal(dt.StridesSlice(), dlpack.ContiguousStrides(tt.l.Shape, nil)) {
 			t.Errorf("%s: bytes %v flags %v versioned %v data %p shape %v strides %v; want bytes %v flags %v",
 				tt.name, got, flags, m.Versioned, dt.Data, dt.ShapeSlice(), dt.StridesSlice(), tt.want, tt.flags)
 		}
