@@ -207,3 +207,19 @@ class TestLifetimes:
         del t
         gc.collect()
         assert alive() is None
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: torch.ones(3, requires_grad=True),
+        lambda: torch.tensor([1 + 2j, 3 - 4j]).conj(),
+    ],
+    ids=["requires-grad", "conjugate-bit"],
+)
+def test_torch_refusals_reach_the_caller(make: Callable[[], torch.Tensor]) -> None:
+    # PyTorch's own __dlpack__ refuses these (a conjugate view would otherwise be read unconjugated).
+    # from_dlpack goes through __dlpack__, as PROTOCOL.md says, never around it through
+    # __dlpack_c_exchange_api__, whose export skips these checks.
+    with pytest.raises(BufferError):
+        godlpack.from_dlpack(make())
