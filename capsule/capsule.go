@@ -142,7 +142,7 @@ func DecRef(o Object) { C.Py_DecRef((*C.PyObject)(o)) }
 // "dltensor_versioned" or "dltensor"; its destructor deletes the tensor if
 // no consumer took it. If the capsule cannot be made, Wrap has deleted the
 // tensor and returns an error wrapping ErrPython.
-func Wrap(m producer.Managed) (Object, error) {
+func Wrap(m dlpack.Managed) (Object, error) {
 	c := C.gdl_capsule_wrap(m.Pointer, boolInt(m.Versioned))
 	if c == nil {
 		return nil, pyErr("PyCapsule_New")
@@ -231,7 +231,7 @@ func Import(obj Object, req Request) (*consumer.Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := consumer.Import(p, versioned)
+	t, err := consumer.Import(dlpack.Managed{Pointer: p, Versioned: versioned})
 	if err != nil {
 		return nil, err
 	}

@@ -71,7 +71,7 @@ func godlpackCapsuleExport(h C.uintptr_t, r *C.gdl_export_request) {
 	}()
 	e := cgo.Handle(h).Value().(*exporter)
 	max := dlpack.Version{Major: uint32(r.max_major), Minor: uint32(r.max_minor)}
-	var m producer.Managed
+	var m dlpack.Managed
 	var err error
 	if r.copy == 1 {
 		m, err = e.buf.ExportCopy(e.layout, max)

@@ -55,54 +55,51 @@ type Error struct {
 	Msg     string
 }
 
-func (e *Error) Error() string { return "dlpack: " + e.Msg }
+func (e *Error) Error() string { return "consumer: " + e.Msg }
 
 func refuse(format string, args ...any) error {
 	return &Error{Msg: fmt.Sprintf(format, args...)}
 }
 
-// knownFlags are the flag bits of the version we speak.
-const knownFlags = dlpack.ReadOnly | dlpack.IsCopied | dlpack.IsSubbyteTypePadded
-
-// Inspect validates the managed tensor at managed (a *DLManagedTensorVersioned
-// when versioned, else a *DLManagedTensor) and describes it. stridesBuf, of
+// Inspect validates the managed tensor m and describes it. stridesBuf, of
 // length at least the tensor's ndim, receives the C-contiguous strides of a
 // tensor whose strides are NULL; when it is too short they are allocated.
 //
 // Inspect reads the struct and its shape and strides, never the data. It does
 // not call the deleter: on error the caller still owns the tensor.
 //
-// Every error's message starts with "dlpack: " and names the bad value. A
-// bad shape, strides or dtype gives dlpack's error (a *dlpack.LayoutError,
-// or one wrapping dlpack.ErrUnknownDataType), so errors.Is tells its kind;
-// every other fault is an *Error, whose Version field says the tensor's
-// major version is not one this package reads.
-func Inspect(managed unsafe.Pointer, versioned bool, stridesBuf []int64) (View, error) {
+// Every error names the bad value. A bad shape, strides or dtype gives
+// dlpack's error (a *dlpack.LayoutError, or one wrapping
+// dlpack.ErrUnknownDataType), so errors.Is tells its kind; every other fault
+// is an *Error, whose Version field says the tensor's major version is not
+// one this package reads.
+func Inspect(m dlpack.Managed, stridesBuf []int64) (View, error) {
 	var v View
+	managed, versioned := m.Pointer, m.Versioned
 	if managed == nil {
 		return v, refuse("managed tensor is NULL")
 	}
 	var t *dlpack.Tensor
 	v.Versioned = versioned
 	if versioned {
-		m := (*dlpack.ManagedTensorVersioned)(managed)
-		v.Version = m.Version
-		if m.Version.Major != dlpack.MajorVersion {
-			return v, &Error{Version: true, Msg: fmt.Sprintf("DLPack version %s is not supported (this build speaks %s)", m.Version, dlpack.Current)}
+		mv := (*dlpack.ManagedTensorVersioned)(managed)
+		v.Version = mv.Version
+		if mv.Version.Major != dlpack.MajorVersion {
+			return v, &Error{Version: true, Msg: fmt.Sprintf("DLPack version %s is not supported (this build speaks %s)", mv.Version, dlpack.Current)}
 		}
-		v.Flags = m.Flags
-		if unknown := m.Flags &^ knownFlags; unknown != 0 {
-			return v, refuse("unknown flag bits %#x (producer version %s)", uint64(unknown), m.Version)
+		v.Flags = mv.Flags
+		if unknown := mv.Flags &^ dlpack.KnownFlags; unknown != 0 {
+			return v, refuse("unknown flag bits %#x (producer version %s)", uint64(unknown), mv.Version)
 		}
-		t = &m.DLTensor
-		if dlpack.Current.Less(m.Version) {
+		t = &mv.DLTensor
+		if dlpack.Current.Less(mv.Version) {
 			// A newer minor version may define devices and type codes we
 			// cannot know the meaning of: only fields we know are accepted.
 			if !t.Device.Type.Known() {
-				return v, refuse("device type %d is not one DLPack %s defines (producer version %s)", t.Device.Type, dlpack.Current, m.Version)
+				return v, refuse("device type %d is not one DLPack %s defines (producer version %s)", t.Device.Type, dlpack.Current, mv.Version)
 			}
 			if t.DType.Code > dlpack.Float4E2M1FN {
-				return v, refuse("type code %d is not one DLPack %s defines (producer version %s)", t.DType.Code, dlpack.Current, m.Version)
+				return v, refuse("type code %d is not one DLPack %s defines (producer version %s)", t.DType.Code, dlpack.Current, mv.Version)
 			}
 		}
 	} else {

@@ -133,7 +133,7 @@ func TestInspectRefuses(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			m, versioned := tc.s.managed()
-			v, err := Inspect(m, versioned, nil)
+			v, err := Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, nil)
 			if err == nil {
 				t.Fatalf("accepted: %+v", v)
 			}
@@ -147,8 +147,8 @@ func TestInspectRefuses(t *testing.T) {
 			if tc.is != nil && !errors.Is(err, tc.is) {
 				t.Errorf("error %v does not wrap %v", err, tc.is)
 			}
-			if !strings.HasPrefix(err.Error(), "dlpack: ") || !strings.Contains(err.Error(), tc.msg) {
-				t.Errorf("error %q, want one starting with \"dlpack: \" and containing %q", err, tc.msg)
+			if !hasPackagePrefix(err) || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("error %q, want one starting with \"consumer: \" or \"dlpack: \" and containing %q", err, tc.msg)
 			}
 		})
 	}
@@ -156,7 +156,7 @@ func TestInspectRefuses(t *testing.T) {
 
 func TestInspectNil(t *testing.T) {
 	for _, versioned := range []bool{false, true} {
-		if _, err := Inspect(nil, versioned, nil); err == nil || !strings.Contains(err.Error(), "NULL") {
+		if _, err := Inspect(dlpack.Managed{Versioned: versioned}, nil); err == nil || !strings.Contains(err.Error(), "NULL") {
 			t.Errorf("Inspect(nil, %v) = %v, want an error naming NULL", versioned, err)
 		}
 	}
@@ -201,7 +201,7 @@ func TestInspectAccepts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m, versioned := tc.s.managed()
 			var buf [dlpack.MaxNDim]int64
-			v, err := Inspect(m, versioned, buf[:])
+			v, err := Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, buf[:])
 			if err != nil {
 				t.Fatalf("refused: %v", err)
 			}
@@ -236,11 +236,21 @@ func TestInspectNoAlloc(t *testing.T) {
 	m, versioned := spec{legacy: true, shape: []int64{2, 3}, nilStrides: true, dt: dlpack.Float32, dev: cpu, data: data}.managed()
 	var buf [dlpack.MaxNDim]int64
 	allocs := testing.AllocsPerRun(100, func() {
-		if _, err := Inspect(m, versioned, buf[:]); err != nil {
+		if _, err := Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, buf[:]); err != nil {
 			t.Fatal(err)
 		}
 	})
 	if allocs != 0 {
 		t.Errorf("Inspect allocated %v times per call", allocs)
 	}
+}
+
+// hasPackagePrefix reports whether err's message names the package that
+// made it: "consumer: " for an *Error, "dlpack: " for dlpack's errors.
+func hasPackagePrefix(err error) bool {
+	var ce *Error
+	if errors.As(err, &ce) {
+		return strings.HasPrefix(err.Error(), "consumer: ")
+	}
+	return strings.HasPrefix(err.Error(), "dlpack: ")
 }

@@ -10,7 +10,7 @@ import (
 
 // managedMatrix stands for a managed tensor from any producer (NumPy,
 // PyTorch, a capsule taken with package capsule): a 2x3 float64 matrix.
-func managedMatrix() producer.Managed {
+func managedMatrix() dlpack.Managed {
 	b, _ := producer.Pin([]float64{1, 2, 3, 4, 5, 6})
 	defer b.Release()
 	m, _ := b.Export(producer.Layout{Shape: []int64{2, 3}, DType: dlpack.Float64}, dlpack.Current)
@@ -21,7 +21,7 @@ func managedMatrix() producer.Managed {
 // release it, which calls the producer's deleter once.
 func ExampleImport() {
 	m := managedMatrix()
-	t, err := consumer.Import(m.Pointer, m.Versioned)
+	t, err := consumer.Import(m)
 	if err != nil {
 		panic(err) // the deleter has already been called
 	}
@@ -49,7 +49,7 @@ func ExampleElements() {
 	b, _ := producer.Pin([]int32{1, 2, 3, 4, 5, 6})
 	m, _ := b.Export(producer.Layout{Shape: []int64{3, 2}, Strides: []int64{1, 3}, DType: dlpack.Int32}, dlpack.Current)
 	b.Release()
-	t, _ := consumer.Import(m.Pointer, m.Versioned)
+	t, _ := consumer.Import(m)
 	defer t.Release()
 
 	elems, err := consumer.Elements[int32](t)
@@ -69,7 +69,7 @@ func ExampleElements() {
 // memory works through unsafe.Slice).
 func ExampleTensor_CopyTo() {
 	m := managedMatrix()
-	t, _ := consumer.Import(m.Pointer, m.Versioned)
+	t, _ := consumer.Import(m)
 	defer t.Release()
 	buf := make([]byte, t.NBytes())
 	fmt.Println(t.CopyTo(buf), len(buf))

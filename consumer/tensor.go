@@ -1,9 +1,5 @@
 package consumer
 
-// #cgo CFLAGS: -I${SRCDIR}/../dlpack -O2
-// #include "dlpack.h"
-import "C"
-
 import (
 	"errors"
 	"fmt"
@@ -33,22 +29,21 @@ var (
 // when nothing uses it any more. Other methods may be called concurrently.
 type Tensor struct {
 	View
-	managed  unsafe.Pointer
+	managed  dlpack.Managed
 	released atomic.Bool
 	dims     [2 * dlpack.MaxNDim]int64
 }
 
-// Import takes ownership of the managed tensor at managed, a
-// *DLManagedTensorVersioned when versioned, else a legacy *DLManagedTensor,
-// such as one taken out of a capsule. It validates the tensor with Inspect;
-// when that fails it calls the deleter before returning the error, so the
-// caller never has to. A legacy tensor imports as read-only, because it
-// cannot say whether it may be written.
-func Import(managed unsafe.Pointer, versioned bool) (*Tensor, error) {
-	t := &Tensor{managed: managed}
-	v, err := Inspect(managed, versioned, t.dims[dlpack.MaxNDim:])
+// Import takes ownership of the managed tensor m, such as one taken out of
+// a capsule. It validates the tensor with Inspect; when that fails it calls
+// the deleter before returning the error, so the caller never has to. A
+// legacy tensor imports as read-only, because it cannot say whether it may
+// be written.
+func Import(m dlpack.Managed) (*Tensor, error) {
+	t := &Tensor{managed: m}
+	v, err := Inspect(m, t.dims[dlpack.MaxNDim:])
 	if err != nil {
-		C.gdl_managed_delete(managed, boolInt(versioned))
+		m.Delete()
 		return nil, err
 	}
 	nd := len(v.Shape)
@@ -67,7 +62,7 @@ func Import(managed unsafe.Pointer, versioned bool) (*Tensor, error) {
 // may be called on any goroutine.
 func (t *Tensor) Release() {
 	if t.released.CompareAndSwap(false, true) {
-		C.gdl_managed_delete(t.managed, boolInt(t.Versioned))
+		t.managed.Delete()
 	}
 }
 
@@ -115,47 +110,8 @@ func (t *Tensor) CheckWritable() error {
 	return nil
 }
 
-// An Element is a Go type with a DLPack data type of the same size and
-// meaning; DataTypeOf gives it.
-type Element interface {
-	bool | int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 |
-		float32 | float64 | complex64 | complex128
-}
-
-// DataTypeOf returns the DLPack data type of the Go type T.
-func DataTypeOf[T Element]() dlpack.DataType {
-	var z T
-	switch any(z).(type) {
-	case bool:
-		return dlpack.Bool
-	case int8:
-		return dlpack.Int8
-	case int16:
-		return dlpack.Int16
-	case int32:
-		return dlpack.Int32
-	case int64:
-		return dlpack.Int64
-	case uint8:
-		return dlpack.Uint8
-	case uint16:
-		return dlpack.Uint16
-	case uint32:
-		return dlpack.Uint32
-	case uint64:
-		return dlpack.Uint64
-	case float32:
-		return dlpack.Float32
-	case float64:
-		return dlpack.Float64
-	case complex64:
-		return dlpack.Complex64
-	}
-	return dlpack.Complex128
-}
-
-func checkType[T Element](t *Tensor) error {
-	if want := DataTypeOf[T](); t.DType != want {
+func checkType[T dlpack.Element](t *Tensor) error {
+	if want := dlpack.DataTypeOf[T](); t.DType != want {
 		return fmt.Errorf("%w: the tensor holds %v, not %v", ErrDType, t.DType, want)
 	}
 	return t.readable()
@@ -170,7 +126,7 @@ func checkType[T Element](t *Tensor) error {
 // A Go bool must be 0 or 1, as DLPack's bool bytes are meant to be; Slice
 // does not read the data to check. For bytes from a producer that may hold
 // other values, read them with Raw[uint8] and test for nonzero.
-func Slice[T Element](t *Tensor) ([]T, error) {
+func Slice[T dlpack.Element](t *Tensor) ([]T, error) {
 	if err := checkType[T](t); err != nil {
 		return nil, err
 	}
@@ -185,7 +141,7 @@ func Slice[T Element](t *Tensor) ([]T, error) {
 
 // WritableSlice is Slice for a tensor that may be written: it also fails
 // with ErrReadOnly.
-func WritableSlice[T Element](t *Tensor) ([]T, error) {
+func WritableSlice[T dlpack.Element](t *Tensor) ([]T, error) {
 	if err := t.CheckWritable(); err != nil {
 		return nil, err
 	}
@@ -197,7 +153,7 @@ func WritableSlice[T Element](t *Tensor) ([]T, error) {
 // CheckWritable returns nil. T must match the dtype and the data must be
 // CPU-accessible. The pointers are valid until Release. A bool tensor has
 // Slice's caveat.
-func Elements[T Element](t *Tensor) (iter.Seq[*T], error) {
+func Elements[T dlpack.Element](t *Tensor) (iter.Seq[*T], error) {
 	if err := checkType[T](t); err != nil {
 		return nil, err
 	}
@@ -322,11 +278,4 @@ func overlap(a, b *Tensor) bool {
 	alo, ahi := uintptr(a.Data)+uintptr(a.Extent.Low), uintptr(a.Data)+uintptr(a.Extent.High)
 	blo, bhi := uintptr(b.Data)+uintptr(b.Extent.Low), uintptr(b.Data)+uintptr(b.Extent.High)
 	return alo < bhi && blo < ahi
-}
-
-func boolInt(b bool) C.int {
-	if b {
-		return 1
-	}
-	return 0
 }

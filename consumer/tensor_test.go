@@ -8,12 +8,13 @@ import (
 
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/ownertest"
 	"github.com/godlpack/godlpack/producer"
 )
 
 // export makes a managed tensor over the int32 values 0..n-1 in pinned Go
 // memory with the given layout and version.
-func export(t *testing.T, n int, l producer.Layout, max dlpack.Version) (producer.Managed, []int32) {
+func export(t *testing.T, n int, l producer.Layout, max dlpack.Version) (dlpack.Managed, []int32) {
 	t.Helper()
 	s := make([]int32, n)
 	for i := range s {
@@ -34,9 +35,9 @@ func export(t *testing.T, n int, l producer.Layout, max dlpack.Version) (produce
 	return m, s
 }
 
-func importT(t *testing.T, m producer.Managed) *consumer.Tensor {
+func importT(t *testing.T, m dlpack.Managed) *consumer.Tensor {
 	t.Helper()
-	x, err := consumer.Import(m.Pointer, m.Versioned)
+	x, err := consumer.Import(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,10 +45,10 @@ func importT(t *testing.T, m producer.Managed) *consumer.Tensor {
 }
 
 func TestReleaseOnce(t *testing.T) {
-	before := producer.LiveOwners()
+	before := ownertest.Live()
 	m, _ := export(t, 6, producer.Layout{Shape: []int64{2, 3}}, dlpack.Current)
 	x := importT(t, m)
-	if got := producer.LiveOwners(); got != before+1 {
+	if got := ownertest.Live(); got != before+1 {
 		t.Fatalf("LiveOwners = %d while imported, want %d", got, before+1)
 	}
 	done := make(chan struct{})
@@ -58,7 +59,7 @@ func TestReleaseOnce(t *testing.T) {
 		<-done
 	}
 	x.Release()
-	if got := producer.LiveOwners(); got != before {
+	if got := ownertest.Live(); got != before {
 		t.Errorf("LiveOwners = %d after Release, want %d (deleter not called exactly once)", got, before)
 	}
 	if !x.Released() || !slices.Equal(x.Shape, []int64{2, 3}) || !slices.Equal(x.Strides, []int64{3, 1}) {
@@ -70,13 +71,13 @@ func TestReleaseOnce(t *testing.T) {
 }
 
 func TestImportInvalidCallsDeleter(t *testing.T) {
-	before := producer.LiveOwners()
+	before := ownertest.Live()
 	m, _ := export(t, 4, producer.Layout{Shape: []int64{4}}, dlpack.Current)
 	(*dlpack.ManagedTensorVersioned)(m.Pointer).DLTensor.Shape = nil // an invalid tensor
-	if _, err := consumer.Import(m.Pointer, true); err == nil {
+	if _, err := consumer.Import(dlpack.Managed{Pointer: m.Pointer, Versioned: true}); err == nil {
 		t.Fatal("Import accepted a tensor with NULL shape")
 	}
-	if got := producer.LiveOwners(); got != before {
+	if got := ownertest.Live(); got != before {
 		t.Errorf("LiveOwners = %d after a refused import, want %d", got, before)
 	}
 }
@@ -159,7 +160,7 @@ func TestCopyFrom(t *testing.T) {
 	}
 	for _, tt := range tests {
 		md, mem := export(t, 6, tt.dst, dlpack.Current)
-		var ms producer.Managed
+		var ms dlpack.Managed
 		if tt.same {
 			b, _ := producer.Pin(mem)
 			ms, _ = b.Export(producer.Layout{Shape: tt.src.Shape, Strides: tt.src.Strides, DType: dlpack.Int32, Offset: tt.src.Offset}, dlpack.Current)
@@ -177,13 +178,6 @@ func TestCopyFrom(t *testing.T) {
 		}
 		dst.Release()
 		src.Release()
-	}
-}
-
-func TestDataTypeOf(t *testing.T) {
-	if consumer.DataTypeOf[float32]() != dlpack.Float32 || consumer.DataTypeOf[bool]() != dlpack.Bool ||
-		consumer.DataTypeOf[uint16]() != dlpack.Uint16 || consumer.DataTypeOf[complex128]() != dlpack.Complex128 {
-		t.Error("DataTypeOf gives a wrong data type")
 	}
 }
 

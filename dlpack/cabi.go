@@ -49,12 +49,24 @@ static const gdl_abi_entry gdl_abi[] = {
 	GDL_OFF(DLManagedTensorVersioned, flags),
 	GDL_OFF(DLManagedTensorVersioned, dl_tensor),
 
+	GDL_SIZE(DLPackExchangeAPIHeader),
+	GDL_OFF(DLPackExchangeAPIHeader, version),
+	GDL_OFF(DLPackExchangeAPIHeader, prev_api),
+	GDL_SIZE(DLPackExchangeAPI),
+	GDL_OFF(DLPackExchangeAPI, header),
+	GDL_OFF(DLPackExchangeAPI, managed_tensor_allocator),
+	GDL_OFF(DLPackExchangeAPI, managed_tensor_from_py_object_no_sync),
+	GDL_OFF(DLPackExchangeAPI, managed_tensor_to_py_object_no_sync),
+	GDL_OFF(DLPackExchangeAPI, dltensor_from_py_object_no_sync),
+	GDL_OFF(DLPackExchangeAPI, current_work_stream),
+
 	GDL_VAL(GDL_MAJOR_VERSION),
 	GDL_VAL(GDL_MINOR_VERSION),
 	GDL_VAL(GDL_MAX_NDIM),
 	GDL_VAL(GDL_FLAG_READ_ONLY),
 	GDL_VAL(GDL_FLAG_IS_COPIED),
 	GDL_VAL(GDL_FLAG_IS_SUBBYTE_TYPE_PADDED),
+	GDL_VAL(GDL_KNOWN_FLAGS),
 
 	GDL_VAL(kDLCPU),
 	GDL_VAL(kDLCUDA),
@@ -96,6 +108,12 @@ static const gdl_abi_entry gdl_abi[] = {
 static int gdl_abi_len(void) { return (int)(sizeof gdl_abi / sizeof gdl_abi[0]); }
 static const char *gdl_abi_name(int i) { return gdl_abi[i].name; }
 static uint64_t gdl_abi_value(int i) { return gdl_abi[i].value; }
+
+static DLPackVersion gdl_min_version_of(uint8_t code, uint8_t bits, uint16_t lanes, int32_t type, int32_t id) {
+	DLDataType dt = {code, bits, lanes};
+	DLDevice dev = {(DLDeviceType)type, id};
+	return gdl_min_version(dt, dev);
+}
 */
 import "C"
 
@@ -110,4 +128,11 @@ func cABI() map[string]uint64 {
 		m[C.GoString(C.gdl_abi_name(C.int(i)))] = uint64(C.gdl_abi_value(C.int(i)))
 	}
 	return m
+}
+
+// cMinVersion is the C header's gdl_min_version, which C code uses on the
+// hot path instead of MinVersion; the tests hold the two together.
+func cMinVersion(dt DataType, dev Device) Version {
+	v := C.gdl_min_version_of(C.uint8_t(dt.Code), C.uint8_t(dt.Bits), C.uint16_t(dt.Lanes), C.int32_t(dev.Type), C.int32_t(dev.ID))
+	return Version{uint32(v.major), uint32(v.minor)}
 }

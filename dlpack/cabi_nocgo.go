@@ -5,3 +5,6 @@ package dlpack
 // cABI returns nil when cgo is off; the tests then check the Go mirrors
 // against the published layout only.
 func cABI() map[string]uint64 { return nil }
+
+// cMinVersion is MinVersion when cgo is off: there is no C to compare.
+func cMinVersion(dt DataType, dev Device) Version { return MinVersion(dt, dev) }

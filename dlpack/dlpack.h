@@ -8,6 +8,7 @@
 #ifndef GODLPACK_DLPACK_H
 #define GODLPACK_DLPACK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The ABI version this header describes and godlpack speaks. */
@@ -21,6 +22,8 @@
 #define GDL_FLAG_READ_ONLY ((uint64_t)1 << 0)
 #define GDL_FLAG_IS_COPIED ((uint64_t)1 << 1)
 #define GDL_FLAG_IS_SUBBYTE_TYPE_PADDED ((uint64_t)1 << 2)
+/* Every flag bit DLPack 1.3 defines; a producer's other bits are unknown to us. */
+#define GDL_KNOWN_FLAGS (GDL_FLAG_READ_ONLY | GDL_FLAG_IS_COPIED | GDL_FLAG_IS_SUBBYTE_TYPE_PADDED)
 
 typedef struct {
 	uint32_t major;
@@ -116,7 +119,7 @@ static inline int gdl_is_cpu_accessible(DLDevice d) {
  * gdl_managed_delete calls a managed tensor's deleter exactly as the spec
  * allows it to be: a NULL tensor or a NULL deleter means nothing to do.
  */
-static inline void gdl_managed_delete(void *managed, int versioned) {
+static inline void gdl_managed_delete(void *managed, bool versioned) {
 	if (managed == NULL)
 		return;
 	if (versioned) {
@@ -129,5 +132,71 @@ static inline void gdl_managed_delete(void *managed, int versioned) {
 			m->deleter(m);
 	}
 }
+
+/* gdl_device_known reports whether DLPack 1.3 defines the device type t. */
+static inline bool gdl_device_known(int32_t t) {
+	return (t >= kDLCPU && t <= kDLOpenCL) || (t >= kDLVulkan && t <= kDLTrn);
+}
+
+/*
+ * gdl_min_version is the oldest DLPack version that can describe a tensor of
+ * dtype dt on device dev. It is dlpack.MinVersion for C callers on the hot
+ * path; TestMinVersionMatchesC holds the two together for every code and
+ * device type.
+ */
+static inline DLPackVersion gdl_min_version(DLDataType dt, DLDevice dev) {
+	DLPackVersion v = {0, 0}, d = {0, 0};
+	if (dt.code > kDLFloat4_e2m1fn)
+		v = (DLPackVersion){GDL_MAJOR_VERSION, GDL_MINOR_VERSION};
+	else if (dt.code >= kDLFloat8_e3m4)
+		v = (DLPackVersion){1, 1};
+	if (!gdl_device_known(dev.device_type))
+		d = (DLPackVersion){GDL_MAJOR_VERSION, GDL_MINOR_VERSION};
+	else if (dev.device_type == kDLTrn)
+		d = (DLPackVersion){1, 2};
+	else if (dev.device_type == kDLMAIA)
+		d = (DLPackVersion){1, 0};
+	return (v.major < d.major || (v.major == d.major && v.minor < d.minor)) ? d : v;
+}
+
+/* ---- The C exchange API of DLPack 1.3 (type(x).__dlpack_c_exchange_api__) ---- */
+
+/* Capsule name of the exchange API table on a type. */
+#define GDL_EXCHANGE_API_NAME "dlpack_exchange_api"
+
+/*
+ * Makes a new managed tensor like prototype (its dtype, ndim, shape and
+ * device only). Returns 0, or non-zero after calling set_error exactly once.
+ */
+typedef int (*DLPackManagedTensorAllocator)(DLTensor *prototype, DLManagedTensorVersioned **out, void *error_ctx,
+                                            void (*set_error)(void *error_ctx, const char *kind, const char *message));
+
+/* Exports a Python object of the table's type, without stream synchronisation. 0, or -1 with an exception set. */
+typedef int (*DLPackManagedTensorFromPyObjectNoSync)(void *py_object, DLManagedTensorVersioned **out);
+
+/* Fills a borrowed DLTensor, valid until control returns to the object's owner. 0, or -1 with an exception set. */
+typedef int (*DLPackDLTensorFromPyObjectNoSync)(void *py_object, DLTensor *out);
+
+/* The producer's current work stream on a device (NULL for the CPU). 0, or -1 with an exception set. */
+typedef int (*DLPackCurrentWorkStream)(DLDeviceType device_type, int32_t device_id, void **out_current_stream);
+
+/* Wraps a managed tensor, whose ownership it takes, in a Python object of the table's library. 0, or -1. */
+typedef int (*DLPackManagedTensorToPyObjectNoSync)(DLManagedTensorVersioned *tensor, void **out_py_object);
+
+/* The part of the table that stays the same in every version. */
+typedef struct DLPackExchangeAPIHeader {
+	DLPackVersion version;
+	struct DLPackExchangeAPIHeader *prev_api; /* an older table, or NULL */
+} DLPackExchangeAPIHeader;
+
+/* The table of major version 1; dltensor_from_py_object_no_sync may be NULL. */
+typedef struct DLPackExchangeAPI {
+	DLPackExchangeAPIHeader header;
+	DLPackManagedTensorAllocator managed_tensor_allocator;
+	DLPackManagedTensorFromPyObjectNoSync managed_tensor_from_py_object_no_sync;
+	DLPackManagedTensorToPyObjectNoSync managed_tensor_to_py_object_no_sync;
+	DLPackDLTensorFromPyObjectNoSync dltensor_from_py_object_no_sync;
+	DLPackCurrentWorkStream current_work_stream;
+} DLPackExchangeAPI;
 
 #endif

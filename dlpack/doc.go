@@ -2,7 +2,8 @@
 // data types, flags, the tensor structs, and checks on tensor layouts.
 //
 // The package is pure logic. It holds no Python objects and calls no C
-// code at run time; the structs Tensor, ManagedTensor and
+// code at run time but a producer's deleter (Managed.Delete); the structs
+// Tensor, ManagedTensor and
 // ManagedTensorVersioned mirror the C structs of dlpack.h field for field
 // so that a pointer to one may be converted to a pointer to the other.
 // The package tests check every size, offset, enum value and flag bit

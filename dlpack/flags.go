@@ -20,6 +20,10 @@ const (
 	IsSubbyteTypePadded Flags = 1 << 2
 )
 
+// KnownFlags holds every flag bit DLPack 1.3 defines. A producer's other
+// bits have a meaning this package cannot know.
+const KnownFlags = ReadOnly | IsCopied | IsSubbyteTypePadded
+
 var flagNames = [...]struct {
 	f    Flags
 	name string

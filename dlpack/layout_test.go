@@ -85,6 +85,52 @@ func TestStructLayout(t *testing.T) {
 	}
 }
 
+// exchangeAPILayout is the published 64-bit layout of the exchange API structs.
+var exchangeAPILayout = map[string]uint64{
+	"sizeof(DLPackExchangeAPIHeader)":                                   16,
+	"offsetof(DLPackExchangeAPIHeader.version)":                         0,
+	"offsetof(DLPackExchangeAPIHeader.prev_api)":                        8,
+	"sizeof(DLPackExchangeAPI)":                                         56,
+	"offsetof(DLPackExchangeAPI.header)":                                0,
+	"offsetof(DLPackExchangeAPI.managed_tensor_allocator)":              16,
+	"offsetof(DLPackExchangeAPI.managed_tensor_from_py_object_no_sync)": 24,
+	"offsetof(DLPackExchangeAPI.managed_tensor_to_py_object_no_sync)":   32,
+	"offsetof(DLPackExchangeAPI.dltensor_from_py_object_no_sync)":       40,
+	"offsetof(DLPackExchangeAPI.current_work_stream)":                   48,
+}
+
+// TestExchangeAPILayout checks the C exchange API structs of dlpack.h, which
+// have no Go mirror, against their published 64-bit layout.
+func TestExchangeAPILayout(t *testing.T) {
+	c := cABI()
+	if c == nil || unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("needs cgo on a 64-bit platform")
+	}
+	for name, want := range exchangeAPILayout {
+		if got, ok := c[name]; !ok || got != want {
+			t.Errorf("C %s = %d (present: %v), published %d", name, got, ok, want)
+		}
+	}
+}
+
+// TestMinVersionMatchesC holds dlpack.h's gdl_min_version, which C code
+// uses on the hot path, to MinVersion for every type code, the widths and
+// lane counts that matter, and every device type from -1 to 40.
+func TestMinVersionMatchesC(t *testing.T) {
+	for code := 0; code < 256; code++ {
+		for _, bits := range []uint8{0, 4, 8, 16, 32} {
+			for _, lanes := range []uint16{1, 2} {
+				for typ := int32(-1); typ <= 40; typ++ {
+					dt, dev := DataType{Code(code), bits, lanes}, Device{DeviceType(typ), 3}
+					if got, want := cMinVersion(dt, dev), MinVersion(dt, dev); got != want {
+						t.Fatalf("gdl_min_version(%v, %v) = %v, MinVersion = %v", dt, dev, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestABIConstants(t *testing.T) {
 	rows := []struct {
 		c         string
@@ -98,6 +144,7 @@ func TestABIConstants(t *testing.T) {
 		{"GDL_FLAG_READ_ONLY", 1 << 0, uint64(ReadOnly)},
 		{"GDL_FLAG_IS_COPIED", 1 << 1, uint64(IsCopied)},
 		{"GDL_FLAG_IS_SUBBYTE_TYPE_PADDED", 1 << 2, uint64(IsSubbyteTypePadded)},
+		{"GDL_KNOWN_FLAGS", 7, uint64(KnownFlags)},
 
 		{"kDLCPU", 1, uint64(CPU)},
 		{"kDLCUDA", 2, uint64(CUDA)},
@@ -153,6 +200,9 @@ func TestABIConstants(t *testing.T) {
 	}
 	for _, r := range abiRows {
 		seen[r.c] = true
+	}
+	for name := range exchangeAPILayout {
+		seen[name] = true
 	}
 	// Every fact the C side reports must be checked by one of the tables.
 	for name := range c {

@@ -52,9 +52,9 @@ func Alloc(nbytes int) (*Buffer, error) {
 	return &Buffer{owner: o, data: data, n: nbytes}, nil
 }
 
-// Element is the set of Go types whose slices Pin accepts: fixed-size
+// Pinnable is the set of Go types whose slices Pin accepts: fixed-size
 // values that hold no Go pointers, which C may keep.
-type Element interface {
+type Pinnable interface {
 	~bool | ~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 |
 		~float32 | ~float64 | ~complex64 | ~complex128
 }
@@ -74,7 +74,7 @@ type pinned struct {
 //
 // An empty s gives an empty buffer of C memory, since DLPack wants a
 // non-nil data address.
-func Pin[T Element](s []T) (*Buffer, error) {
+func Pin[T Pinnable](s []T) (*Buffer, error) {
 	if len(s) == 0 {
 		return Alloc(0)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/ownertest"
 	"github.com/godlpack/godlpack/producer"
 )
 
@@ -27,7 +28,7 @@ func ExampleAlloc() {
 		panic(err)
 	}
 
-	t, err := consumer.Import(m.Pointer, m.Versioned)
+	t, err := consumer.Import(m)
 	if err != nil {
 		panic(err)
 	}
@@ -40,7 +41,7 @@ func ExampleAlloc() {
 // Export a Go slice without copying it, transposed and read-only. The
 // slice stays pinned until the consumer's Release runs the deleter.
 func ExamplePin() {
-	live := producer.LiveOwners()
+	live := ownertest.Live()
 	s := []int64{1, 2, 3, 4, 5, 6} // 2x3, row-major
 	b, err := producer.Pin(s)
 	if err != nil {
@@ -57,7 +58,7 @@ func ExamplePin() {
 		panic(err)
 	}
 
-	t, err := consumer.Import(m.Pointer, m.Versioned)
+	t, err := consumer.Import(m)
 	if err != nil {
 		panic(err)
 	}
@@ -66,9 +67,9 @@ func ExamplePin() {
 		fmt.Print(*p, " ")
 	}
 	fmt.Println(t.Data == unsafe.Pointer(&s[0]), t.ReadOnly(), t.Version)
-	fmt.Println("pinned owners:", producer.LiveOwners()-live)
+	fmt.Println("pinned owners:", ownertest.Live()-live)
 	t.Release() // the deleter drops the last reference: s is unpinned
-	fmt.Println("pinned owners:", producer.LiveOwners()-live)
+	fmt.Println("pinned owners:", ownertest.Live()-live)
 	// Output:
 	// 1 4 2 5 3 6 true true 1.1
 	// pinned owners: 1
@@ -91,7 +92,7 @@ func ExampleBuffer_Export() {
 		if err != nil {
 			panic(err)
 		}
-		t, err := consumer.Import(m.Pointer, m.Versioned)
+		t, err := consumer.Import(m)
 		if err != nil {
 			panic(err)
 		}
@@ -120,7 +121,7 @@ func ExampleBuffer_ExportCopy() {
 	if err != nil {
 		panic(err)
 	}
-	t, err := consumer.Import(m.Pointer, m.Versioned)
+	t, err := consumer.Import(m)
 	if err != nil {
 		panic(err)
 	}
@@ -130,9 +131,17 @@ func ExampleBuffer_ExportCopy() {
 	// Output: [1 4 2 5 3 6] [2 1] IS_COPIED <nil>
 }
 
-// A consumer that sent no max_version gets a legacy tensor.
+// A consumer that sent no max_version gets a legacy tensor; one that asked
+// for 1.0 gets a float8 tensor at the 1.1 that float8 needs.
 func ExampleNegotiate() {
-	fmt.Println(producer.Negotiate(dlpack.Version{}), producer.Negotiate(dlpack.Version{Major: 1, Minor: 1}),
-		producer.Negotiate(dlpack.Version{Major: 2}))
-	// Output: 0.0 1.1 1.3
+	float8 := dlpack.MinVersion(dlpack.DataType{Code: dlpack.Float8E4M3FN, Bits: 8, Lanes: 1}, dlpack.Device{Type: dlpack.CPU})
+	for _, asked := range []dlpack.Version{{}, {Major: 1, Minor: 0}, {Major: 2}} {
+		plain, _ := producer.Negotiate(asked, dlpack.Version{}, false)
+		f8, err := producer.Negotiate(asked, float8, false)
+		fmt.Println(asked, "->", plain, f8, err != nil)
+	}
+	// Output:
+	// 0.0 -> 0.0 0.0 true
+	// 1.0 -> 1.0 1.1 false
+	// 2.0 -> 1.3 1.3 false
 }

@@ -13,8 +13,9 @@ import (
 )
 
 // ErrVersion is wrapped by the error of an export the negotiated DLPack
-// version cannot describe: a dtype or device newer than it, or a read-only
-// tensor asked for as a legacy one, which has no way to say so.
+// version cannot describe: a legacy DLManagedTensor asked for a dtype or
+// device that needs a versioned one, or for a read-only tensor, which it
+// has no way to mark.
 var ErrVersion = errors.New("producer: the negotiated DLPack version cannot describe this tensor")
 
 // A Layout says how a tensor lies in a Buffer.
@@ -32,34 +33,34 @@ type Layout struct {
 	Offset int64
 }
 
-// A Managed is a managed tensor made by Export: a *DLManagedTensorVersioned
-// when Versioned, else a *DLManagedTensor. Whoever holds it must pass it to
-// a consumer, which will call its deleter, or call Delete.
-type Managed struct {
-	Pointer   unsafe.Pointer
-	Versioned bool
-}
-
-// Delete calls the managed tensor's deleter. Call it only for a tensor no
-// consumer has taken.
-func (m Managed) Delete() { C.gdl_managed_delete(m.Pointer, boolInt(m.Versioned)) }
-
 // Negotiate returns the version of the managed tensor to make for a
-// consumer that asked for max (its max_version): 0.0, which means a legacy
-// DLManagedTensor, when max.Major is 0 (no max_version at all); 1.min(our
-// minor, max.Minor) when max.Major is 1; and the current version for a newer
-// major.
-func Negotiate(max dlpack.Version) dlpack.Version {
-	switch {
-	case max.Major == 0:
-		return dlpack.Version{}
-	case max.Major == dlpack.MajorVersion:
-		return dlpack.Version{Major: dlpack.MajorVersion, Minor: min(max.Minor, dlpack.MinorVersion)}
+// consumer that asked for at most asked (its max_version; the zero Version,
+// or any major 0, when it asked for a legacy DLManagedTensor) and a tensor
+// that needs at least need (dlpack.MinVersion of its dtype and device):
+//
+//   - major 0: 0.0, a legacy DLManagedTensor, which cannot describe a
+//     tensor that needs a version, nor say that one is read-only (an error
+//     wrapping ErrVersion);
+//   - major 1: 1.min(asked minor, our minor), raised to need's minor when
+//     the tensor needs more, as the array API allows: the consumer checks
+//     the version it gets;
+//   - a newer major: dlpack.Current.
+func Negotiate(asked, need dlpack.Version, readOnly bool) (dlpack.Version, error) {
+	var out C.DLPackVersion
+	rc := C.gdl_negotiate(cVersion(asked), cVersion(need), C.bool(readOnly), &out)
+	v := dlpack.Version{Major: uint32(out.major), Minor: uint32(out.minor)}
+	switch rc {
+	case C.GDL_LEGACY_TOO_OLD:
+		return v, fmt.Errorf("%w: the tensor needs DLPack %v, and the consumer asked for a legacy DLManagedTensor", ErrVersion, need)
+	case C.GDL_LEGACY_READ_ONLY:
+		return v, fmt.Errorf("%w: a legacy DLManagedTensor cannot be read-only", ErrVersion)
 	}
-	return dlpack.Current
+	return v, nil
 }
 
-const knownFlags = dlpack.ReadOnly | dlpack.IsCopied | dlpack.IsSubbyteTypePadded
+func cVersion(v dlpack.Version) C.DLPackVersion {
+	return C.DLPackVersion{major: C.uint32_t(v.Major), minor: C.uint32_t(v.Minor)}
+}
 
 // Check validates l against a buffer of size bytes. It returns an error
 // naming the bad value for unknown flag bits or an offset outside the
@@ -77,8 +78,25 @@ func (l *Layout) Check(size int) error {
 // check is Check, also returning the extent and the strides, which are
 // l.Strides or, when those are nil, the contiguous strides written into buf.
 func (l *Layout) check(size int, buf []int64) (dlpack.Extent, []int64, error) {
-	if l.Flags&^knownFlags != 0 {
-		return dlpack.Extent{}, nil, fmt.Errorf("producer: unknown flag bits %#x", uint64(l.Flags&^knownFlags))
+	ext, strides, err := l.checkLayout(buf)
+	if err != nil {
+		return ext, nil, err
+	}
+	if l.Offset < 0 || l.Offset > int64(size) {
+		return ext, nil, fmt.Errorf("producer: offset %d is outside the %d-byte buffer", l.Offset, size)
+	}
+	if ext.Elements > 0 && (ext.Low < -l.Offset || ext.High > int64(size)-l.Offset) {
+		return ext, nil, fmt.Errorf("producer: shape %v with strides %v at offset %d reaches bytes [%d, %d), outside the %d-byte buffer",
+			l.Shape, strides, l.Offset, l.Offset+ext.Low, l.Offset+ext.High, size)
+	}
+	return ext, strides, nil
+}
+
+// checkLayout is check without the buffer: flags, shape, strides and
+// dtype alone.
+func (l *Layout) checkLayout(buf []int64) (dlpack.Extent, []int64, error) {
+	if unknown := l.Flags &^ dlpack.KnownFlags; unknown != 0 {
+		return dlpack.Extent{}, nil, fmt.Errorf("producer: unknown flag bits %#x", uint64(unknown))
 	}
 	strides := l.Strides
 	if strides == nil {
@@ -94,13 +112,6 @@ func (l *Layout) check(size int, buf []int64) (dlpack.Extent, []int64, error) {
 		return ext, nil, &dlpack.LayoutError{Err: dlpack.ErrOverflow,
 			Detail: fmt.Sprintf("%d elements of %v take more than 2**63 bytes", ext.Elements, l.DType)}
 	}
-	if l.Offset < 0 || l.Offset > int64(size) {
-		return ext, nil, fmt.Errorf("producer: offset %d is outside the %d-byte buffer", l.Offset, size)
-	}
-	if ext.Elements > 0 && (ext.Low < -l.Offset || ext.High > int64(size)-l.Offset) {
-		return ext, nil, fmt.Errorf("producer: shape %v with strides %v at offset %d reaches bytes [%d, %d), outside the %d-byte buffer",
-			l.Shape, strides, l.Offset, l.Offset+ext.Low, l.Offset+ext.High, size)
-	}
 	return ext, strides, nil
 }
 
@@ -112,66 +123,59 @@ func (l *Layout) device() dlpack.Device {
 	return l.Device
 }
 
-// negotiate returns the version to export l as for a consumer that asked
-// for max, or an error wrapping ErrVersion.
-func (l *Layout) negotiate(max dlpack.Version) (dlpack.Version, error) {
-	v := Negotiate(max)
-	if need := dlpack.MinVersion(l.DType, l.device()); v.Less(need) {
-		return v, fmt.Errorf("%w: %v on %v needs DLPack %v, the consumer asked for at most %v", ErrVersion, l.DType, l.device(), need, max)
+// view describes l at data for C; shape and strides must stay pinned while
+// C reads them.
+func (l *Layout) view(data unsafe.Pointer, shape, strides *int64) C.gdl_view {
+	dev := l.device()
+	v := C.gdl_view{
+		data:    data,
+		shape:   (*C.int64_t)(unsafe.Pointer(shape)),
+		strides: (*C.int64_t)(unsafe.Pointer(strides)),
+		flags:   C.uint64_t(l.Flags),
+		ndim:    C.int32_t(len(l.Shape)),
 	}
-	if v.Major == 0 && l.Flags.Has(dlpack.ReadOnly) {
-		return v, fmt.Errorf("%w: a legacy DLManagedTensor cannot be read-only", ErrVersion)
-	}
-	return v, nil
+	v.device.device_type = C.DLDeviceType(dev.Type)
+	v.device.device_id = C.int32_t(dev.ID)
+	v.dtype.code = C.uint8_t(l.DType.Code)
+	v.dtype.bits = C.uint8_t(l.DType.Bits)
+	v.dtype.lanes = C.uint16_t(l.DType.Lanes)
+	return v
 }
 
 // Export describes the buffer with l as a managed tensor of the version
-// Negotiate(max) gives, in one C allocation that also holds the shape and
-// strides, and which holds a reference to the buffer's memory until its
+// Negotiate gives for asked, in one C allocation that also holds the shape
+// and strides, and which holds a reference to the buffer's memory until its
 // deleter runs. It fails with Check's error when l does not fit the buffer,
 // with an error wrapping ErrVersion when the version cannot describe the
 // tensor, or with ErrNoMemory or ErrReleased.
-func (b *Buffer) Export(l Layout, max dlpack.Version) (Managed, error) {
+func (b *Buffer) Export(l Layout, asked dlpack.Version) (dlpack.Managed, error) {
 	if b.released.Load() {
-		return Managed{}, ErrReleased
+		return dlpack.Managed{}, ErrReleased
 	}
 	var shape, strides [dlpack.MaxNDim]int64
 	if _, _, err := l.check(b.n, strides[:]); err != nil {
-		return Managed{}, err
+		return dlpack.Managed{}, err
 	}
-	v, err := l.negotiate(max)
+	v, err := Negotiate(asked, dlpack.MinVersion(l.DType, l.device()), l.Flags.Has(dlpack.ReadOnly))
 	if err != nil {
-		return Managed{}, err
+		return dlpack.Managed{}, err
 	}
-	nd := len(l.Shape)
 	copy(shape[:], l.Shape)
 	if l.Strides != nil {
 		copy(strides[:], l.Strides)
 	}
-	dev := l.device()
-	cv := C.gdl_view{
-		data:  b.at(l.Offset),
-		flags: C.uint64_t(l.Flags),
-		ndim:  C.int32_t(nd),
-	}
-	cv.device.device_type = C.DLDeviceType(dev.Type)
-	cv.device.device_id = C.int32_t(dev.ID)
-	cv.dtype.code = C.uint8_t(l.DType.Code)
-	cv.dtype.bits = C.uint8_t(l.DType.Bits)
-	cv.dtype.lanes = C.uint16_t(l.DType.Lanes)
 	// gdl_pack copies shape and strides; cgo lets C see them through a
 	// struct only while they are pinned.
 	var pin runtime.Pinner
 	defer pin.Unpin()
 	pin.Pin(&shape[0])
 	pin.Pin(&strides[0])
-	cv.shape = (*C.int64_t)(unsafe.Pointer(&shape[0]))
-	cv.strides = (*C.int64_t)(unsafe.Pointer(&strides[0]))
-	p := C.gdl_pack(b.owner, &cv, boolInt(v.Major != 0), C.uint32_t(v.Minor))
+	cv := l.view(b.at(l.Offset), &shape[0], &strides[0])
+	p := C.gdl_pack(b.owner, &cv, C.bool(v.Major != 0), C.uint32_t(v.Minor))
 	if p == nil {
-		return Managed{}, fmt.Errorf("%w: cannot allocate a managed tensor", ErrNoMemory)
+		return dlpack.Managed{}, fmt.Errorf("%w: cannot allocate a managed tensor", ErrNoMemory)
 	}
-	return Managed{Pointer: p, Versioned: v.Major != 0}, nil
+	return dlpack.Managed{Pointer: p, Versioned: v.Major != 0}, nil
 }
 
 // ExportCopy is Export for a new C-contiguous copy of the tensor l lays out
@@ -179,34 +183,96 @@ func (b *Buffer) Export(l Layout, max dlpack.Version) (Managed, error) {
 // memory of its own, freed by the managed tensor's deleter, and is flagged
 // IsCopied and writable (IsSubbyteTypePadded is kept, ReadOnly dropped, so
 // a legacy version may describe it). Its errors are Export's.
-func (b *Buffer) ExportCopy(l Layout, max dlpack.Version) (Managed, error) {
+func (b *Buffer) ExportCopy(l Layout, asked dlpack.Version) (dlpack.Managed, error) {
 	if b.released.Load() {
-		return Managed{}, ErrReleased
+		return dlpack.Managed{}, ErrReleased
+	}
+	var buf [dlpack.MaxNDim]int64
+	if _, _, err := l.check(b.n, buf[:]); err != nil {
+		return dlpack.Managed{}, err
+	}
+	copied := l.Contiguous()
+	if _, err := Negotiate(asked, dlpack.MinVersion(l.DType, l.device()), false); err != nil {
+		return dlpack.Managed{}, err // before copying for nothing
+	}
+	c, err := CopyOf(b.at(l.Offset), l)
+	if err != nil {
+		return dlpack.Managed{}, err
+	}
+	defer c.Release()
+	return c.Export(copied, asked)
+}
+
+// Contiguous returns the layout of a C-contiguous copy of l's elements, as
+// CopyOf makes it: the same shape, dtype and device, nil strides, no
+// offset, and the flags IsCopied and l's IsSubbyteTypePadded (a copy is
+// writable, whoever may write the original).
+func (l Layout) Contiguous() Layout {
+	return Layout{Shape: l.Shape, DType: l.DType, Device: l.Device,
+		Flags: l.Flags&dlpack.IsSubbyteTypePadded | dlpack.IsCopied}
+}
+
+// CopyOf returns a new buffer of C memory holding a C-contiguous copy of
+// the elements that l lays out from data, the address of element (0, …, 0)
+// (l.Offset is ignored): l.Contiguous() describes the copy. data must be
+// CPU-accessible and hold every element of l, which CopyOf cannot check; it
+// checks l itself, with Check's errors (except those about a buffer), and
+// fails with ErrNoMemory when the copy cannot be allocated.
+func CopyOf(data unsafe.Pointer, l Layout) (*Buffer, error) {
+	var buf [dlpack.MaxNDim]int64
+	ext, strides, err := l.checkLayout(buf[:])
+	if err != nil {
+		return nil, err
+	}
+	padded := l.Flags.Has(dlpack.IsSubbyteTypePadded)
+	nbytes, _ := ext.DenseBytes(l.DType, padded) // checkLayout refused an overflow
+	c, err := Alloc(int(nbytes))
+	if err != nil {
+		return nil, err
+	}
+	if nbytes == 0 {
+		return c, nil
+	}
+	if size := l.DType.StorageSize(padded); size == 0 {
+		copy(c.Bytes(), unsafe.Slice((*byte)(data), nbytes)) // packed data is contiguous
+	} else {
+		dlpack.Copy(c.data, nil, data, strides, l.Shape, size)
+	}
+	return c, nil
+}
+
+// Describe checks l against the buffer as Export does and fills *dst, a
+// gdl_source of producer.h, so that C code can export the tensor as often
+// as it is asked (gdl_negotiate, gdl_pack) without calling Go: dst.owner
+// gets a reference of its own to the memory, which the C holder drops with
+// gdl_owner_drop; dst.view.shape and dst.view.strides must point to room
+// for len(l.Shape) values each, which Describe fills (strides in elements,
+// never nil). Its errors are Check's and ErrReleased.
+func (b *Buffer) Describe(l Layout, dst unsafe.Pointer) error {
+	if b.released.Load() {
+		return ErrReleased
 	}
 	var buf [dlpack.MaxNDim]int64
 	ext, strides, err := l.check(b.n, buf[:])
 	if err != nil {
-		return Managed{}, err
+		return err
 	}
-	src := b.at(l.Offset)
-	l.Strides, l.Offset = nil, 0
-	l.Flags = l.Flags&dlpack.IsSubbyteTypePadded | dlpack.IsCopied
-	if _, err := l.negotiate(max); err != nil {
-		return Managed{}, err // before copying for nothing
+	s := (*C.gdl_source)(dst)
+	shape, stridesOut := s.view.shape, s.view.strides
+	s.view = l.view(b.at(l.Offset), nil, nil)
+	s.view.shape, s.view.strides = shape, stridesOut
+	nd := len(l.Shape)
+	if nd > 0 {
+		copy(unsafe.Slice((*int64)(unsafe.Pointer(shape)), nd), l.Shape)
+		copy(unsafe.Slice((*int64)(unsafe.Pointer(stridesOut)), nd), strides)
 	}
-	padded := l.Flags.Has(dlpack.IsSubbyteTypePadded)
-	nbytes, _ := ext.DenseBytes(l.DType, padded) // check refused an overflow
-	c, err := Alloc(int(nbytes))
-	if err != nil {
-		return Managed{}, err
-	}
-	defer c.Release()
-	if size := l.DType.StorageSize(padded); size == 0 {
-		copy(c.Bytes(), unsafe.Slice((*byte)(src), nbytes)) // packed data is contiguous
-	} else {
-		dlpack.Copy(c.data, nil, src, strides, l.Shape, size)
-	}
-	return c.Export(l, max)
+	need := dlpack.MinVersion(l.DType, l.device())
+	s.need = cVersion(need)
+	nbytes, _ := ext.DenseBytes(l.DType, l.Flags.Has(dlpack.IsSubbyteTypePadded))
+	s.nbytes = C.int64_t(nbytes)
+	C.gdl_owner_retain(b.owner)
+	s.owner = b.owner
+	return nil
 }
 
 // at returns the address off bytes into the buffer, for 0 <= off <= b.n.
@@ -218,11 +284,4 @@ func (b *Buffer) at(off int64) unsafe.Pointer {
 		off = 0
 	}
 	return unsafe.Add(b.data, off)
-}
-
-func boolInt(b bool) C.int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -90,6 +90,6 @@ static void release_upstream_legacy(gdl_owner *o) {
 	free(o);
 }
 
-gdl_owner *gdl_owner_upstream(void *managed, int versioned) {
+gdl_owner *gdl_owner_upstream(void *managed, bool versioned) {
 	return gdl_owner_new(versioned ? release_upstream_versioned : release_upstream_legacy, managed, 0);
 }

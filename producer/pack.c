@@ -43,7 +43,7 @@ static void fill(DLTensor *t, const gdl_view *v, int64_t *dims) {
 	t->strides = dims + v->ndim;
 }
 
-void *gdl_pack(gdl_owner *owner, const gdl_view *v, int versioned, uint32_t minor) {
+void *gdl_pack(gdl_owner *owner, const gdl_view *v, bool versioned, uint32_t minor) {
 	size_t dims = 2 * (size_t)v->ndim * sizeof(int64_t);
 	if (versioned) {
 		packed_versioned *p = malloc(sizeof *p + dims);

@@ -13,8 +13,9 @@
 //	// hand m.Pointer to a consumer (for Python: capsule.Wrap); it calls the deleter once
 //
 // Negotiate picks the struct from the consumer's max_version (a legacy
-// DLManagedTensor when it sent none), and ExportCopy answers a consumer that
-// asks for a copy.
+// DLManagedTensor when it sent none), ExportCopy and CopyOf answer a
+// consumer that asks for a copy, and Describe hands a checked layout to C
+// code that exports it again and again (package capsule does).
 //
 // The owner and the deleters are C code: a consumer may call a deleter on any
 // thread, with or without the GIL, after the interpreter has finalized and
@@ -25,7 +26,3 @@ package producer
 // #cgo CFLAGS: -I${SRCDIR}/../dlpack -O2
 // #include "producer.h"
 import "C"
-
-// LiveOwners reports how many owners (of any package in the process) have
-// not been released yet; tests use it to prove that nothing leaks.
-func LiveOwners() int64 { return int64(C.gdl_owner_live()) }

@@ -6,6 +6,7 @@
 #ifndef GODLPACK_PRODUCER_H
 #define GODLPACK_PRODUCER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "dlpack.h"
@@ -51,7 +52,7 @@ gdl_owner *gdl_owner_alloc(size_t nbytes, void **data);
  * gdl_owner_upstream wraps a managed tensor received from another producer:
  * releasing the owner calls that tensor's deleter (if any) exactly once.
  */
-gdl_owner *gdl_owner_upstream(void *managed, int versioned);
+gdl_owner *gdl_owner_upstream(void *managed, bool versioned);
 
 /*
  * gdl_owner_shutdown is called once the interpreter has finalized: from then
@@ -73,11 +74,42 @@ typedef struct {
 } gdl_view;
 
 /*
- * gdl_pack builds a DLManagedTensorVersioned (versioned != 0, with version
+ * gdl_pack builds a DLManagedTensorVersioned (versioned, with version
  * 1.minor) or a legacy DLManagedTensor in one allocation that also holds the
  * shape and strides, and takes one reference on owner. Its deleter drops that
  * reference and frees the allocation. NULL when out of memory.
  */
-void *gdl_pack(gdl_owner *owner, const gdl_view *v, int versioned, uint32_t minor);
+void *gdl_pack(gdl_owner *owner, const gdl_view *v, bool versioned, uint32_t minor);
+
+/*
+ * A gdl_source is memory held by an owner (one reference) and a checked
+ * layout of it: what an exporting object keeps, to export as often as it is
+ * asked. view.shape and view.strides point to storage of the holder's.
+ */
+typedef struct {
+	gdl_owner *owner;
+	gdl_view view;
+	DLPackVersion need; /* gdl_min_version of the dtype and device */
+	int64_t nbytes;     /* the size of a C-contiguous copy of the elements */
+} gdl_source;
+
+/* The outcomes of gdl_negotiate. */
+enum {
+	GDL_NEGOTIATED = 0,
+	GDL_LEGACY_TOO_OLD,  /* the dtype or device needs a versioned tensor */
+	GDL_LEGACY_READ_ONLY /* a legacy tensor cannot say that it is read-only */
+};
+
+/*
+ * gdl_negotiate picks the version of the managed tensor to export for a
+ * consumer that asked for at most asked (0.0, or any major 0, asks for a
+ * legacy DLManagedTensor, as does passing no max_version) and a tensor that
+ * needs at least need (gdl_min_version). Major 1: 1.min(asked minor, ours),
+ * raised to need's minor when the tensor needs more: the array API lets a
+ * producer answer another minor and makes the consumer check it. A newer
+ * major: our version. Stores 0.0 for legacy. package producer's Negotiate is
+ * this function.
+ */
+int gdl_negotiate(DLPackVersion asked, DLPackVersion need, bool read_only, DLPackVersion *out);
 
 #endif

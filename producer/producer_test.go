@@ -9,11 +9,12 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/ownertest"
 	"github.com/godlpack/godlpack/producer"
 )
 
 // tensorOf returns the DLTensor and flags of a managed tensor.
-func tensorOf(m producer.Managed) (*dlpack.Tensor, dlpack.Flags, dlpack.Version) {
+func tensorOf(m dlpack.Managed) (*dlpack.Tensor, dlpack.Flags, dlpack.Version) {
 	if m.Versioned {
 		v := (*dlpack.ManagedTensorVersioned)(m.Pointer)
 		return &v.DLTensor, v.Flags, v.Version
@@ -22,25 +23,39 @@ func tensorOf(m producer.Managed) (*dlpack.Tensor, dlpack.Flags, dlpack.Version)
 }
 
 func TestNegotiate(t *testing.T) {
+	v := func(major, minor uint32) dlpack.Version { return dlpack.Version{Major: major, Minor: minor} }
 	tests := []struct {
-		max, want dlpack.Version
+		asked, need dlpack.Version
+		readOnly    bool
+		want        dlpack.Version
+		err         bool
 	}{
-		{dlpack.Version{}, dlpack.Version{}},
-		{dlpack.Version{Major: 0, Minor: 9}, dlpack.Version{}},
-		{dlpack.Version{Major: 1, Minor: 0}, dlpack.Version{Major: 1, Minor: 0}},
-		{dlpack.Version{Major: 1, Minor: 2}, dlpack.Version{Major: 1, Minor: 2}},
-		{dlpack.Version{Major: 1, Minor: 99}, dlpack.Current},
-		{dlpack.Version{Major: 2, Minor: 0}, dlpack.Current},
+		{v(0, 0), v(0, 0), false, v(0, 0), false},
+		{v(0, 9), v(0, 0), false, v(0, 0), false},
+		{v(0, 0), v(0, 0), true, v(0, 0), true},   // legacy cannot say read-only
+		{v(0, 0), v(1, 1), false, v(0, 0), true},  // float8 needs a versioned tensor
+		{v(1, 0), v(0, 0), true, v(1, 0), false},  // versioned may be read-only
+		{v(1, 2), v(0, 0), false, v(1, 2), false}, // the minor asked
+		{v(1, 99), v(0, 0), false, dlpack.Current, false},
+		{v(2, 0), v(0, 0), false, dlpack.Current, false},
+		{v(1, 0), v(1, 1), false, v(1, 1), false}, // float8 asked as 1.0: exported at the 1.1 it needs
+		{v(1, 1), v(1, 2), false, v(1, 2), false},
+		{v(1, 3), v(1, 1), false, v(1, 3), false},
+		{v(1, 0), dlpack.Current, false, dlpack.Current, false},
 	}
 	for _, tt := range tests {
-		if got := producer.Negotiate(tt.max); got != tt.want {
-			t.Errorf("Negotiate(%v) = %v, want %v", tt.max, got, tt.want)
+		got, err := producer.Negotiate(tt.asked, tt.need, tt.readOnly)
+		if got != tt.want || (err != nil) != tt.err {
+			t.Errorf("Negotiate(%v, %v, %v) = %v, %v; want %v, error %v", tt.asked, tt.need, tt.readOnly, got, err, tt.want, tt.err)
+		}
+		if err != nil && !errors.Is(err, producer.ErrVersion) {
+			t.Errorf("Negotiate(%v, %v, %v): %v does not wrap ErrVersion", tt.asked, tt.need, tt.readOnly, err)
 		}
 	}
 }
 
 func TestExport(t *testing.T) {
-	before := producer.LiveOwners()
+	before := ownertest.Live()
 	b, err := producer.Alloc(64)
 	if err != nil {
 		t.Fatal(err)
@@ -69,8 +84,9 @@ func TestExport(t *testing.T) {
 			continue
 		}
 		dt, flags, v := tensorOf(m)
-		if m.Versioned != tt.versioned || v != producer.Negotiate(tt.max) {
-			t.Errorf("%s: versioned %v version %v, want %v %v", tt.name, m.Versioned, v, tt.versioned, producer.Negotiate(tt.max))
+		want, _ := producer.Negotiate(tt.max, dlpack.MinVersion(tt.l.DType, dlpack.Device{Type: dlpack.CPU}), tt.l.Flags.Has(dlpack.ReadOnly))
+		if m.Versioned != tt.versioned || v != want {
+			t.Errorf("%s: versioned %v version %v, want %v %v", tt.name, m.Versioned, v, tt.versioned, want)
 		}
 		if dt.Data != unsafe.Add(b.Pointer(), tt.offset) || dt.ByteOffset != 0 || dt.DType != tt.l.DType ||
 			dt.Device != (dlpack.Device{Type: dlpack.CPU}) || flags != tt.l.Flags {
@@ -83,7 +99,7 @@ func TestExport(t *testing.T) {
 	}
 	b.Release()
 	b.Release() // a second Release does nothing
-	if got := producer.LiveOwners(); got != before {
+	if got := ownertest.Live(); got != before {
 		t.Errorf("LiveOwners = %d after every release, want %d", got, before)
 	}
 }
@@ -107,7 +123,6 @@ func TestExportErrors(t *testing.T) {
 		{"unknown dtype", producer.Layout{Shape: []int64{1}, DType: dlpack.DataType{Code: 2, Bits: 32, Lanes: 4}}, dlpack.Current, dlpack.ErrUnknownDataType},
 		{"unknown flag", producer.Layout{Shape: []int64{1}, DType: dlpack.Float32, Flags: 1 << 9}, dlpack.Current, nil},
 		{"float8 as legacy", producer.Layout{Shape: []int64{1}, DType: f8}, dlpack.Version{}, producer.ErrVersion},
-		{"float8 as 1.0", producer.Layout{Shape: []int64{1}, DType: f8}, dlpack.Version{Major: 1}, producer.ErrVersion},
 		{"read-only legacy", producer.Layout{Shape: []int64{1}, DType: dlpack.Float32, Flags: dlpack.ReadOnly}, dlpack.Version{}, producer.ErrVersion},
 		// 2**62 float32 elements in 4 bytes: no consumer can copy them, and a
 		// copy=True export once sized its buffer modulo 2**64.
@@ -153,7 +168,7 @@ func TestExportEmptyAtEnd(t *testing.T) {
 }
 
 func TestExportCopy(t *testing.T) {
-	before := producer.LiveOwners()
+	before := ownertest.Live()
 	src := []int16{0, 1, 2, 3, 4, 5, 6, 7}
 	b, err := producer.Pin(src)
 	if err != nil {
@@ -219,7 +234,7 @@ func TestExportCopy(t *testing.T) {
 	if _, err := b.ExportCopy(producer.Layout{DType: dlpack.Int16}, dlpack.Current); !errors.Is(err, producer.ErrReleased) {
 		t.Errorf("ExportCopy after Release: %v, want ErrReleased", err)
 	}
-	if got := producer.LiveOwners(); got != before {
+	if got := ownertest.Live(); got != before {
 		t.Errorf("LiveOwners = %d after every deleter, want %d", got, before)
 	}
 }
@@ -228,7 +243,7 @@ func TestExportCopy(t *testing.T) {
 // collects garbage: the memory must stay, unchanged and at the same address,
 // until the managed tensor's deleter runs, and then become collectable.
 func TestPinKeepsGoMemory(t *testing.T) {
-	before := producer.LiveOwners()
+	before := ownertest.Live()
 	arr := new([1 << 14]float64)
 	for i := range arr {
 		arr[i] = float64(i)
@@ -267,7 +282,7 @@ func TestPinKeepsGoMemory(t *testing.T) {
 		t.Fatal("the garbage collector freed pinned memory while a managed tensor held it")
 	}
 	m.Delete()
-	if got := producer.LiveOwners(); got != before {
+	if got := ownertest.Live(); got != before {
 		t.Errorf("LiveOwners = %d after the deleter, want %d", got, before)
 	}
 	for i := 0; i < 100 && !freed.Load(); i++ {
@@ -282,7 +297,7 @@ func TestPinKeepsGoMemory(t *testing.T) {
 // TestDeleterConcurrent runs the last deleters of pinned buffers on many
 // goroutines at once: each unpins exactly once.
 func TestDeleterConcurrent(t *testing.T) {
-	before := producer.LiveOwners()
+	before := ownertest.Live()
 	done := make(chan struct{})
 	for g := 0; g < 8; g++ {
 		go func() {
@@ -306,7 +321,7 @@ func TestDeleterConcurrent(t *testing.T) {
 	for range 8 {
 		<-done
 	}
-	if got := producer.LiveOwners(); got != before {
+	if got := ownertest.Live(); got != before {
 		t.Errorf("LiveOwners = %d, want %d", got, before)
 	}
 }

@@ -28,10 +28,10 @@ func goImport(a *C.gdl_import_args) (rc C.int) {
 		// Still owned after success means we copied: the producer's
 		// tensor is no longer needed either way.
 		if owned {
-			C.gdl_managed_delete(a.managed, a.versioned)
+			C.gdl_managed_delete(a.managed, a.versioned != 0)
 		}
 	}()
-	v, err := consumer.Inspect(a.managed, versioned, int64s(&a.out.strides[0], dlpack.MaxNDim))
+	v, err := consumer.Inspect(dlpack.Managed{Pointer: a.managed, Versioned: versioned}, int64s(&a.out.strides[0], dlpack.MaxNDim))
 	if err != nil {
 		var ce *consumer.Error
 		if errors.As(err, &ce) && ce.Version {

@@ -25,7 +25,7 @@ func goOps(a *C.gdl_ops_args) (rc C.int) {
 			rc = fail(&a.err, C.GDL_RUNTIME_ERROR, "godlpack: internal error in godlpack.ops: %v", r)
 		}
 		for i := imported; i < n; i++ {
-			C.gdl_managed_delete(a.managed[i], a.versioned[i])
+			C.gdl_managed_delete(a.managed[i], a.versioned[i] != 0)
 		}
 		for _, t := range ts {
 			if t != nil {
@@ -34,7 +34,7 @@ func goOps(a *C.gdl_ops_args) (rc C.int) {
 		}
 	}()
 	for i := 0; i < n; i++ {
-		t, err := consumer.Import(a.managed[i], a.versioned[i] != 0)
+		t, err := consumer.Import(dlpack.Managed{Pointer: a.managed[i], Versioned: a.versioned[i] != 0})
 		imported = i + 1 // Import owns it now, and deleted it on error
 		if err != nil {
 			return fail(&a.err, C.GDL_BUFFER_ERROR, "cannot import the tensor: %v", err)
