@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"slices"
 	"sync"
 	"syscall"
 	"testing"
@@ -167,13 +168,36 @@ func FuzzInspect(f *testing.F) {
 		}
 
 		var buf [dlpack.MaxNDim]int64
-		v, err := Inspect(dlpack.Managed{Pointer: managed, Versioned: versioned}, buf[:])
+		m := dlpack.Managed{Pointer: managed, Versioned: versioned}
+		v, err := Inspect(m, buf[:])
+		checkFastPath(t, m, v, err)
 		if err != nil {
 			checkRefusal(t, err, versioned, major)
 			return
 		}
 		checkView(t, &v, &tensor, versioned, major, minor, dlpack.Flags(flags), shape)
 	})
+}
+
+// checkFastPath holds gdl_inspect, the C hot path of Inspect, to Inspect:
+// whatever it accepts, Inspect must accept with the same view (the
+// F-contiguity, which C callers never ask, aside).
+func checkFastPath(t *testing.T, m dlpack.Managed, want View, err error) {
+	t.Helper()
+	var buf [dlpack.MaxNDim]int64
+	got, ok := inspectFast(m, &buf)
+	if !ok {
+		return
+	}
+	if err != nil {
+		t.Fatalf("gdl_inspect accepted a tensor Inspect refuses: %v", err)
+	}
+	want.Extent.FContiguous = false
+	if got.Data != want.Data || got.DType != want.DType || got.Device != want.Device || got.Flags != want.Flags ||
+		got.Version != want.Version || got.Versioned != want.Versioned || got.Extent != want.Extent ||
+		!slices.Equal(got.Shape, want.Shape) || !slices.Equal(got.Strides, want.Strides) {
+		t.Fatalf("gdl_inspect gives %+v, Inspect %+v", got, want)
+	}
 }
 
 // checkRefusal checks that an error says which kind of refusal it is.
