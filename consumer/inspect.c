@@ -1,31 +1,6 @@
 #include <stddef.h>
 #include "inspect.h"
 
-/* known_dtype is dlpack.DataType.Known for one lane and whole bytes (no sub-byte types). */
-static bool known_dtype(DLDataType dt) {
-	if (dt.lanes != 1)
-		return false;
-	switch (dt.code) {
-	case kDLInt:
-	case kDLUInt:
-		return dt.bits == 8 || dt.bits == 16 || dt.bits == 32 || dt.bits == 64;
-	case kDLFloat:
-		return dt.bits == 16 || dt.bits == 32 || dt.bits == 64;
-	case kDLBfloat:
-		return dt.bits == 16;
-	case kDLComplex:
-		return dt.bits == 64 || dt.bits == 128;
-	case kDLBool:
-		return dt.bits == 8;
-	}
-	return dt.code >= kDLFloat8_e3m4 && dt.code <= kDLFloat8_e8m0fnu && dt.bits == 8;
-}
-
-static bool cpu_accessible(DLDevice d) {
-	return d.device_type == kDLCPU || d.device_type == kDLCUDAHost || d.device_type == kDLROCMHost ||
-	       d.device_type == kDLCUDAManaged;
-}
-
 bool gdl_inspect(const void *managed, bool versioned, int64_t *strides_buf, gdl_inspected *out) {
 	if (managed == NULL)
 		return false;
@@ -44,7 +19,8 @@ bool gdl_inspect(const void *managed, bool versioned, int64_t *strides_buf, gdl_
 		t = &((const DLManagedTensor *)managed)->dl_tensor;
 	}
 	int32_t ndim = t->ndim;
-	if (ndim < 0 || ndim > GDL_MAX_NDIM || !cpu_accessible(t->device) || !known_dtype(t->dtype))
+	if (ndim < 0 || ndim > GDL_MAX_NDIM || !gdl_is_cpu_accessible(t->device) || !gdl_dtype_known(t->dtype) ||
+	    t->dtype.bits < 8)
 		return false;
 	if (ndim > 0 && t->shape == NULL)
 		return false;

@@ -83,8 +83,9 @@ func (t *Tensor) NBytes() int64 {
 	return n
 }
 
-// readable checks that the data may be read from Go now.
-func (t *Tensor) readable() error {
+// CheckReadable returns nil if the data may be read from Go now, and
+// otherwise an error wrapping ErrReleased or ErrDevice.
+func (t *Tensor) CheckReadable() error {
 	if t.released.Load() {
 		return ErrReleased
 	}
@@ -97,7 +98,7 @@ func (t *Tensor) readable() error {
 // CheckWritable returns nil if the data may be written from Go now, and
 // otherwise an error wrapping ErrReleased, ErrDevice or ErrReadOnly.
 func (t *Tensor) CheckWritable() error {
-	if err := t.readable(); err != nil {
+	if err := t.CheckReadable(); err != nil {
 		return err
 	}
 	if t.ReadOnly() {
@@ -114,7 +115,7 @@ func checkType[T dlpack.Element](t *Tensor) error {
 	if want := dlpack.DataTypeOf[T](); t.DType != want {
 		return fmt.Errorf("%w: the tensor holds %v, not %v", ErrDType, t.DType, want)
 	}
-	return t.readable()
+	return t.CheckReadable()
 }
 
 // Slice returns the data of a C-contiguous tensor as a []T of its
@@ -168,7 +169,7 @@ func Raw[T ~uint8 | ~uint16 | ~uint32 | ~uint64](t *Tensor) (iter.Seq[*T], error
 	if size := int(unsafe.Sizeof(*new(T))); t.ItemSize() != size {
 		return nil, fmt.Errorf("%w: %v elements are not %d bytes wide", ErrDType, t.DType, size)
 	}
-	if err := t.readable(); err != nil {
+	if err := t.CheckReadable(); err != nil {
 		return nil, err
 	}
 	return walk[T](t), nil
@@ -218,7 +219,7 @@ func walk[T any](t *Tensor) iter.Seq[*T] {
 // or C memory viewed with unsafe.Slice. dst must hold NBytes bytes. The
 // copy moves the longest contiguous runs at a time (see dlpack.Copy).
 func (t *Tensor) CopyTo(dst []byte) error {
-	if err := t.readable(); err != nil {
+	if err := t.CheckReadable(); err != nil {
 		return err
 	}
 	n := t.NBytes()
@@ -244,7 +245,7 @@ func (t *Tensor) CopyFrom(src *Tensor) error {
 	if err := t.CheckWritable(); err != nil {
 		return err
 	}
-	if err := src.readable(); err != nil {
+	if err := src.CheckReadable(); err != nil {
 		return err
 	}
 	if t.DType != src.DType || t.ItemSize() != src.ItemSize() {

@@ -109,6 +109,11 @@ static int gdl_abi_len(void) { return (int)(sizeof gdl_abi / sizeof gdl_abi[0]);
 static const char *gdl_abi_name(int i) { return gdl_abi[i].name; }
 static uint64_t gdl_abi_value(int i) { return gdl_abi[i].value; }
 
+static bool gdl_dtype_known_of(uint8_t code, uint8_t bits, uint16_t lanes) {
+	DLDataType dt = {code, bits, lanes};
+	return gdl_dtype_known(dt);
+}
+
 static DLPackVersion gdl_min_version_of(uint8_t code, uint8_t bits, uint16_t lanes, int32_t type, int32_t id) {
 	DLDataType dt = {code, bits, lanes};
 	DLDevice dev = {(DLDeviceType)type, id};
@@ -135,4 +140,10 @@ func cABI() map[string]uint64 {
 func cMinVersion(dt DataType, dev Device) Version {
 	v := C.gdl_min_version_of(C.uint8_t(dt.Code), C.uint8_t(dt.Bits), C.uint16_t(dt.Lanes), C.int32_t(dev.Type), C.int32_t(dev.ID))
 	return Version{uint32(v.major), uint32(v.minor)}
+}
+
+// cKnown is the C header's gdl_dtype_known, DataType.Known for C code on the
+// hot path; the tests hold the two together.
+func cKnown(dt DataType) bool {
+	return bool(C.gdl_dtype_known_of(C.uint8_t(dt.Code), C.uint8_t(dt.Bits), C.uint16_t(dt.Lanes)))
 }

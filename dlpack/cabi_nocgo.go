@@ -8,3 +8,6 @@ func cABI() map[string]uint64 { return nil }
 
 // cMinVersion is MinVersion when cgo is off: there is no C to compare.
 func cMinVersion(dt DataType, dev Device) Version { return MinVersion(dt, dev) }
+
+// cKnown is DataType.Known when cgo is off: there is no C to compare.
+func cKnown(dt DataType) bool { return dt.Known() }

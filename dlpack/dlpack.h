@@ -133,6 +133,35 @@ static inline void gdl_managed_delete(void *managed, bool versioned) {
 	}
 }
 
+/*
+ * gdl_dtype_known is dlpack.DataType.Known for C callers on the hot path:
+ * whether dt is in the table of data types. TestKnownMatchesC holds the two
+ * together.
+ */
+static inline bool gdl_dtype_known(DLDataType dt) {
+	if (dt.lanes != 1)
+		return false;
+	switch (dt.code) {
+	case kDLInt:
+	case kDLUInt:
+		return dt.bits == 8 || dt.bits == 16 || dt.bits == 32 || dt.bits == 64;
+	case kDLFloat:
+		return dt.bits == 16 || dt.bits == 32 || dt.bits == 64;
+	case kDLBfloat:
+		return dt.bits == 16;
+	case kDLComplex:
+		return dt.bits == 64 || dt.bits == 128;
+	case kDLBool:
+		return dt.bits == 8;
+	case kDLFloat6_e2m3fn:
+	case kDLFloat6_e3m2fn:
+		return dt.bits == 6;
+	case kDLFloat4_e2m1fn:
+		return dt.bits == 4;
+	}
+	return dt.code >= kDLFloat8_e3m4 && dt.code <= kDLFloat8_e8m0fnu && dt.bits == 8;
+}
+
 /* gdl_device_known reports whether DLPack 1.3 defines the device type t. */
 static inline bool gdl_device_known(int32_t t) {
 	return (t >= kDLCPU && t <= kDLOpenCL) || (t >= kDLVulkan && t <= kDLTrn);

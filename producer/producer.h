@@ -93,6 +93,18 @@ typedef struct {
 	int64_t nbytes;     /* the size of a C-contiguous copy of the elements */
 } gdl_source;
 
+/*
+ * gdl_contiguous lays out a tensor of shape (ndim values) and dtype dt
+ * C-contiguously: it writes the strides in elements (dlpack.ContiguousStrides)
+ * and stores the element count and the bytes the elements take, one byte
+ * each for sub-byte types when padded, else packed. It returns false for
+ * what dlpack.CheckLayout refuses: ndim out of [0, GDL_MAX_NDIM], a dtype
+ * not in the table, a negative dimension, or sizes that overflow an int64.
+ * TestContiguousMatchesGo holds it to the Go functions.
+ */
+bool gdl_contiguous(int32_t ndim, const int64_t *shape, DLDataType dt, bool padded, int64_t *strides,
+                    int64_t *elements, int64_t *nbytes);
+
 /* The outcomes of gdl_negotiate. */
 enum {
 	GDL_NEGOTIATED = 0,

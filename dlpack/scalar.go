@@ -1,0 +1,236 @@
+package dlpack
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"unsafe"
+)
+
+// Errors of DataType.Encode, each wrapped with the value and the data type.
+var (
+	// ErrRange: the value is beyond what the data type holds.
+	ErrRange = errors.New("value out of range")
+	// ErrNotFinite: a NaN or an infinity cannot be an integer.
+	ErrNotFinite = errors.New("value is not finite")
+	// ErrComplex: a complex value with an imaginary part cannot be real.
+	ErrComplex = errors.New("complex value for a real data type")
+)
+
+// A ScalarKind says which fields of a Scalar hold its value.
+type ScalarKind uint8
+
+// The kinds of Scalar.
+const (
+	BoolScalar    ScalarKind = iota // Int is 0 or 1
+	IntScalar                       // Int
+	UintScalar                      // Uint, a value above math.MaxInt64
+	FloatScalar                     // Real
+	ComplexScalar                   // Real and Imag
+)
+
+// A Scalar is one number to store as an element, of any of the kinds
+// Python's bool, int, float and complex have.
+type Scalar struct {
+	Kind       ScalarKind
+	Int        int64
+	Uint       uint64
+	Real, Imag float64
+}
+
+// Float returns s as a float64 (its real part for a complex).
+func (s Scalar) Float() float64 {
+	switch s.Kind {
+	case UintScalar:
+		return float64(s.Uint)
+	case FloatScalar, ComplexScalar:
+		return s.Real
+	}
+	return float64(s.Int)
+}
+
+// Encode returns the bytes of one element of dt holding s, in native
+// (little-endian) order: ItemSize() bytes, one byte for a sub-byte type.
+// It converts as NumPy's full does: a value out of an integer type's range
+// is an error wrapping ErrRange, a NaN or infinity one wrapping
+// ErrNotFinite, and a complex value with an imaginary part stored in a real
+// type one wrapping ErrComplex; floats round to nearest, ties to even (the
+// float8, float6 and float4 types as EncodeMinifloat rounds). dt must be in
+// the table.
+func (dt DataType) Encode(s Scalar) ([]byte, error) {
+	out := make([]byte, dt.ItemSize())
+	if s.Kind == ComplexScalar && dt.Code != Complex {
+		if s.Imag != 0 {
+			return nil, fmt.Errorf("dlpack: %w: cannot store (%g%+gj) in %v", ErrComplex, s.Real, s.Imag, dt)
+		}
+		s.Kind = FloatScalar
+	}
+	switch dt.Code {
+	case CodeBool:
+		if s.Kind == FloatScalar && s.Real != 0 || s.Kind == UintScalar || s.Kind != FloatScalar && s.Int != 0 {
+			out[0] = 1
+		}
+	case Int, UInt:
+		v, err := s.integer(dt)
+		if err != nil {
+			return nil, err
+		}
+		putUint(out, v)
+	case Float:
+		f := s.Float()
+		switch dt.Bits {
+		case 16:
+			putUint(out, uint64(EncodeFloat16(f)))
+		case 32:
+			putUint(out, uint64(math.Float32bits(float32(f))))
+		default:
+			putUint(out, math.Float64bits(f))
+		}
+	case Bfloat:
+		putUint(out, uint64(EncodeBfloat16(s.Float())))
+	case Complex:
+		re, im := s.Float(), 0.0
+		if s.Kind == ComplexScalar {
+			im = s.Imag
+		}
+		if dt.Bits == 64 {
+			putUint(out[:4], uint64(math.Float32bits(float32(re))))
+			putUint(out[4:], uint64(math.Float32bits(float32(im))))
+		} else {
+			putUint(out[:8], math.Float64bits(re))
+			putUint(out[8:], math.Float64bits(im))
+		}
+	default:
+		b, ok := EncodeMinifloat(dt.Code, s.Float())
+		if !ok {
+			return nil, fmt.Errorf("dlpack: %w %v", ErrUnknownDataType, dt)
+		}
+		out[0] = b
+	}
+	return out, nil
+}
+
+// integer returns the bits of s as an element of the integer type dt, or an
+// error if dt does not hold it.
+func (s Scalar) integer(dt DataType) (uint64, error) {
+	neg, mag := false, uint64(0) // the value is -mag when neg, else mag
+	switch s.Kind {
+	case FloatScalar:
+		if math.IsNaN(s.Real) || math.IsInf(s.Real, 0) {
+			return 0, fmt.Errorf("dlpack: %w: cannot store %g in %v", ErrNotFinite, s.Real, dt)
+		}
+		t := math.Trunc(s.Real)
+		if t < -(1<<63) || t >= 1<<64 {
+			return 0, fmt.Errorf("dlpack: %w: %g is out of range for %v", ErrRange, s.Real, dt)
+		}
+		neg = t < 0
+		mag = uint64(math.Abs(t))
+	case UintScalar:
+		mag = s.Uint
+	default:
+		neg = s.Int < 0
+		mag = uint64(s.Int)
+		if neg {
+			mag = -mag
+		}
+	}
+	var ok bool
+	if dt.Code == Int {
+		limit := uint64(1) << (dt.Bits - 1) // -limit <= v < limit
+		ok = neg && mag <= limit || !neg && mag < limit
+	} else {
+		ok = !neg || mag == 0
+		ok = ok && (dt.Bits == 64 || mag < 1<<dt.Bits)
+	}
+	if !ok {
+		if neg {
+			return 0, fmt.Errorf("dlpack: %w: -%d is out of range for %v", ErrRange, mag, dt)
+		}
+		return 0, fmt.Errorf("dlpack: %w: %d is out of range for %v", ErrRange, mag, dt)
+	}
+	if neg {
+		return -mag, nil
+	}
+	return mag, nil
+}
+
+// putUint stores the low len(b) bytes of v in little-endian order.
+func putUint(b []byte, v uint64) {
+	for k := range b {
+		b[k] = byte(v >> (8 * k))
+	}
+}
+
+// Fill writes copies of elem over dst, doubling what is written each time:
+// the elements of full. len(dst) must be a multiple of len(elem).
+func Fill(dst, elem []byte) {
+	if len(dst) == 0 {
+		return
+	}
+	n := copy(dst, elem)
+	for n < len(dst) {
+		n += copy(dst[n:], dst[:n])
+	}
+}
+
+// Arange writes the elements 0, 1, …, len(dst)/ItemSize()-1 of dt over dst,
+// after checking with CheckArange that dt holds them.
+func (dt DataType) Arange(dst []byte) error {
+	size := dt.ItemSize()
+	n := len(dst) / max(size, 1)
+	if err := dt.CheckArange(int64(n)); err != nil {
+		return err
+	}
+	p := unsafe.Pointer(unsafe.SliceData(dst))
+	switch dt {
+	case Float32:
+		s := unsafe.Slice((*float32)(p), n)
+		for k := range s {
+			s[k] = float32(k)
+		}
+	case Float64:
+		s := unsafe.Slice((*float64)(p), n)
+		for k := range s {
+			s[k] = float64(k)
+		}
+	case Int64:
+		s := unsafe.Slice((*int64)(p), n)
+		for k := range s {
+			s[k] = int64(k)
+		}
+	case Int32:
+		s := unsafe.Slice((*int32)(p), n)
+		for k := range s {
+			s[k] = int32(k)
+		}
+	default:
+		for k := 0; k < n; k++ {
+			elem, err := dt.Encode(Scalar{Kind: IntScalar, Int: int64(k)})
+			if err != nil {
+				return err
+			}
+			copy(dst[k*size:], elem)
+		}
+	}
+	return nil
+}
+
+// CheckArange returns an error wrapping ErrRange when the integer or bool
+// type dt cannot hold 0, 1, …, n-1; float types hold them all, rounded.
+func (dt DataType) CheckArange(n int64) error {
+	if n <= 1 {
+		return nil
+	}
+	last := n - 1
+	switch dt.Code {
+	case CodeBool:
+		if last > 1 {
+			return fmt.Errorf("dlpack: %w: bool holds only 0 and 1, not %d values", ErrRange, n)
+		}
+	case Int, UInt:
+		if _, err := (Scalar{Kind: IntScalar, Int: last}).integer(dt); err != nil {
+			return fmt.Errorf("dlpack: %w: the last value %d does not fit in %v", ErrRange, last, dt)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,210 @@
+// Package ops holds kernels that work in place on tensors imported with
+// package consumer, of any strides and any producer: the Go half of
+// godlpack.ops, and an example of Go code on DLPack memory.
+//
+// Numbers cross as dlpack.Scalar. Errors wrap the consumer package's:
+// consumer.ErrDType for a dtype a kernel does not support or a factor of the
+// wrong kind, consumer.ErrLayout for shapes that do not match,
+// consumer.ErrReadOnly (or ErrDevice, ErrReleased) for a tensor that may not
+// be written or read; dlpack.ErrRange wraps a factor that does not fit the
+// dtype.
+package ops
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/dlpack"
+)
+
+// Real is the set of element types the arithmetic kernels work on.
+type Real interface {
+	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64
+}
+
+// Work returns the bytes a kernel touches in t: every element, as many
+// times as a stride of 0 repeats it, times the item size. A caller decides
+// by it whether the work is worth releasing a lock for.
+func Work(t *consumer.Tensor) int64 {
+	n, _ := t.Extent.DenseBytes(t.DType, t.Flags.Has(dlpack.IsSubbyteTypePadded)) // Import refused an overflow
+	return n
+}
+
+// Sum returns the sum of t's elements: an IntScalar (wrapping int64, as
+// NumPy's sum wraps) for signed integers and bool (the count of true
+// elements), a UintScalar (wrapping) for unsigned integers, a FloatScalar
+// (summed in float64) for float16, bfloat16, float32 and float64.
+func Sum(t *consumer.Tensor) (dlpack.Scalar, error) {
+	if err := t.CheckReadable(); err != nil {
+		return dlpack.Scalar{}, err
+	}
+	switch dt := t.DType; dt {
+	case dlpack.Bool:
+		var n int64
+		it, _ := consumer.Elements[bool](t)
+		for p := range it {
+			if *p {
+				n++
+			}
+		}
+		return dlpack.Scalar{Kind: dlpack.IntScalar, Int: n}, nil
+	case dlpack.Int8:
+		return dlpack.Scalar{Kind: dlpack.IntScalar, Int: reduce[int8, int64](t)}, nil
+	case dlpack.Int16:
+		return dlpack.Scalar{Kind: dlpack.IntScalar, Int: reduce[int16, int64](t)}, nil
+	case dlpack.Int32:
+		return dlpack.Scalar{Kind: dlpack.IntScalar, Int: reduce[int32, int64](t)}, nil
+	case dlpack.Int64:
+		return dlpack.Scalar{Kind: dlpack.IntScalar, Int: reduce[int64, int64](t)}, nil
+	case dlpack.Uint8:
+		return dlpack.Scalar{Kind: dlpack.UintScalar, Uint: reduce[uint8, uint64](t)}, nil
+	case dlpack.Uint16:
+		return dlpack.Scalar{Kind: dlpack.UintScalar, Uint: reduce[uint16, uint64](t)}, nil
+	case dlpack.Uint32:
+		return dlpack.Scalar{Kind: dlpack.UintScalar, Uint: reduce[uint32, uint64](t)}, nil
+	case dlpack.Uint64:
+		return dlpack.Scalar{Kind: dlpack.UintScalar, Uint: reduce[uint64, uint64](t)}, nil
+	case dlpack.Float16:
+		return dlpack.Scalar{Kind: dlpack.FloatScalar, Real: reduceHalf(t, dlpack.DecodeFloat16)}, nil
+	case dlpack.Bfloat16:
+		return dlpack.Scalar{Kind: dlpack.FloatScalar, Real: reduceHalf(t, dlpack.DecodeBfloat16)}, nil
+	case dlpack.Float32:
+		return dlpack.Scalar{Kind: dlpack.FloatScalar, Real: reduce[float32, float64](t)}, nil
+	case dlpack.Float64:
+		return dlpack.Scalar{Kind: dlpack.FloatScalar, Real: reduce[float64, float64](t)}, nil
+	default:
+		return dlpack.Scalar{}, fmt.Errorf("%w: sum supports bool, integer and real float dtypes, not %v", consumer.ErrDType, dt)
+	}
+}
+
+// reduce sums t's elements of type T into an accumulator of type A.
+func reduce[T Real, A int64 | uint64 | float64](t *consumer.Tensor) A {
+	var acc A
+	if s, err := consumer.Slice[T](t); err == nil {
+		for _, v := range s {
+			acc += A(v)
+		}
+		return acc
+	}
+	it, _ := consumer.Elements[T](t)
+	for p := range it {
+		acc += A(*p)
+	}
+	return acc
+}
+
+// reduceHalf sums 16-bit floats decoded by dec.
+func reduceHalf(t *consumer.Tensor, dec func(uint16) float64) float64 {
+	var acc float64
+	it, _ := consumer.Raw[uint16](t)
+	for p := range it {
+		acc += dec(*p)
+	}
+	return acc
+}
+
+// writable checks that an in-place kernel may write t, and that its writes
+// would be seen: a tensor the producer copied (IS_COPIED) belongs to nobody
+// else.
+func writable(t *consumer.Tensor) error {
+	if err := t.CheckWritable(); err != nil {
+		return err
+	}
+	if t.Copied() {
+		return fmt.Errorf("%w: the producer handed over a copy (IS_COPIED), so writing it would change nothing", consumer.ErrReadOnly)
+	}
+	return nil
+}
+
+// Scale multiplies t's elements by factor in place, in the dtype's own
+// arithmetic: integers wrap, and need an integer factor that the dtype holds
+// (dlpack.ErrRange otherwise); float16, bfloat16, float32 and float64 round
+// the factor to the dtype first and multiply with one rounding, as NumPy's
+// x *= x.dtype.type(a) does.
+func Scale(t *consumer.Tensor, factor dlpack.Scalar) error {
+	dt := t.DType
+	integer := dt.Code == dlpack.Int || dt.Code == dlpack.UInt
+	switch {
+	case dt.Lanes != 1 || !integer && dt.Code != dlpack.Float && dt.Code != dlpack.Bfloat:
+		return fmt.Errorf("%w: scale supports integer and real float dtypes, not %v", consumer.ErrDType, dt)
+	case integer && factor.Kind != dlpack.IntScalar && factor.Kind != dlpack.UintScalar && factor.Kind != dlpack.BoolScalar:
+		return fmt.Errorf("%w: scaling an %v tensor needs an int factor, got %v", consumer.ErrDType, dt, factor.Float())
+	}
+	var bits uint64 // an integer factor as an element of dt, which also checks that dt holds it
+	if integer {
+		elem, err := dt.Encode(factor)
+		if err != nil {
+			return fmt.Errorf("ops: the factor does not fit in %v: %w", dt, err)
+		}
+		var b [8]byte
+		copy(b[:], elem)
+		bits = binary.LittleEndian.Uint64(b[:])
+	}
+	if err := writable(t); err != nil {
+		return err
+	}
+	f := factor.Float()
+	switch dt {
+	case dlpack.Int8:
+		scale(t, int8(bits))
+	case dlpack.Int16:
+		scale(t, int16(bits))
+	case dlpack.Int32:
+		scale(t, int32(bits))
+	case dlpack.Int64:
+		scale(t, int64(bits))
+	case dlpack.Uint8:
+		scale(t, uint8(bits))
+	case dlpack.Uint16:
+		scale(t, uint16(bits))
+	case dlpack.Uint32:
+		scale(t, uint32(bits))
+	case dlpack.Uint64:
+		scale(t, bits)
+	case dlpack.Float16:
+		scaleHalf(t, f, dlpack.EncodeFloat16, dlpack.DecodeFloat16)
+	case dlpack.Bfloat16:
+		scaleHalf(t, f, dlpack.EncodeBfloat16, dlpack.DecodeBfloat16)
+	case dlpack.Float32:
+		scale(t, float32(f))
+	case dlpack.Float64:
+		scale(t, f)
+	}
+	return nil
+}
+
+// scale multiplies t's elements of type T by m in place, in T's arithmetic.
+func scale[T Real](t *consumer.Tensor, m T) {
+	if s, err := consumer.Slice[T](t); err == nil {
+		for i := range s {
+			s[i] *= m
+		}
+		return
+	}
+	it, _ := consumer.Elements[T](t)
+	for p := range it {
+		*p *= m
+	}
+}
+
+// scaleHalf multiplies 16-bit floats by f rounded to their format. The
+// product of two such values is exact in float64, so one rounding gives
+// the correctly rounded result.
+func scaleHalf(t *consumer.Tensor, f float64, enc func(float64) uint16, dec func(uint16) float64) {
+	m := dec(enc(f))
+	it, _ := consumer.Raw[uint16](t)
+	for p := range it {
+		*p = enc(dec(*p) * m)
+	}
+}
+
+// Copy copies src's elements into dst in place, whatever the strides of
+// either, as consumer.Tensor.CopyFrom does: same shape (ErrLayout), same
+// dtype (ErrDType), and src may overlap dst.
+func Copy(dst, src *consumer.Tensor) error {
+	if err := writable(dst); err != nil {
+		return err
+	}
+	return dst.CopyFrom(src)
+}

@@ -1,0 +1,266 @@
+package ops_test
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/ownertest"
+	"github.com/godlpack/godlpack/ops"
+	"github.com/godlpack/godlpack/producer"
+)
+
+// tensor imports a layout of s's memory, as any producer's would arrive.
+func tensor[T producer.Pinnable](t testing.TB, s []T, l producer.Layout, version dlpack.Version) *consumer.Tensor {
+	t.Helper()
+	b, err := producer.Pin(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	m, err := b.Export(l, version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := consumer.Import(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// checkNoLeak fails the test if an owner made during it is still alive.
+func checkNoLeak(t *testing.T) {
+	before := ownertest.Live()
+	t.Cleanup(func() {
+		if after := ownertest.Live(); after != before {
+			t.Errorf("%d owners alive after the test, %d before", after, before)
+		}
+	})
+}
+
+func TestSum(t *testing.T) {
+	checkNoLeak(t)
+	tests := []struct {
+		name string
+		x    func() *consumer.Tensor
+		want dlpack.Scalar
+	}{
+		{"int8 wraps into int64", func() *consumer.Tensor {
+			return tensor(t, []int8{100, 100, -1}, producer.Layout{Shape: []int64{3}, DType: dlpack.Int8}, dlpack.Current)
+		}, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 199}},
+		{"int64 strided", func() *consumer.Tensor {
+			return tensor(t, []int64{1, 2, 3, 4, 5, 6}, producer.Layout{Shape: []int64{3}, Strides: []int64{2}, DType: dlpack.Int64}, dlpack.Current)
+		}, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 9}},
+		{"uint64 wraps", func() *consumer.Tensor {
+			return tensor(t, []uint64{1 << 63, 1<<63 + 5}, producer.Layout{Shape: []int64{2}, DType: dlpack.Uint64}, dlpack.Current)
+		}, dlpack.Scalar{Kind: dlpack.UintScalar, Uint: 5}},
+		{"bool counts", func() *consumer.Tensor {
+			return tensor(t, []bool{true, false, true}, producer.Layout{Shape: []int64{3}, DType: dlpack.Bool}, dlpack.Current)
+		}, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}},
+		{"float32 transposed", func() *consumer.Tensor {
+			return tensor(t, []float32{1, 2, 3, 4}, producer.Layout{Shape: []int64{2, 2}, Strides: []int64{1, 2}, DType: dlpack.Float32}, dlpack.Current)
+		}, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 10}},
+		{"float16", func() *consumer.Tensor {
+			return tensor(t, []uint16{dlpack.EncodeFloat16(1.5), dlpack.EncodeFloat16(-0.25)}, producer.Layout{Shape: []int64{2}, DType: dlpack.Float16}, dlpack.Current)
+		}, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 1.25}},
+		{"bfloat16 reversed", func() *consumer.Tensor {
+			return tensor(t, []uint16{dlpack.EncodeBfloat16(3), dlpack.EncodeBfloat16(4)}, producer.Layout{Shape: []int64{2}, Strides: []int64{-1}, Offset: 2, DType: dlpack.Bfloat16}, dlpack.Current)
+		}, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 7}},
+		{"broadcast", func() *consumer.Tensor {
+			return tensor(t, []float64{2.5}, producer.Layout{Shape: []int64{4}, Strides: []int64{0}, DType: dlpack.Float64}, dlpack.Current)
+		}, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 10}},
+		{"empty", func() *consumer.Tensor {
+			return tensor(t, []float64{1}, producer.Layout{Shape: []int64{0, 3}, DType: dlpack.Float64}, dlpack.Current)
+		}, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 0}},
+	}
+	for _, tt := range tests {
+		x := tt.x()
+		got, err := ops.Sum(x)
+		x.Release()
+		if err != nil || got != tt.want {
+			t.Errorf("%s: Sum = %+v, %v; want %+v", tt.name, got, err, tt.want)
+		}
+	}
+	c := tensor(t, []complex64{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Complex64}, dlpack.Current)
+	defer c.Release()
+	if _, err := ops.Sum(c); !errors.Is(err, consumer.ErrDType) {
+		t.Errorf("Sum of complex64: %v, want ErrDType", err)
+	}
+}
+
+func TestScale(t *testing.T) {
+	checkNoLeak(t)
+	ints := []int8{100, -3, 7, 9}
+	x := tensor(t, ints, producer.Layout{Shape: []int64{2}, Strides: []int64{2}, DType: dlpack.Int8}, dlpack.Current)
+	if err := ops.Scale(x, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}); err != nil {
+		t.Fatal(err)
+	}
+	x.Release()
+	if want := []int8{-56, -3, 14, 9}; !slices.Equal(ints, want) { // wraps like NumPy; the gaps stay
+		t.Errorf("int8 scaled by 2: %v, want %v", ints, want)
+	}
+	floats := []float32{1, 2}
+	y := tensor(t, floats, producer.Layout{Shape: []int64{2}, DType: dlpack.Float32}, dlpack.Current)
+	if err := ops.Scale(y, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	y.Release()
+	if !slices.Equal(floats, []float32{0.5, 1}) {
+		t.Errorf("float32 scaled by 0.5: %v", floats)
+	}
+	halves := []uint16{dlpack.EncodeFloat16(1.5), dlpack.EncodeFloat16(65504)}
+	h := tensor(t, halves, producer.Layout{Shape: []int64{2}, DType: dlpack.Float16}, dlpack.Current)
+	if err := ops.Scale(h, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}); err != nil {
+		t.Fatal(err)
+	}
+	h.Release()
+	if got := []float64{dlpack.DecodeFloat16(halves[0]), dlpack.DecodeFloat16(halves[1])}; got[0] != 3 || !math.IsInf(got[1], 1) {
+		t.Errorf("float16 scaled by 2: %v, want [3 +Inf]", got)
+	}
+	u := []uint64{3}
+	z := tensor(t, u, producer.Layout{Shape: []int64{1}, DType: dlpack.Uint64}, dlpack.Current)
+	if err := ops.Scale(z, dlpack.Scalar{Kind: dlpack.UintScalar, Uint: 1 << 63}); err != nil {
+		t.Fatal(err)
+	}
+	z.Release()
+	if u[0] != 1<<63 {
+		t.Errorf("uint64 3 scaled by 2**63: %d, want 2**63 (wrapped)", u[0])
+	}
+
+	refusals := []struct {
+		name   string
+		s      []int16
+		l      producer.Layout
+		v      dlpack.Version
+		factor dlpack.Scalar
+		is     error
+	}{
+		{"float factor for int", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16}, dlpack.Current, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 0.5}, consumer.ErrDType},
+		{"factor beyond int16", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16}, dlpack.Current, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 1 << 15}, dlpack.ErrRange},
+		{"negative factor for uint16", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Uint16}, dlpack.Current, dlpack.Scalar{Kind: dlpack.IntScalar, Int: -1}, dlpack.ErrRange},
+		{"read-only", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16, Flags: dlpack.ReadOnly}, dlpack.Current, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}, consumer.ErrReadOnly},
+		{"legacy", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16}, dlpack.Version{}, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}, consumer.ErrReadOnly},
+		{"copied", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16, Flags: dlpack.IsCopied}, dlpack.Current, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}, consumer.ErrReadOnly},
+		{"bool", []int16{1}, producer.Layout{Shape: []int64{2}, DType: dlpack.Bool}, dlpack.Current, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}, consumer.ErrDType},
+	}
+	for _, tt := range refusals {
+		before := tt.s[0]
+		x := tensor(t, tt.s, tt.l, tt.v)
+		err := ops.Scale(x, tt.factor)
+		x.Release()
+		if !errors.Is(err, tt.is) {
+			t.Errorf("%s: Scale: %v, want %v", tt.name, err, tt.is)
+		}
+		if tt.s[0] != before {
+			t.Errorf("%s: a refused Scale wrote %d over %d", tt.name, tt.s[0], before)
+		}
+	}
+}
+
+func TestCopy(t *testing.T) {
+	checkNoLeak(t)
+	dstMem, srcMem := make([]int32, 6), []int32{1, 2, 3, 4, 5, 6}
+	dst := tensor(t, dstMem, producer.Layout{Shape: []int64{2, 3}, Strides: []int64{1, 2}, DType: dlpack.Int32}, dlpack.Current)
+	src := tensor(t, srcMem, producer.Layout{Shape: []int64{2, 3}, DType: dlpack.Int32}, dlpack.Current)
+	if err := ops.Copy(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	dst.Release()
+	src.Release()
+	if want := []int32{1, 4, 2, 5, 3, 6}; !slices.Equal(dstMem, want) {
+		t.Errorf("transposed copy: %v, want %v", dstMem, want)
+	}
+	refusals := []struct {
+		name     string
+		dst, src producer.Layout
+		is       error
+	}{
+		{"shapes", producer.Layout{Shape: []int64{2}, DType: dlpack.Int32}, producer.Layout{Shape: []int64{3}, DType: dlpack.Int32}, consumer.ErrLayout},
+		{"dtypes", producer.Layout{Shape: []int64{2}, DType: dlpack.Int32}, producer.Layout{Shape: []int64{2}, DType: dlpack.Float32}, consumer.ErrDType},
+		{"read-only", producer.Layout{Shape: []int64{2}, DType: dlpack.Int32, Flags: dlpack.ReadOnly}, producer.Layout{Shape: []int64{2}, DType: dlpack.Int32}, consumer.ErrReadOnly},
+	}
+	for _, tt := range refusals {
+		mem := []int32{7, 7, 7}
+		d := tensor(t, mem, tt.dst, dlpack.Current)
+		s := tensor(t, []int32{1, 2, 3}, tt.src, dlpack.Current)
+		err := ops.Copy(d, s)
+		d.Release()
+		s.Release()
+		if !errors.Is(err, tt.is) {
+			t.Errorf("%s: Copy: %v, want %v", tt.name, err, tt.is)
+		}
+		if !slices.Equal(mem, []int32{7, 7, 7}) {
+			t.Errorf("%s: a refused Copy wrote %v", tt.name, mem)
+		}
+	}
+}
+
+func TestWork(t *testing.T) {
+	checkNoLeak(t)
+	x := tensor(t, []float64{1}, producer.Layout{Shape: []int64{1 << 20}, Strides: []int64{0}, DType: dlpack.Float64}, dlpack.Current)
+	defer x.Release()
+	if got := ops.Work(x); got != 8<<20 {
+		t.Errorf("Work of 2**20 broadcast float64 = %d, want %d: every element counts", got, 8<<20)
+	}
+}
+
+func benchmarkTensor(b *testing.B, strided bool) *consumer.Tensor {
+	mem := make([]float32, 1<<20)
+	for i := range mem {
+		mem[i] = 1
+	}
+	l := producer.Layout{Shape: []int64{1 << 19}, DType: dlpack.Float32}
+	if strided {
+		l.Strides = []int64{2}
+	}
+	b.SetBytes(4 << 19)
+	return tensor(b, mem, l, dlpack.Current)
+}
+
+func BenchmarkSum(b *testing.B) {
+	for _, strided := range []bool{false, true} {
+		b.Run(map[bool]string{false: "contiguous", true: "strided"}[strided], func(b *testing.B) {
+			x := benchmarkTensor(b, strided)
+			defer x.Release()
+			for b.Loop() {
+				if _, err := ops.Sum(x); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkScale(b *testing.B) {
+	for _, strided := range []bool{false, true} {
+		b.Run(map[bool]string{false: "contiguous", true: "strided"}[strided], func(b *testing.B) {
+			x := benchmarkTensor(b, strided)
+			defer x.Release()
+			for b.Loop() {
+				if err := ops.Scale(x, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkCopy(b *testing.B) {
+	for _, strided := range []bool{false, true} {
+		b.Run(map[bool]string{false: "contiguous", true: "strided"}[strided], func(b *testing.B) {
+			src := benchmarkTensor(b, strided)
+			defer src.Release()
+			dst := benchmarkTensor(b, false)
+			defer dst.Release()
+			for b.Loop() {
+				if err := ops.Copy(dst, src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
