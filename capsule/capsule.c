@@ -1,4 +1,22 @@
+#include <string.h>
 #include "capsule.h"
+#include "_cgo_export.h"
+
+/* ---- Exceptions ---- */
+
+PyObject *gdl_raise(int kind, const char *msg) {
+	PyObject *type;
+	switch (kind) {
+	case GDL_TYPE_ERROR: type = PyExc_TypeError; break;
+	case GDL_VALUE_ERROR: type = PyExc_ValueError; break;
+	case GDL_BUFFER_ERROR: type = PyExc_BufferError; break;
+	case GDL_MEMORY_ERROR: type = PyExc_MemoryError; break;
+	case GDL_OVERFLOW_ERROR: type = PyExc_OverflowError; break;
+	default: type = PyExc_RuntimeError; break;
+	}
+	PyErr_SetString(type, msg);
+	return NULL;
+}
 
 PyObject *gdl_fork_error(void) {
 	PyErr_SetString(PyExc_RuntimeError,
@@ -7,6 +25,87 @@ PyObject *gdl_fork_error(void) {
 	                "(multiprocessing.set_start_method('spawn')).");
 	return NULL;
 }
+
+void gdl_drop_keeping_error(PyObject *o) {
+	PyObject *type, *value, *tb;
+	PyErr_Fetch(&type, &value, &tb);
+	Py_XDECREF(o);
+	PyErr_Restore(type, value, tb);
+}
+
+void gdl_delete_keeping_error(void *managed, bool versioned) {
+	PyObject *type, *value, *tb;
+	PyErr_Fetch(&type, &value, &tb);
+	gdl_managed_delete(managed, versioned);
+	PyErr_Restore(type, value, tb);
+}
+
+/* ---- Arguments ---- */
+
+/* intern_names interns a signature's names once; a failed call leaves the last one NULL, to be retried. */
+static int intern_names(gdl_signature *sig) {
+	if (sig->interned[sig->n - 1] != NULL)
+		return 0;
+	for (int i = 0; i < sig->n; i++)
+		if (sig->interned[i] == NULL && (sig->interned[i] = PyUnicode_InternFromString(sig->names[i])) == NULL)
+			return -1;
+	return 0;
+}
+
+/* keyword_index finds a keyword among the parameters that may be passed by name: by identity, then by value. */
+static int keyword_index(const gdl_signature *sig, PyObject *key) {
+	for (int j = sig->positional_only; j < sig->n; j++)
+		if (key == sig->interned[j])
+			return j;
+	for (int j = sig->positional_only; j < sig->n; j++)
+		if (PyUnicode_Compare(key, sig->interned[j]) == 0)
+			return j;
+	return -1;
+}
+
+int gdl_parse(gdl_signature *sig, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **slots) {
+	if (intern_names(sig) != 0)
+		return -1;
+	for (int i = 0; i < sig->n; i++)
+		slots[i] = NULL;
+	if (nargs > sig->max_positional) {
+		if (sig->max_positional == 0)
+			PyErr_Format(PyExc_TypeError, "%s() takes no positional arguments (%zd given)", sig->func, nargs);
+		else
+			PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional argument%s (%zd given)", sig->func,
+			             sig->max_positional, sig->max_positional == 1 ? "" : "s", nargs);
+		return -1;
+	}
+	for (Py_ssize_t i = 0; i < nargs; i++)
+		slots[i] = args[i];
+	Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+	for (Py_ssize_t i = 0; i < nkw; i++) {
+		PyObject *key = PyTuple_GET_ITEM(kwnames, i);
+		/* Python passes unique str names; a C caller may not. */
+		if (!PyUnicode_Check(key)) {
+			PyErr_Format(PyExc_TypeError, "%s() keywords must be strings", sig->func);
+			return -1;
+		}
+		int j = keyword_index(sig, key);
+		if (j < 0) {
+			PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R", sig->func, key);
+			return -1;
+		}
+		if (slots[j] != NULL) {
+			PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", sig->func, sig->names[j]);
+			return -1;
+		}
+		slots[j] = args[nargs + i];
+	}
+	for (int i = 0; i < sig->required; i++)
+		if (slots[i] == NULL) {
+			PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s'", sig->func, sig->names[i]);
+			return -1;
+		}
+	return 0;
+}
+
+/* ---- Capsules ---- */
 
 const char gdl_name_legacy[] = "dltensor";
 const char gdl_name_versioned[] = "dltensor_versioned";
@@ -20,19 +119,19 @@ const char gdl_name_used_versioned[] = "used_dltensor_versioned";
  */
 static void destroy(PyObject *capsule) {
 	if (PyCapsule_IsValid(capsule, gdl_name_versioned))
-		gdl_managed_delete(PyCapsule_GetPointer(capsule, gdl_name_versioned), 1);
+		gdl_managed_delete(PyCapsule_GetPointer(capsule, gdl_name_versioned), true);
 	else if (PyCapsule_IsValid(capsule, gdl_name_legacy))
-		gdl_managed_delete(PyCapsule_GetPointer(capsule, gdl_name_legacy), 0);
+		gdl_managed_delete(PyCapsule_GetPointer(capsule, gdl_name_legacy), false);
 }
 
-PyObject *gdl_capsule_wrap(void *managed, int versioned) {
+PyObject *gdl_capsule_wrap(void *managed, bool versioned) {
 	PyObject *capsule = PyCapsule_New(managed, versioned ? gdl_name_versioned : gdl_name_legacy, destroy);
 	if (capsule == NULL)
-		gdl_managed_delete(managed, versioned);
+		gdl_delete_keeping_error(managed, versioned);
 	return capsule;
 }
 
-void *gdl_capsule_take(PyObject *capsule, int *versioned) {
+void *gdl_capsule_take(PyObject *capsule, bool *versioned) {
 	if (!PyCapsule_CheckExact(capsule)) {
 		PyErr_Format(PyExc_TypeError, "expected a DLPack capsule, got %.200s", Py_TYPE(capsule)->tp_name);
 		return NULL;
@@ -45,10 +144,10 @@ void *gdl_capsule_take(PyObject *capsule, int *versioned) {
 	}
 	const char *used;
 	if (name != NULL && strcmp(name, gdl_name_versioned) == 0) {
-		*versioned = 1;
+		*versioned = true;
 		used = gdl_name_used_versioned;
 	} else if (name != NULL && strcmp(name, gdl_name_legacy) == 0) {
-		*versioned = 0;
+		*versioned = false;
 		used = gdl_name_used_legacy;
 	} else if (name != NULL && strncmp(name, "used_", 5) == 0) {
 		PyErr_Format(PyExc_ValueError, "DLPack capsule %s was already consumed", name);
@@ -59,151 +158,233 @@ void *gdl_capsule_take(PyObject *capsule, int *versioned) {
 		return NULL;
 	}
 	void *managed = PyCapsule_GetPointer(capsule, name);
-	if (managed == NULL)
-		return NULL;
-	if (PyCapsule_SetName(capsule, used) != 0)
+	if (managed == NULL || PyCapsule_SetName(capsule, used) != 0)
 		return NULL;
 	return managed;
 }
 
-/* Interned keyword names and the kwnames tuples built from them, by mask. */
-enum { KW_MAX_VERSION = 1, KW_DL_DEVICE = 2, KW_COPY = 4, KW_STREAM = 8, KW_COMBOS = 16 };
-static PyObject *kw_names[4];
-static PyObject *kwnames_cache[KW_COMBOS];
-static PyObject *str_dlpack, *str_dlpack_device;
+/* ---- Calling a producer ---- */
 
-static int intern_names(void) {
-	static const char *names[4] = {"max_version", "dl_device", "copy", "stream"};
-	if (str_dlpack != NULL)
+static PyObject *str_dlpack, *str_dlpack_device, *str_requires_grad, *kw_max_version, *kw_dl_device, *kw_copy,
+	*kw_stream;
+
+/* intern_protocol_names interns the names below once; kw_stream, set last, says all are. */
+static int intern_protocol_names(void) {
+	if (kw_stream != NULL)
 		return 0;
-	for (int i = 0; i < 4; i++)
-		if ((kw_names[i] = PyUnicode_InternFromString(names[i])) == NULL)
-			return -1;
-	if ((str_dlpack_device = PyUnicode_InternFromString("__dlpack_device__")) == NULL)
+	if ((str_dlpack == NULL && (str_dlpack = PyUnicode_InternFromString("__dlpack__")) == NULL) ||
+	    (str_dlpack_device == NULL && (str_dlpack_device = PyUnicode_InternFromString("__dlpack_device__")) == NULL) ||
+	    (str_requires_grad == NULL && (str_requires_grad = PyUnicode_InternFromString("requires_grad")) == NULL) ||
+	    (kw_max_version == NULL && (kw_max_version = PyUnicode_InternFromString("max_version")) == NULL) ||
+	    (kw_dl_device == NULL && (kw_dl_device = PyUnicode_InternFromString("dl_device")) == NULL) ||
+	    (kw_copy == NULL && (kw_copy = PyUnicode_InternFromString("copy")) == NULL))
 		return -1;
-	if ((str_dlpack = PyUnicode_InternFromString("__dlpack__")) == NULL)
-		return -1;
-	return 0;
+	kw_stream = PyUnicode_InternFromString("stream");
+	return kw_stream == NULL ? -1 : 0;
 }
 
+/* The keyword-name tuples of __dlpack__ calls, one per combination, made once. */
+enum { KW_MAX_VERSION = 1, KW_DL_DEVICE = 2, KW_COPY = 4, KW_STREAM = 8, KW_COMBOS = 16 };
+
 static PyObject *kwnames_for(int mask) {
-	if (kwnames_cache[mask] != NULL)
-		return kwnames_cache[mask];
+	static PyObject *cache[KW_COMBOS];
+	if (mask == 0)
+		return NULL;
+	if (cache[mask] != NULL)
+		return cache[mask];
+	PyObject *names[4] = {kw_max_version, kw_dl_device, kw_copy, kw_stream};
 	PyObject *t = PyTuple_New(__builtin_popcount(mask));
 	if (t == NULL)
 		return NULL;
 	for (int i = 0, n = 0; i < 4; i++)
 		if (mask & (1 << i)) {
-			Py_INCREF(kw_names[i]);
-			PyTuple_SET_ITEM(t, n++, kw_names[i]);
+			Py_INCREF(names[i]);
+			PyTuple_SET_ITEM(t, n++, names[i]);
 		}
-	return kwnames_cache[mask] = t;
+	return cache[mask] = t;
 }
 
-/* version_tuple returns (major, minor), reusing the tuple of the last call: nearly every call asks the same. */
-static PyObject *version_tuple(int major, int minor) {
-	static PyObject *last;
-	static int last_major = -1, last_minor = -1;
-	if (last == NULL || major != last_major || minor != last_minor) {
-		PyObject *t = Py_BuildValue("(ii)", major, minor);
-		if (t == NULL)
-			return NULL;
-		Py_XSETREF(last, t);
-		last_major = major;
-		last_minor = minor;
-	}
-	Py_INCREF(last);
-	return last;
-}
-
-PyObject *gdl_call_dlpack(PyObject *obj, const gdl_dlpack_request *req, int *fallback) {
-	PyObject *args[5] = {obj};
-	PyObject *owned[4] = {NULL};
-	int mask = 0, n = 1;
-	PyObject *result = NULL;
-	*fallback = 0;
-	if (intern_names() != 0)
+/*
+ * call_dlpack calls x.__dlpack__(max_version=(1, our minor), …) with the
+ * keywords of req, and stream=-1 when stream is set. A producer that raises
+ * TypeError predates the keywords: it is called again with stream alone and
+ * *fallback is set.
+ */
+static PyObject *call_dlpack(PyObject *x, const gdl_request *req, bool stream, bool *fallback) {
+	static PyObject *version, *minus_one;
+	if ((version == NULL && (version = Py_BuildValue("(ii)", GDL_MAJOR_VERSION, GDL_MINOR_VERSION)) == NULL) ||
+	    (minus_one == NULL && (minus_one = PyLong_FromLong(-1)) == NULL))
 		return NULL;
-	if (req->max_major >= 0) {
-		if ((owned[0] = version_tuple(req->max_major, req->max_minor)) == NULL)
-			goto done;
-		args[n++] = owned[0];
-		mask |= KW_MAX_VERSION;
-	}
-	if (req->has_dl_device) {
-		if ((owned[1] = Py_BuildValue("(ii)", req->dl_device_type, req->dl_device_id)) == NULL)
-			goto done;
-		args[n++] = owned[1];
+	PyObject *args[5] = {x, version}, *device = NULL;
+	int mask = KW_MAX_VERSION, n = 2;
+	if (req->has_device) {
+		if ((device = Py_BuildValue("(ii)", (int)req->device.device_type, (int)req->device.device_id)) == NULL)
+			return NULL;
+		args[n++] = device;
 		mask |= KW_DL_DEVICE;
 	}
 	if (req->copy >= 0) {
 		args[n++] = req->copy ? Py_True : Py_False;
 		mask |= KW_COPY;
 	}
-	if (req->has_stream) {
-		if ((owned[3] = PyLong_FromLongLong(req->stream)) == NULL)
-			goto done;
-		args[n++] = owned[3];
+	if (stream) {
+		args[n++] = minus_one;
 		mask |= KW_STREAM;
 	}
-	PyObject *kwnames = kwnames_for(mask);
-	if (kwnames == NULL)
-		goto done;
-	result = PyObject_VectorcallMethod(str_dlpack, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
-	if (result == NULL && (mask & ~KW_STREAM) && PyErr_ExceptionMatches(PyExc_TypeError)) {
+	PyObject *kwnames = kwnames_for(mask), *result = NULL;
+	if (kwnames != NULL)
+		result = PyObject_VectorcallMethod(str_dlpack, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
+	Py_XDECREF(device);
+	*fallback = false;
+	if (result == NULL && kwnames != NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
 		/* A producer from before DLPack 1.0 knows only stream. */
 		PyErr_Clear();
-		*fallback = 1;
-		if (req->has_stream) {
-			args[1] = owned[3];
-			result = PyObject_VectorcallMethod(str_dlpack, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET,
-			                                   kwnames_for(KW_STREAM));
-		} else {
-			result = PyObject_VectorcallMethod(str_dlpack, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-		}
+		*fallback = true;
+		args[1] = minus_one;
+		kwnames = stream ? kwnames_for(KW_STREAM) : NULL;
+		if (!stream || kwnames != NULL)
+			result = PyObject_VectorcallMethod(str_dlpack, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
 	}
-done:
-	for (int i = 0; i < 4; i++)
-		Py_XDECREF(owned[i]);
 	return result;
 }
 
-int gdl_lacks_dlpack(PyObject *obj) {
-	if (!PyErr_ExceptionMatches(PyExc_AttributeError))
-		return 0;
-	PyObject *type, *value, *tb;
-	PyErr_Fetch(&type, &value, &tb);
-	int has = PyObject_HasAttrString(obj, "__dlpack__");
-	PyErr_Restore(type, value, tb);
-	return !has;
-}
-
-int gdl_dlpack_device(PyObject *obj, int32_t *device_type, int32_t *device_id) {
-	if (intern_names() != 0)
+int gdl_dlpack_device(PyObject *obj, DLDevice *out) {
+	if (intern_protocol_names() != 0)
 		return -1;
 	PyObject *args[1] = {obj};
 	PyObject *r = PyObject_VectorcallMethod(str_dlpack_device, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
 	if (r == NULL)
 		return -1;
-	long t = -1, id = -1;
 	if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2 || !PyLong_Check(PyTuple_GET_ITEM(r, 0)) ||
 	    !PyLong_Check(PyTuple_GET_ITEM(r, 1))) {
 		PyErr_Format(PyExc_TypeError, "__dlpack_device__() must return a (device_type, device_id) tuple of ints, "
 		             "got %R", r);
-		Py_DECREF(r);
+		gdl_drop_keeping_error(r);
 		return -1;
 	}
-	t = PyLong_AsLong(PyTuple_GET_ITEM(r, 0));
+	long t = PyLong_AsLong(PyTuple_GET_ITEM(r, 0)), id = -1;
 	if (!(t == -1 && PyErr_Occurred()))
 		id = PyLong_AsLong(PyTuple_GET_ITEM(r, 1));
-	Py_DECREF(r);
+	gdl_drop_keeping_error(r);
 	if (PyErr_Occurred())
 		return -1;
 	if (t < INT32_MIN || t > INT32_MAX || id < INT32_MIN || id > INT32_MAX) {
 		PyErr_Format(PyExc_ValueError, "__dlpack_device__() returned an out-of-range device (%ld, %ld)", t, id);
 		return -1;
 	}
-	*device_type = (int32_t)t;
-	*device_id = (int32_t)id;
+	out->device_type = (DLDeviceType)t;
+	out->device_id = (int32_t)id;
 	return 0;
+}
+
+/*
+ * cpu_only reports whether every instance of tp lives in CPU memory, so that
+ * its __dlpack_device__ answer could not change the call: NumPy's ndarray
+ * (the exact, static type; a subclass may say otherwise).
+ */
+static bool cpu_only(PyTypeObject *tp) {
+	static PyTypeObject *ndarray;
+	if (tp == ndarray)
+		return true;
+	if (ndarray == NULL && !(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) && strcmp(tp->tp_name, "numpy.ndarray") == 0) {
+		ndarray = tp;
+		return true;
+	}
+	return false;
+}
+
+/* no_producer turns the AttributeError of an object without __dlpack__ into TypeError. */
+static void no_producer(PyObject *x, const gdl_request *req) {
+	if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+		return;
+	PyObject *type, *value, *tb;
+	PyErr_Fetch(&type, &value, &tb);
+	/* The lookup may run Python code, which must not see the pending exception. */
+	int has = PyObject_HasAttr(x, str_dlpack);
+	PyErr_Restore(type, value, tb);
+	if (has)
+		return;
+	PyErr_Clear();
+	PyErr_Format(PyExc_TypeError, "%s() needs an object with __dlpack__ or a DLPack capsule, got %.200s", req->func,
+	             Py_TYPE(x)->tp_name);
+}
+
+/*
+ * take_by_dlpack asks x.__dlpack__ for a capsule and takes its tensor. The
+ * stream is passed only for CUDA and ROCm data, which __dlpack_device__ tells
+ * apart.
+ */
+static int take_by_dlpack(PyObject *x, const gdl_request *req, gdl_taken *out) {
+	bool stream = false;
+	PyTypeObject *tp = Py_TYPE(x);
+	/* The type's own attribute, found through CPython's method cache: no exception, no allocation. */
+	if (!cpu_only(tp) && _PyType_Lookup(tp, str_dlpack_device) != NULL) {
+		DLDevice d;
+		if (gdl_dlpack_device(x, &d) != 0)
+			return -1;
+		/* We never touch device data, so the producer need not order anything: -1. */
+		stream = d.device_type == kDLCUDA || d.device_type == kDLROCM;
+	}
+	PyObject *capsule = call_dlpack(x, req, stream, &out->fallback);
+	if (capsule == NULL) {
+		no_producer(x, req);
+		return -1;
+	}
+	if (!PyCapsule_CheckExact(capsule)) {
+		PyErr_Format(PyExc_TypeError, "%.200s.__dlpack__() returned %.200s, not a DLPack capsule", tp->tp_name,
+		             Py_TYPE(capsule)->tp_name);
+		gdl_drop_keeping_error(capsule);
+		return -1;
+	}
+	out->managed = gdl_capsule_take(capsule, &out->versioned);
+	if (out->managed == NULL) {
+		gdl_drop_keeping_error(capsule);
+		return -1;
+	}
+	Py_DECREF(capsule);
+	return 0;
+}
+
+int gdl_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
+	if (intern_protocol_names() != 0)
+		return -1;
+	out->fallback = false;
+	if (PyCapsule_CheckExact(x)) {
+		/* A bare capsule could not be asked for anything: the caller meets copy and device. */
+		out->fallback = true;
+		out->managed = gdl_capsule_take(x, &out->versioned);
+		return out->managed == NULL ? -1 : 0;
+	}
+	int rc = gdl_exchange_take(x, req, out);
+	if (rc <= 0)
+		return rc;
+	return take_by_dlpack(x, req, out);
+}
+
+/* ---- One Go runtime per process ---- */
+
+/* Its address names this library's Go runtime among the extensions of the process. */
+static const char runtime_marker;
+
+int gdl_claim_process(const char *module) {
+	static const char attr[] = "_godlpack_go_runtime";
+	PyObject *held = PySys_GetObject(attr); /* borrowed; NULL without an exception when absent */
+	if (held != NULL) {
+		PyObject *addr = PyTuple_Check(held) && PyTuple_GET_SIZE(held) == 2 ? PyTuple_GET_ITEM(held, 0) : NULL;
+		if (addr != NULL && PyLong_Check(addr) && PyLong_AsVoidPtr(addr) == (void *)&runtime_marker)
+			return 0; /* this library again: the same runtime */
+		PyObject *owner = addr != NULL ? PyTuple_GET_ITEM(held, 1) : held;
+		PyErr_Format(PyExc_ImportError,
+		             "cannot import %s: this process already runs the Go runtime of %S, and two Go "
+		             "extensions (each built with -buildmode=c-shared, each with its own Go runtime) cannot "
+		             "share a process. Build the functions into one extension, or use them in separate processes.",
+		             module, owner);
+		return -1;
+	}
+	PyObject *mine = Py_BuildValue("(Ns)", PyLong_FromVoidPtr((void *)&runtime_marker), module);
+	if (mine == NULL)
+		return -1;
+	int rc = PySys_SetObject(attr, mine);
+	Py_DECREF(mine);
+	return rc;
 }

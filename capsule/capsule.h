@@ -1,22 +1,96 @@
 /*
- * The C half of package capsule: DLPack capsules as CPython sees them.
- * Every function here is called with the GIL held.
+ * The C half of package capsule: the DLPack protocol as CPython sees it, in
+ * one implementation for every object that speaks it (godlpack.Tensor, the
+ * Exporter of package capsule, any C type of a Go extension). Every function
+ * here is called with the GIL held.
  */
 #ifndef GODLPACK_CAPSULE_H
 #define GODLPACK_CAPSULE_H
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdbool.h>
 #include "dlpack.h"
+#include "inspect.h"
+#include "producer.h"
+
+/* ---- Exceptions ---- */
+
+/* The Python exceptions of the protocol; capsule.Exception has the same values. */
+enum {
+	GDL_OK = 0,
+	GDL_TYPE_ERROR,
+	GDL_VALUE_ERROR,
+	GDL_BUFFER_ERROR,
+	GDL_MEMORY_ERROR,
+	GDL_OVERFLOW_ERROR,
+	GDL_RUNTIME_ERROR,
+};
+
+/* gdl_raise sets the exception of kind with the UTF-8 message msg and returns NULL. */
+PyObject *gdl_raise(int kind, const char *msg);
 
 /*
  * gdl_fork_error raises the RuntimeError of a call made in a child forked
- * after the Go runtime started (see gdl_forked_child in producer.h), where
- * entering Go could hang forever. Returns NULL.
+ * after the Go runtime started (gdl_forked_child), where entering Go could
+ * hang forever. Returns NULL.
  */
 PyObject *gdl_fork_error(void);
 
-/* Capsule names of the Python exchange protocol. */
+/* GDL_CHECK_FORK returns ret, with gdl_fork_error's exception, in a forked child. */
+#define GDL_CHECK_FORK(ret)          \
+	do {                             \
+		if (gdl_forked_child()) {    \
+			gdl_fork_error();        \
+			return ret;              \
+		}                            \
+	} while (0)
+
+/*
+ * gdl_drop_keeping_error drops a reference while an exception is pending:
+ * freeing the object may run Python code (a ctypes destructor, a producer's
+ * Python deleter), which must neither see nor clear the caller's exception.
+ */
+void gdl_drop_keeping_error(PyObject *o);
+
+/* gdl_delete_keeping_error is gdl_managed_delete with the pending exception kept aside. */
+void gdl_delete_keeping_error(void *managed, bool versioned);
+
+/*
+ * gdl_claim_process records in the interpreter that this library's Go
+ * runtime runs in the process, for module. -1 with ImportError, naming the
+ * other module, when another extension built on package capsule did so
+ * first: two Go runtimes cannot share a process.
+ */
+int gdl_claim_process(const char *module);
+
+/* ---- Arguments ---- */
+
+/*
+ * A gdl_signature names the parameters of a function taking METH_FASTCALL |
+ * METH_KEYWORDS arguments: the first max_positional may be passed by
+ * position, the first positional_only only by position, the first required
+ * must be passed. The names are interned on first use.
+ */
+typedef struct {
+	const char *func;
+	int n, positional_only, max_positional, required;
+	const char *names[8];
+	PyObject *interned[8];
+} gdl_signature;
+
+/*
+ * gdl_parse fills slots[0..n) with the arguments (borrowed; NULL when not
+ * passed). -1 with TypeError for a wrong count, an unknown, repeated or
+ * non-str keyword, or a missing argument.
+ */
+int gdl_parse(gdl_signature *sig, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **slots);
+
+/* gdl_parse_copy reads a copy argument: None or absent (-1), False (0) or True (1); -1 with TypeError otherwise. */
+int gdl_parse_copy(PyObject *o, int *copy);
+
+/* ---- Capsules ---- */
+
 extern const char gdl_name_legacy[];         /* "dltensor" */
 extern const char gdl_name_versioned[];      /* "dltensor_versioned" */
 extern const char gdl_name_used_legacy[];    /* "used_dltensor" */
@@ -27,7 +101,7 @@ extern const char gdl_name_used_versioned[]; /* "used_dltensor_versioned" */
  * cannot be made, it calls the managed tensor's deleter and returns NULL with
  * an exception set, so ownership always passes.
  */
-PyObject *gdl_capsule_wrap(void *managed, int versioned);
+PyObject *gdl_capsule_wrap(void *managed, bool versioned);
 
 /*
  * gdl_capsule_take takes the managed tensor out of a "dltensor" or
@@ -35,38 +109,138 @@ PyObject *gdl_capsule_wrap(void *managed, int versioned);
  * caller owns the tensor. NULL with TypeError for something that is not a
  * DLPack capsule, ValueError for a capsule already consumed.
  */
-void *gdl_capsule_take(PyObject *capsule, int *versioned);
+void *gdl_capsule_take(PyObject *capsule, bool *versioned);
 
-/* What gdl_call_dlpack passes to obj.__dlpack__. */
+/* ---- The producer side: __dlpack__ and __dlpack_device__ ---- */
+
+/*
+ * gdl_export is __dlpack__(*, stream, max_version, dl_device, copy) of an
+ * object whose tensor s describes: its arguments parsed and checked, the
+ * version negotiated, a copy made for copy=True, and the managed tensor
+ * wrapped in a capsule. Go is entered only to copy.
+ */
+PyObject *gdl_export(const gdl_source *s, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
+/* gdl_export_device is __dlpack_device__(): the (device_type, device_id) of s. */
+PyObject *gdl_export_device(const gdl_source *s);
+
+/*
+ * gdl_exported_view is the view gdl_pack exports for s: the flags a
+ * consumer may see (READ_ONLY, IS_SUBBYTE_TYPE_PADDED) and a data pointer
+ * that is never NULL, even for no elements.
+ */
+void gdl_exported_view(const gdl_source *s, gdl_view *v);
+
+/* ---- The consumer side ---- */
+
+/* What a consumer asks of the object it takes a tensor from. */
 typedef struct {
-	int max_major, max_minor; /* max_version; max_major < 0 passes none */
-	int copy;                 /* -1: not passed; 0: False; 1: True */
-	int has_dl_device;        /* pass dl_device=(type, id) */
-	int32_t dl_device_type, dl_device_id;
-	int has_stream;           /* pass stream=stream */
-	long long stream;
-} gdl_dlpack_request;
+	const char *func;  /* the caller's name, for the TypeError of an object that is no producer */
+	int copy;          /* -1: not passed (None); 0: False; 1: True */
+	bool has_device;   /* pass dl_device=device */
+	DLDevice device;
+} gdl_request;
+
+/* A managed tensor gdl_take took, which the caller owns. */
+typedef struct {
+	void *managed;
+	bool versioned;
+	/*
+	 * The producer could not be asked for req's copy and device: a bare
+	 * capsule, or a producer from before DLPack 1.0 called without keywords.
+	 * The caller meets them itself.
+	 */
+	bool fallback;
+} gdl_taken;
 
 /*
- * gdl_call_dlpack calls obj.__dlpack__ with the keywords of req. If the
- * producer raises TypeError (it predates the keywords), it calls
- * obj.__dlpack__() again with no keywords but stream and sets *fallback.
- * Returns the producer's result (a new reference) or NULL with an exception.
+ * gdl_take asks x for its tensor: through the C exchange API of x's type
+ * when it has one and can serve req, else through x.__dlpack__(max_version=
+ * (1, our minor), …) (stream=-1 for CUDA and ROCm data, which
+ * __dlpack_device__ tells), or takes it out of x if x is a capsule. Returns
+ * 0, or -1 with an exception: TypeError when x speaks no DLPack, or what the
+ * producer raised.
  */
-PyObject *gdl_call_dlpack(PyObject *obj, const gdl_dlpack_request *req, int *fallback);
+int gdl_take(PyObject *x, const gdl_request *req, gdl_taken *out);
 
 /*
- * gdl_lacks_dlpack tells whether the pending exception is an AttributeError
- * because obj has no __dlpack__ (rather than one raised inside it). The
- * exception stays pending: the attribute lookup, which may run Python code,
- * runs with it set aside.
+ * gdl_exchange_take is gdl_take's path through the C exchange API of x's
+ * type: 0 when it took the tensor, 1 when the table cannot serve req (no
+ * table, a copy or a device asked for, or a tensor the producer's
+ * __dlpack__ would answer otherwise), -1 with an exception.
  */
-int gdl_lacks_dlpack(PyObject *obj);
+int gdl_exchange_take(PyObject *x, const gdl_request *req, gdl_taken *out);
+
+/*
+ * gdl_validate checks a managed tensor the caller owns: gdl_inspect, and
+ * consumer.Inspect in Go for what the hot path leaves. On success out
+ * describes it (strides_buf, GDL_MAX_NDIM long, may hold its strides); on
+ * failure the deleter has run and a BufferError names the fault: -1.
+ */
+int gdl_validate(void *managed, bool versioned, int64_t *strides_buf, gdl_inspected *out);
+
+/*
+ * gdl_source_fill describes a validated tensor v held by owner (whose
+ * reference it takes) in s, whose view.shape and view.strides point to room
+ * for v->ndim values each; flags are the holder's (READ_ONLY, IS_COPIED,
+ * IS_SUBBYTE_TYPE_PADDED).
+ */
+void gdl_source_fill(gdl_source *s, gdl_owner *owner, const gdl_inspected *v, uint64_t flags);
+
+/*
+ * gdl_adopt makes an object that owns a versioned managed tensor, for the
+ * exchange API's to_py_object: it validates the tensor (gdl_validate) and
+ * describes it in the source of the object make(ndim, &src) returns (a new
+ * object whose source is empty but for its shape and strides room, as
+ * gdl_exporter_new's). On failure the tensor is deleted: NULL with an
+ * exception.
+ */
+PyObject *gdl_adopt(void *managed, PyObject *(*make)(int32_t ndim, gdl_source **src));
 
 /*
  * gdl_dlpack_device calls obj.__dlpack_device__() and stores the pair.
- * Returns 0, or -1 with an exception (TypeError for a malformed answer).
+ * Returns 0, or -1 with an exception (TypeError for a malformed answer,
+ * ValueError for one out of range).
  */
-int gdl_dlpack_device(PyObject *obj, int32_t *device_type, int32_t *device_id);
+int gdl_dlpack_device(PyObject *obj, DLDevice *out);
+
+/* ---- Exporting types: __dlpack__, __dlpack_device__ and the C exchange API ---- */
+
+/*
+ * gdl_register_exporter makes type, whose instances hold a gdl_source at
+ * byte offset source_offset, an exporter: GDL_EXPORTER_METHODS then find
+ * that source, and the C exchange API of DLPack 1.3 goes on the type
+ * (__dlpack_c_exchange_api__), whose functions export its instances. wrap,
+ * unless NULL, becomes what the table's managed_tensor_to_py_object_no_sync
+ * calls: it makes an object owning a versioned managed tensor (gdl_adopt),
+ * or deletes the tensor and returns NULL with an exception. Call it before
+ * PyType_Ready. -1 with an exception.
+ */
+int gdl_register_exporter(PyTypeObject *type, Py_ssize_t source_offset, PyObject *(*wrap)(void *managed));
+
+/* The methods of every exporter: gdl_export and gdl_export_device of the instance's source. */
+PyObject *gdl_method_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *gdl_method_dlpack_device(PyObject *self, PyObject *unused);
+
+/* GDL_EXPORTER_METHODS are the PyMethodDef entries of __dlpack__ and __dlpack_device__, for an exporter's tp_methods. */
+#define GDL_EXPORTER_METHODS                                                                             \
+	{"__dlpack__", (PyCFunction)(void (*)(void))gdl_method_dlpack, METH_FASTCALL | METH_KEYWORDS,        \
+	 "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\n"                   \
+	 "Export the tensor as a DLPack capsule (versioned when max_version's major is >= 1)."},             \
+	{"__dlpack_device__", (PyCFunction)gdl_method_dlpack_device, METH_NOARGS,                            \
+	 "__dlpack_device__()\n--\n\nThe (device_type, device_id) of the data."}
+
+/* ---- The Exporter type ---- */
+
+/*
+ * gdl_exporter_new makes an Exporter of ndim dimensions and stores its
+ * source in *src: its owner is NULL and its view.shape and view.strides
+ * point to the object's own room, for the caller to fill (producer's
+ * Describe, or gdl_source_fill). NULL with an exception.
+ */
+PyObject *gdl_exporter_new(int32_t ndim, gdl_source **src);
+
+/* gdl_exporter_adopt returns a new Exporter owning a versioned managed tensor (the exchange API's to_py_object). */
+PyObject *gdl_exporter_adopt(void *managed);
 
 #endif

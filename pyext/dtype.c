@@ -8,8 +8,8 @@ typedef struct {
 	PyObject *name;
 } DTypeObject;
 
-/* Registered DTypes keyed by their packed (code, bits, lanes). */
-static PyObject *by_key, *by_name;
+/* Registered DTypes keyed by their packed (code, bits, lanes), and by name. */
+static PyObject *by_key, *by_name, *torch_prefix;
 
 static PyObject *key_of(DLDataType dt) {
 	return PyLong_FromUnsignedLong((unsigned long)dt.code | (unsigned long)dt.bits << 8 | (unsigned long)dt.lanes << 16);
@@ -27,7 +27,8 @@ static PyObject *dtype_make(DLDataType dt, PyObject *name, int64_t itemsize) {
 }
 
 int gdl_dtype_register(uint8_t code, uint8_t bits, uint16_t lanes, const char *name, int64_t itemsize) {
-	if (by_key == NULL && ((by_key = PyDict_New()) == NULL || (by_name = PyDict_New()) == NULL))
+	if (by_key == NULL && ((by_key = PyDict_New()) == NULL || (by_name = PyDict_New()) == NULL ||
+	                       (torch_prefix = PyUnicode_InternFromString("torch.")) == NULL))
 		return -1;
 	DLDataType dt = {code, bits, lanes};
 	PyObject *key = key_of(dt), *pyname = PyUnicode_InternFromString(name), *d = NULL;
@@ -62,15 +63,51 @@ PyObject *gdl_dtype_get(DLDataType dt) {
 	return d;
 }
 
-const char *gdl_dtype_arg(PyObject *o, Py_ssize_t *len) {
-	if (Py_IS_TYPE(o, &gdl_DTypeType))
-		o = ((DTypeObject *)o)->name;
+/*
+ * lookup finds the DType a str names (borrowed): a name of the table, also
+ * with PyTorch's "torch." in front. NULL with TypeError listing the names
+ * otherwise.
+ */
+static PyObject *lookup(PyObject *name) {
+	PyObject *d = PyDict_GetItemWithError(by_name, name);
+	if (d != NULL || PyErr_Occurred())
+		return d;
+	Py_ssize_t n = PyUnicode_GetLength(name);
+	if (n > 6 && PyUnicode_Tailmatch(name, torch_prefix, 0, 6, -1) == 1) {
+		PyObject *rest = PyUnicode_Substring(name, 6, n);
+		if (rest == NULL)
+			return NULL;
+		d = PyDict_GetItemWithError(by_name, rest);
+		Py_DECREF(rest);
+		if (d != NULL || PyErr_Occurred())
+			return d;
+	}
+	/* A name that is no text (a lone surrogate) is a UnicodeEncodeError, as NumPy's. */
+	if (PyUnicode_AsUTF8(name) == NULL)
+		return NULL;
+	PyObject *sep = PyUnicode_FromString(", "), *known = sep == NULL ? NULL : PyUnicode_Join(sep, by_name);
+	if (known != NULL)
+		PyErr_Format(PyExc_TypeError, "data type %R not understood (known: %U)", name, known);
+	Py_XDECREF(sep);
+	Py_XDECREF(known);
+	return NULL;
+}
+
+int gdl_dtype_of(PyObject *o, DLDataType *dt) {
+	if (Py_IS_TYPE(o, &gdl_DTypeType)) {
+		*dt = ((DTypeObject *)o)->dt;
+		return 0;
+	}
 	if (!PyUnicode_Check(o)) {
 		PyErr_Format(PyExc_TypeError, "dtype must be a godlpack.DType or a str such as 'float32', got %.200s",
 		             Py_TYPE(o)->tp_name);
-		return NULL;
+		return -1;
 	}
-	return PyUnicode_AsUTF8AndSize(o, len);
+	PyObject *d = lookup(o);
+	if (d == NULL)
+		return -1;
+	*dt = ((DTypeObject *)d)->dt;
+	return 0;
 }
 
 static PyObject *dtype_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
@@ -82,14 +119,11 @@ static PyObject *dtype_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 		Py_INCREF(name);
 		return name;
 	}
-	PyObject *d = PyUnicode_Check(name) ? PyDict_GetItemWithError(by_name, name) : NULL;
-	if (d != NULL) {
-		Py_INCREF(d);
-		return d;
-	}
-	if (!PyErr_Occurred())
-		PyErr_Format(PyExc_TypeError, "data type %R not understood", name);
-	return NULL;
+	if (!PyUnicode_Check(name))
+		return PyErr_Format(PyExc_TypeError, "data type %R not understood", name);
+	PyObject *d = lookup(name);
+	Py_XINCREF(d);
+	return d;
 }
 
 static void dtype_dealloc(DTypeObject *self) {

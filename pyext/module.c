@@ -2,82 +2,6 @@
 #include "ext.h"
 #include "_cgo_export.h"
 
-PyObject *gdl_raise(const gdl_error *e) {
-	PyObject *type;
-	switch (e->kind) {
-	case GDL_TYPE_ERROR: type = PyExc_TypeError; break;
-	case GDL_VALUE_ERROR: type = PyExc_ValueError; break;
-	case GDL_BUFFER_ERROR: type = PyExc_BufferError; break;
-	case GDL_MEMORY_ERROR: type = PyExc_MemoryError; break;
-	case GDL_OVERFLOW_ERROR: type = PyExc_OverflowError; break;
-	default: type = PyExc_RuntimeError; break;
-	}
-	PyErr_SetString(type, e->msg);
-	return NULL;
-}
-
-/* ---- argument helpers ---- */
-
-/* parse_keywords fills the slots of the allowed keyword names, in order; -1 with TypeError otherwise. */
-static int parse_keywords(const char *func, PyObject *const *kwargs, PyObject *kwnames, const char *const *names,
-                          PyObject **slots, int n) {
-	Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
-	for (Py_ssize_t i = 0; i < nkw; i++) {
-		PyObject *key = PyTuple_GET_ITEM(kwnames, i);
-		/* Python refuses non-str names itself; a C caller may not, and the comparison below needs a str. */
-		if (!PyUnicode_Check(key)) {
-			PyErr_Format(PyExc_TypeError, "%s() keywords must be strings", func);
-			return -1;
-		}
-		int j = 0;
-		while (j < n && PyUnicode_CompareWithASCIIString(key, names[j]) != 0)
-			j++;
-		if (j == n) {
-			PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R", func, key);
-			return -1;
-		}
-		if (slots[j] != NULL) {
-			PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", func, names[j]);
-			return -1;
-		}
-		slots[j] = kwargs[i];
-	}
-	return 0;
-}
-
-/* parse_positional puts args into slots and the keywords after them. */
-static int parse_args(const char *func, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                      const char *const *names, PyObject **slots, int n, int required) {
-	if (nargs > n) {
-		PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional arguments (%zd given)", func, n, nargs);
-		return -1;
-	}
-	for (Py_ssize_t i = 0; i < nargs; i++)
-		slots[i] = args[i];
-	if (parse_keywords(func, args + nargs, kwnames, names, slots, n) != 0)
-		return -1;
-	for (int i = 0; i < required; i++)
-		if (slots[i] == NULL) {
-			PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s'", func, names[i]);
-			return -1;
-		}
-	return 0;
-}
-
-/* parse_copy reads None / True / False into -1 / 1 / 0. */
-static int parse_copy(PyObject *copy, int *out) {
-	if (copy == NULL || copy == Py_None) {
-		*out = -1;
-		return 0;
-	}
-	if (!PyBool_Check(copy)) {
-		PyErr_Format(PyExc_TypeError, "copy must be None or a bool, got %.200s", Py_TYPE(copy)->tp_name);
-		return -1;
-	}
-	*out = copy == Py_True;
-	return 0;
-}
-
 /* parse_shape reads an int or a sequence of ints. */
 static int parse_shape(PyObject *o, int32_t *ndim, int64_t *shape) {
 	/* A sequence first: a NumPy array is one, and also has __index__. */
@@ -134,11 +58,11 @@ static int parse_shape(PyObject *o, int32_t *ndim, int64_t *shape) {
 }
 
 /* parse_device reads from_dlpack's device: None, "cpu", (1, 0) or an object with __dlpack_device__. */
-static int parse_device(PyObject *o, int *has, DLDevice *d) {
-	*has = 0;
+static int parse_device(PyObject *o, bool *has, DLDevice *d) {
+	*has = false;
 	if (o == NULL || o == Py_None)
 		return 0;
-	*has = 1;
+	*has = true;
 	if (PyUnicode_Check(o)) {
 		if (PyUnicode_CompareWithASCIIString(o, "cpu") == 0) {
 			d->device_type = kDLCPU;
@@ -158,12 +82,7 @@ static int parse_device(PyObject *o, int *has, DLDevice *d) {
 		PyObject *m = PyObject_GetAttrString(o, "__dlpack_device__");
 		if (m != NULL) {
 			Py_DECREF(m);
-			int32_t type, id;
-			if (gdl_dlpack_device(o, &type, &id) != 0)
-				return -1;
-			d->device_type = (DLDeviceType)type;
-			d->device_id = id;
-			return 0;
+			return gdl_dlpack_device(o, d);
 		}
 		if (!PyErr_ExceptionMatches(PyExc_AttributeError))
 			return -1;
@@ -176,151 +95,208 @@ static int parse_device(PyObject *o, int *has, DLDevice *d) {
 
 /* ---- from_dlpack ---- */
 
-static PyObject *str_dlpack_device;
+static gdl_signature from_dlpack_signature = {"from_dlpack", 3, 1, 1, 1, {"x", "device", "copy"}};
+
+/* share_own imports our own Tensor: its storage is shared without a capsule, by the same rules. */
+static PyObject *share_own(TensorObject *t, const gdl_request *req) {
+	DLDevice d = t->src.view.device;
+	bool cpu = gdl_is_cpu_accessible(d);
+	if (req->has_device && !(req->device.device_type == kDLCPU ? cpu : req->device.device_type == d.device_type &&
+	                                                                     req->device.device_id == d.device_id))
+		return PyErr_Format(PyExc_BufferError, "cannot import a tensor on device (%d, %d) to device (%d, %d)",
+		                    (int)d.device_type, (int)d.device_id, (int)req->device.device_type,
+		                    (int)req->device.device_id);
+	return gdl_tensor_share(t, req->has_device && req->device.device_type == kDLCPU);
+}
+
+/*
+ * refuse deletes a taken tensor, then raises: its deleter may run Python
+ * code, which must not find our exception set.
+ */
+static PyObject *refuse(const gdl_taken *tk, PyObject *exc, const char *format, ...) {
+	gdl_managed_delete(tk->managed, tk->versioned);
+	va_list args;
+	va_start(args, format);
+	PyErr_FormatV(exc, format, args);
+	va_end(args);
+	return NULL;
+}
 
 static PyObject *mod_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
 	GDL_CHECK_FORK(NULL);
-	static const char *const names[] = {"device", "copy"};
-	PyObject *kw[2] = {NULL, NULL};
+	PyObject *a[3];
 	if (nargs != 1)
 		return PyErr_Format(PyExc_TypeError, "from_dlpack() takes exactly one positional argument (%zd given)",
 		                    nargs);
-	if (parse_keywords("from_dlpack", args + 1, kwnames, names, kw, 2) != 0)
+	if (gdl_parse(&from_dlpack_signature, args, nargs, kwnames, a) != 0)
 		return NULL;
-	PyObject *x = args[0];
-	gdl_import_args a;
-	a.err.kind = GDL_OK;
-	if (parse_copy(kw[1], &a.copy) != 0 || parse_device(kw[0], &a.has_device, &a.device) != 0)
+	gdl_request req = {.func = "from_dlpack"};
+	if (gdl_parse_copy(a[2], &req.copy) != 0 || parse_device(a[1], &req.has_device, &req.device) != 0)
 		return NULL;
+	PyObject *x = a[0];
+	if (Py_IS_TYPE(x, &gdl_TensorType) && req.copy != 1)
+		return share_own((TensorObject *)x, &req);
 
-	if (Py_IS_TYPE(x, &gdl_TensorType) && a.copy != 1) {
-		/* Our own Tensor: share its storage without a capsule, with the same rules. */
-		TensorObject *t = (TensorObject *)x;
-		int cpu = gdl_is_cpu_accessible(t->device);
-		if (a.has_device && !(a.device.device_type == kDLCPU ? cpu : a.device.device_type == t->device.device_type &&
-		                                                                  a.device.device_id == t->device.device_id))
-			return PyErr_Format(PyExc_BufferError, "cannot import a tensor on device (%d, %d) to device (%d, %d)",
-			                    (int)t->device.device_type, (int)t->device.device_id,
-			                    (int)a.device.device_type, (int)a.device.device_id);
-		return gdl_tensor_share(t, a.has_device && a.device.device_type == kDLCPU);
-	}
-	PyObject *capsule;
-	if (PyCapsule_CheckExact(x)) {
-		/* A bare capsule could not be asked for anything: meet copy and device ourselves. */
-		Py_INCREF(x);
-		capsule = x;
-		a.fallback = 1;
-	} else {
-		gdl_dlpack_request req = {GDL_MAJOR_VERSION, GDL_MINOR_VERSION, a.copy, a.has_device,
-		                          a.device.device_type, a.device.device_id, 0, 0};
-		/* A stream is passed only for CUDA or ROCm data, which __dlpack_device__ tells apart. */
-		/* The type's own attribute, found through CPython's method cache: no exception, no allocation. */
-		if (_PyType_Lookup(Py_TYPE(x), str_dlpack_device) != NULL) {
-			int32_t type, id;
-			if (gdl_dlpack_device(x, &type, &id) != 0)
-				return NULL;
-			if (type == kDLCUDA || type == kDLROCM) {
-				/* We never touch the data, so the producer need not order anything: -1. */
-				req.has_stream = 1;
-				req.stream = -1;
-			}
-		}
-		capsule = gdl_call_dlpack(x, &req, &a.fallback);
-		if (capsule == NULL) {
-			if (gdl_lacks_dlpack(x)) {
-				PyErr_Clear();
-				return PyErr_Format(PyExc_TypeError,
-				                    "from_dlpack() needs an object with __dlpack__ or a DLPack capsule, got %.200s",
-				                    Py_TYPE(x)->tp_name);
-			}
-			return NULL;
-		}
-		if (!PyCapsule_CheckExact(capsule)) {
-			PyErr_Format(PyExc_TypeError, "%.200s.__dlpack__() returned %.200s, not a DLPack capsule",
-			             Py_TYPE(x)->tp_name, Py_TYPE(capsule)->tp_name);
-			Py_DECREF(capsule);
-			return NULL;
-		}
-	}
-	a.managed = gdl_capsule_take(capsule, &a.versioned);
-	Py_DECREF(capsule);
-	if (a.managed == NULL)
+	gdl_taken tk;
+	if (gdl_take(x, &req, &tk) != 0)
 		return NULL;
-	/* From here on the tensor is ours; goImport deletes it on every error. */
-	if (goImport(&a) != GDL_OK)
-		return gdl_raise(&a.err);
-	if (a.out.owner == NULL && (a.out.owner = gdl_owner_upstream(a.managed, a.versioned)) == NULL) {
-		gdl_managed_delete(a.managed, a.versioned);
-		return PyErr_NoMemory();
+	int64_t strides[GDL_MAX_NDIM];
+	gdl_inspected v;
+	if (gdl_validate(tk.managed, tk.versioned, strides, &v) != 0)
+		return NULL;
+	bool cpu = gdl_is_cpu_accessible(v.device), copied = (v.flags & GDL_FLAG_IS_COPIED) != 0;
+	if (req.has_device) {
+		if (req.device.device_type == kDLCPU && !cpu)
+			return refuse(&tk, PyExc_BufferError, "device='cpu' was asked for, but the producer returned data on "
+			              "device (%d, %d)", (int)v.device.device_type, (int)v.device.device_id);
+		if (req.device.device_type != kDLCPU &&
+		    (req.device.device_type != v.device.device_type || req.device.device_id != v.device.device_id))
+			return refuse(&tk, PyExc_BufferError, "device (%d, %d) was asked for, but the producer returned data "
+			              "on device (%d, %d)", (int)req.device.device_type, (int)req.device.device_id,
+			              (int)v.device.device_type, (int)v.device.device_id);
 	}
-	return gdl_tensor_new(&a.out);
+	if (req.copy == 0 && copied)
+		return refuse(&tk, PyExc_BufferError, "copy=False, but the producer copied the data (IS_COPIED is set)");
+	if (req.copy == 1 && !copied && !cpu)
+		return refuse(&tk, PyExc_BufferError, "copy=True needs a copy of data on device (%d, %d), which is not "
+		              "CPU-accessible", (int)v.device.device_type, (int)v.device.device_id);
+
+	uint64_t flags = v.flags & GDL_FLAG_IS_SUBBYTE_TYPE_PADDED;
+	if (!v.versioned || (v.flags & GDL_FLAG_READ_ONLY))
+		flags |= GDL_FLAG_READ_ONLY; /* a legacy tensor cannot say that it may be written */
+	if (copied)
+		flags |= GDL_FLAG_IS_COPIED;
+	TensorObject *t = gdl_tensor_alloc(v.ndim);
+	if (t == NULL) {
+		gdl_delete_keeping_error(tk.managed, tk.versioned);
+		return NULL;
+	}
+	if (req.copy == 1 && !copied) {
+		/* copy=True is ours to meet: the producer could not be asked, or answered without copying. */
+		int rc = goImportCopy(&v, &t->src);
+		gdl_delete_keeping_error(tk.managed, tk.versioned);
+		if (rc != 0) {
+			Py_DECREF(t);
+			return NULL;
+		}
+		return gdl_tensor_finish(t);
+	}
+	gdl_owner *owner = gdl_owner_upstream(tk.managed, tk.versioned);
+	if (owner == NULL) {
+		Py_DECREF(t);
+		return refuse(&tk, PyExc_MemoryError, "cannot allocate the owner of an imported tensor");
+	}
+	if (req.has_device && req.device.device_type == kDLCPU)
+		v.device = (DLDevice){kDLCPU, 0};
+	gdl_source_fill(&t->src, owner, &v, flags);
+	return gdl_tensor_finish(t);
 }
 
 /* ---- creation ---- */
 
-static PyObject *create(gdl_create_args *a, PyObject *shape, PyObject *dtype) {
-	if (parse_shape(shape, &a->ndim, a->shape) != 0)
-		return NULL;
-	if ((a->dtype = gdl_dtype_arg(dtype, &a->dtype_len)) == NULL)
-		return NULL;
-	a->err.kind = GDL_OK;
-	if (goCreate(a) != GDL_OK)
-		return gdl_raise(&a->err);
-	return gdl_tensor_new(&a->out);
+static const DLDataType default_float = {kDLFloat, 32, 1}, default_int = {kDLInt, 64, 1};
+
+/* Creations from this size go to Go, which fills them with the GIL released. */
+#define GDL_C_CREATE_MAX ((int64_t)1 << 20)
+
+/*
+ * create_in_c makes empty and zeros of whole-byte dtypes without entering Go:
+ * gdl_contiguous, which TestContiguousMatchesGo holds to the Go layout
+ * checks, lays them out. false leaves the tensor to goCreate, which also
+ * says what is wrong with a layout.
+ */
+static bool create_in_c(const gdl_create_args *a, TensorObject *t) {
+	int64_t elements, nbytes;
+	void *data;
+	if ((a->kind != GDL_EMPTY && a->kind != GDL_ZEROS) || a->dtype.bits < 8 ||
+	    !gdl_contiguous(a->ndim, a->shape, a->dtype, false, (int64_t *)t->src.view.strides, &elements, &nbytes) ||
+	    nbytes >= GDL_C_CREATE_MAX)
+		return false;
+	gdl_owner *owner = gdl_owner_alloc((size_t)nbytes, &data);
+	if (owner == NULL)
+		return false; /* goCreate raises the MemoryError */
+	if (a->kind == GDL_ZEROS)
+		memset(data, 0, (size_t)nbytes);
+	gdl_source *s = &t->src;
+	s->owner = owner;
+	s->view.data = data;
+	s->view.device = (DLDevice){kDLCPU, 0};
+	s->view.dtype = a->dtype;
+	s->view.flags = 0;
+	memcpy((int64_t *)s->view.shape, a->shape, (size_t)a->ndim * sizeof(int64_t));
+	s->need = gdl_min_version(a->dtype, s->view.device);
+	s->nbytes = nbytes;
+	return true;
 }
 
-static PyObject *default_float32, *default_int64;
-
-static PyObject *mod_empty_or_zeros(int kind, const char *func, PyObject *const *args, Py_ssize_t nargs,
-                                    PyObject *kwnames) {
-	GDL_CHECK_FORK(NULL);
-	static const char *const names[] = {"shape", "dtype"};
-	PyObject *slots[2] = {NULL, NULL};
-	if (parse_args(func, args, nargs, kwnames, names, slots, 2, 1) != 0)
+static PyObject *create(gdl_create_args *a, PyObject *shape, PyObject *dtype, DLDataType default_dtype) {
+	a->dtype = default_dtype;
+	if (parse_shape(shape, &a->ndim, a->shape) != 0 || (dtype != NULL && gdl_dtype_of(dtype, &a->dtype) != 0))
 		return NULL;
-	gdl_create_args a;
-	a.kind = kind;
-	return create(&a, slots[0], slots[1] ? slots[1] : default_float32);
+	TensorObject *t = gdl_tensor_alloc(a->ndim);
+	if (t == NULL)
+		return NULL;
+	if (!create_in_c(a, t)) {
+		a->out = &t->src;
+		if (goCreate(a) != 0) {
+			Py_DECREF(t);
+			return NULL;
+		}
+	}
+	return gdl_tensor_finish(t);
 }
+
+static gdl_signature empty_signature = {"empty", 2, 0, 2, 1, {"shape", "dtype"}};
+static gdl_signature zeros_signature = {"zeros", 2, 0, 2, 1, {"shape", "dtype"}};
+static gdl_signature full_signature = {"full", 3, 0, 3, 2, {"shape", "value", "dtype"}};
+static gdl_signature arange_signature = {"arange", 2, 0, 2, 1, {"n", "dtype"}};
 
 static PyObject *mod_empty(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-	return mod_empty_or_zeros(GDL_EMPTY, "empty", args, nargs, kwnames);
+	GDL_CHECK_FORK(NULL);
+	PyObject *a[2];
+	if (gdl_parse(&empty_signature, args, nargs, kwnames, a) != 0)
+		return NULL;
+	gdl_create_args c = {.kind = GDL_EMPTY};
+	return create(&c, a[0], a[1], default_float);
 }
 
 static PyObject *mod_zeros(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-	return mod_empty_or_zeros(GDL_ZEROS, "zeros", args, nargs, kwnames);
+	GDL_CHECK_FORK(NULL);
+	PyObject *a[2];
+	if (gdl_parse(&zeros_signature, args, nargs, kwnames, a) != 0)
+		return NULL;
+	gdl_create_args c = {.kind = GDL_ZEROS};
+	return create(&c, a[0], a[1], default_float);
 }
 
-/* parse_value reads full's fill value: a bool, an int, a float or a complex. */
+/* parse_value reads full's fill value, a bool, an int, a float or a complex, as a dlpack.Scalar. */
 static int parse_value(PyObject *v, gdl_create_args *a) {
-	a->value_unsigned = 0;
 	if (PyBool_Check(v)) {
-		a->value_kind = GDL_VALUE_BOOL;
+		a->value_kind = GDL_SCALAR_BOOL;
 		a->ival = v == Py_True;
 	} else if (PyLong_Check(v)) {
 		int overflow;
-		a->value_kind = GDL_VALUE_INT;
+		a->value_kind = GDL_SCALAR_INT;
 		a->ival = PyLong_AsLongLongAndOverflow(v, &overflow);
 		if (a->ival == -1 && PyErr_Occurred())
 			return -1;
 		if (overflow > 0) {
 			/* Above int64 only uint64 can hold it. */
-			unsigned long long u = PyLong_AsUnsignedLongLong(v);
-			if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+			a->value_kind = GDL_SCALAR_UINT;
+			a->uval = PyLong_AsUnsignedLongLong(v);
+			if (a->uval == (unsigned long long)-1 && PyErr_Occurred()) {
 				PyErr_Format(PyExc_OverflowError, "fill value %R is out of range for every integer dtype", v);
 				return -1;
 			}
-			a->ival = (long long)u;
-			a->value_unsigned = 1;
 		} else if (overflow < 0) {
 			PyErr_Format(PyExc_OverflowError, "fill value %R is out of range for every integer dtype", v);
 			return -1;
 		}
 	} else if (PyFloat_Check(v)) {
-		a->value_kind = GDL_VALUE_FLOAT;
+		a->value_kind = GDL_SCALAR_FLOAT;
 		a->re = PyFloat_AS_DOUBLE(v);
 	} else if (PyComplex_Check(v)) {
-		a->value_kind = GDL_VALUE_COMPLEX;
+		a->value_kind = GDL_SCALAR_COMPLEX;
 		a->re = PyComplex_RealAsDouble(v);
 		a->im = PyComplex_ImagAsDouble(v);
 	} else if (PyIndex_Check(v)) {
@@ -341,32 +317,28 @@ static int parse_value(PyObject *v, gdl_create_args *a) {
 
 static PyObject *mod_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
 	GDL_CHECK_FORK(NULL);
-	static const char *const names[] = {"shape", "value", "dtype"};
-	PyObject *slots[3] = {NULL, NULL, NULL};
-	if (parse_args("full", args, nargs, kwnames, names, slots, 3, 2) != 0)
+	PyObject *a[3];
+	if (gdl_parse(&full_signature, args, nargs, kwnames, a) != 0)
 		return NULL;
-	gdl_create_args a;
-	a.kind = GDL_FULL;
-	if (parse_value(slots[1], &a) != 0)
+	gdl_create_args c = {.kind = GDL_FULL};
+	if (parse_value(a[1], &c) != 0)
 		return NULL;
-	return create(&a, slots[0], slots[2] ? slots[2] : default_float32);
+	return create(&c, a[0], a[2], default_float);
 }
 
 static PyObject *mod_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
 	GDL_CHECK_FORK(NULL);
-	static const char *const names[] = {"n", "dtype"};
-	PyObject *slots[2] = {NULL, NULL};
-	if (parse_args("arange", args, nargs, kwnames, names, slots, 2, 1) != 0)
+	PyObject *a[2];
+	if (gdl_parse(&arange_signature, args, nargs, kwnames, a) != 0)
 		return NULL;
-	if (!PyIndex_Check(slots[0]))
-		return PyErr_Format(PyExc_TypeError, "arange() needs an int n, got %.200s", Py_TYPE(slots[0])->tp_name);
+	if (!PyIndex_Check(a[0]))
+		return PyErr_Format(PyExc_TypeError, "arange() needs an int n, got %.200s", Py_TYPE(a[0])->tp_name);
 	/* One integer, read as NumPy reads it: a NumPy array is a sequence too, but no n. */
-	PyObject *n = PyNumber_Index(slots[0]);
+	PyObject *n = PyNumber_Index(a[0]);
 	if (n == NULL)
 		return NULL;
-	gdl_create_args a;
-	a.kind = GDL_ARANGE;
-	PyObject *r = create(&a, n, slots[1] ? slots[1] : default_int64);
+	gdl_create_args c = {.kind = GDL_ARANGE};
+	PyObject *r = create(&c, n, a[1], default_int);
 	Py_DECREF(n);
 	return r;
 }
@@ -406,20 +378,18 @@ static int add_version(PyObject *m) {
 }
 
 PyObject *gdl_module_create(void) {
-	static int once;
+	static bool once;
 	if (!once) {
 		/* Py_AtExit functions run at the very end of Py_FinalizeEx, when no Python code can run any more. */
 		if (Py_AtExit(gdl_owner_shutdown) != 0) {
 			PyErr_SetString(PyExc_RuntimeError, "Py_AtExit failed: too many exit functions registered");
 			return NULL;
 		}
-		once = 1;
+		if (gdl_register_exporter(&gdl_TensorType, offsetof(TensorObject, src), gdl_tensor_adopt) != 0)
+			return NULL;
+		once = true;
 	}
 	if (PyType_Ready(&gdl_TensorType) < 0 || PyType_Ready(&gdl_DTypeType) < 0)
-		return NULL;
-	if ((str_dlpack_device = PyUnicode_InternFromString("__dlpack_device__")) == NULL ||
-	    (default_float32 = PyUnicode_InternFromString("float32")) == NULL ||
-	    (default_int64 = PyUnicode_InternFromString("int64")) == NULL)
 		return NULL;
 	PyObject *m = PyModule_Create(&module_def);
 	if (m == NULL)

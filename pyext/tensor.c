@@ -2,271 +2,89 @@
 #include "ext.h"
 #include "_cgo_export.h"
 
-PyObject *gdl_tensor_new(gdl_desc *d) {
-	TensorObject *t = PyObject_NewVar(TensorObject, &gdl_TensorType, 3 * (Py_ssize_t)d->ndim);
-	if (t == NULL) {
-		gdl_owner_drop(d->owner);
-		return NULL;
-	}
-	t->owner = d->owner;
-	t->data = d->data;
-	t->device = d->device;
-	t->dtype = d->dtype;
-	t->ndim = d->ndim;
-	t->flags = d->flags;
-	t->need = d->need;
-	t->size = d->size;
-	t->nbytes = d->nbytes;
-	t->itemsize = d->itemsize;
-	t->weakrefs = NULL;
-	for (int i = 0; i < d->ndim; i++) {
-		TENSOR_SHAPE(t)[i] = d->shape[i];
-		TENSOR_STRIDES(t)[i] = d->strides[i];
-		/* Only used by the buffer protocol, which is refused where this could overflow. */
-		TENSOR_BYTE_STRIDES(t)[i] = (int64_t)((uint64_t)d->strides[i] * (uint64_t)d->itemsize);
-	}
-	return (PyObject *)t;
-}
-
-PyObject *gdl_tensor_share(TensorObject *src, int cpu) {
-	TensorObject *t = PyObject_NewVar(TensorObject, &gdl_TensorType, 3 * (Py_ssize_t)src->ndim);
+TensorObject *gdl_tensor_alloc(int32_t ndim) {
+	TensorObject *t = PyObject_NewVar(TensorObject, &gdl_TensorType, 3 * (Py_ssize_t)ndim);
 	if (t == NULL)
 		return NULL;
-	gdl_owner_retain(src->owner);
-	t->owner = src->owner;
-	t->data = src->data;
-	t->device = src->device;
-	if (cpu) {
-		t->device.device_type = kDLCPU;
-		t->device.device_id = 0;
-	}
-	t->dtype = src->dtype;
-	t->ndim = src->ndim;
-	/* What a zero-copy export and import would carry: never IS_COPIED, which means sole ownership. */
-	t->flags = src->flags & ~GDL_FLAG_IS_COPIED;
-	t->need = src->need;
-	t->size = src->size;
-	t->nbytes = src->nbytes;
-	t->itemsize = src->itemsize;
+	memset(&t->src, 0, sizeof t->src);
+	t->src.view.ndim = ndim;
+	t->src.view.shape = TENSOR_SHAPE(t);
+	t->src.view.strides = TENSOR_STRIDES(t);
 	t->weakrefs = NULL;
-	memcpy(t->dims, src->dims, 3 * (size_t)src->ndim * sizeof(int64_t));
+	return t;
+}
+
+PyObject *gdl_tensor_finish(TensorObject *t) {
+	const gdl_view *v = &t->src.view;
+	bool padded = (v->flags & GDL_FLAG_IS_SUBBYTE_TYPE_PADDED) != 0;
+	int64_t size = 1;
+	for (int i = 0; i < v->ndim; i++)
+		size *= TENSOR_SHAPE(t)[i]; /* validated: the count fits */
+	t->size = size;
+	/* Sub-byte elements: one byte each when padded, none of their own when packed. */
+	t->itemsize = v->dtype.bits * v->dtype.lanes >= 8 ? (int64_t)v->dtype.bits * v->dtype.lanes / 8 : padded;
+	for (int i = 0; i < v->ndim; i++)
+		/* Only used by the buffer protocol, which is refused where this could overflow. */
+		TENSOR_BYTE_STRIDES(t)[i] = (int64_t)((uint64_t)TENSOR_STRIDES(t)[i] * (uint64_t)t->itemsize);
 	return (PyObject *)t;
 }
 
-static void tensor_dealloc(TensorObject *self) {
-	if (self->weakrefs != NULL)
-		PyObject_ClearWeakRefs((PyObject *)self);
-	gdl_owner_drop(self->owner);
-	PyObject_Free(self);
-}
-
-static int tensor_readonly(const TensorObject *t) { return (t->flags & GDL_FLAG_READ_ONLY) != 0; }
-
-/* ---- __dlpack__ ---- */
-
-static PyObject *kw_stream, *kw_max_version, *kw_dl_device, *kw_copy;
-
-static int intern_keywords(void) {
-	if (kw_copy != NULL)
-		return 0;
-	/* kw_copy, set last, says all four are: a failed call leaves it NULL and is retried. */
-	if ((kw_stream == NULL && (kw_stream = PyUnicode_InternFromString("stream")) == NULL) ||
-	    (kw_max_version == NULL && (kw_max_version = PyUnicode_InternFromString("max_version")) == NULL) ||
-	    (kw_dl_device == NULL && (kw_dl_device = PyUnicode_InternFromString("dl_device")) == NULL))
-		return -1;
-	kw_copy = PyUnicode_InternFromString("copy");
-	return kw_copy == NULL ? -1 : 0;
-}
-
-/* keyword_slot matches a keyword name (a str), by identity first (interned), then by value. */
-static PyObject **keyword_slot(PyObject *name, PyObject **stream, PyObject **max_version, PyObject **dl_device,
-                               PyObject **copy) {
-	if (name == kw_max_version) return max_version;
-	if (name == kw_copy) return copy;
-	if (name == kw_dl_device) return dl_device;
-	if (name == kw_stream) return stream;
-	if (PyUnicode_Compare(name, kw_max_version) == 0) return max_version;
-	if (PyUnicode_Compare(name, kw_copy) == 0) return copy;
-	if (PyUnicode_Compare(name, kw_dl_device) == 0) return dl_device;
-	if (PyUnicode_Compare(name, kw_stream) == 0) return stream;
-	return NULL;
-}
-
-/* clamped_int reads an int, saturating at the long long range: any int is a valid (if unheard-of) version or device. */
-static long long clamped_int(PyObject *o) {
-	int overflow;
-	long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-	return overflow > 0 ? LLONG_MAX : overflow < 0 ? LLONG_MIN : v;
-}
-
-/* int_pair reads a tuple of two ints; -1 with TypeError naming what for otherwise. */
-static int int_pair(PyObject *o, const char *what, long long *a, long long *b) {
-	if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2 || !PyLong_Check(PyTuple_GET_ITEM(o, 0)) ||
-	    !PyLong_Check(PyTuple_GET_ITEM(o, 1))) {
-		PyErr_Format(PyExc_TypeError, "%s must be a tuple of two ints, got %R", what, o);
-		return -1;
-	}
-	*a = clamped_int(PyTuple_GET_ITEM(o, 0));
-	*b = clamped_int(PyTuple_GET_ITEM(o, 1));
-	return 0;
-}
-
-/* Exported in place of a NULL data pointer: DLPack wants one even for no elements. */
-static _Alignas(64) const char empty_data[64];
-
-/* copy_out makes a fresh C-contiguous copy of t through Go; the owner it returns has one reference. */
-static gdl_owner *copy_out(const TensorObject *t, void **data, int64_t *strides) {
-	gdl_copy_args a;
-	a.src = t;
-	a.owner = NULL;
-	if (goCopy(&a) != GDL_OK) {
-		gdl_raise(&a.err);
+PyObject *gdl_tensor_share(TensorObject *src, bool cpu) {
+	TensorObject *t = gdl_tensor_alloc(src->src.view.ndim);
+	if (t == NULL)
 		return NULL;
+	gdl_owner_retain(src->src.owner);
+	t->src = src->src;
+	t->src.view.shape = TENSOR_SHAPE(t);
+	t->src.view.strides = TENSOR_STRIDES(t);
+	if (cpu) {
+		t->src.view.device.device_type = kDLCPU;
+		t->src.view.device.device_id = 0;
 	}
-	*data = a.data;
-	memcpy(strides, a.strides, (size_t)t->ndim * sizeof(int64_t));
-	return a.owner;
+	/* What a zero-copy export and import would carry: never IS_COPIED, which means sole ownership. */
+	t->src.view.flags &= ~GDL_FLAG_IS_COPIED;
+	t->size = src->size;
+	t->itemsize = src->itemsize;
+	memcpy(t->dims, src->dims, 3 * (size_t)src->src.view.ndim * sizeof(int64_t));
+	return (PyObject *)t;
+}
+
+/* tensor_make is gdl_adopt's maker of Tensors. */
+static PyObject *tensor_make(int32_t ndim, gdl_source **src) {
+	TensorObject *t = gdl_tensor_alloc(ndim);
+	if (t != NULL)
+		*src = &t->src;
+	return (PyObject *)t;
+}
+
+PyObject *gdl_tensor_adopt(void *managed) {
+	PyObject *t = gdl_adopt(managed, tensor_make);
+	return t == NULL ? NULL : gdl_tensor_finish((TensorObject *)t);
 }
 
 /*
- * The exchange hot path stays in C: parsing, checks and building the capsule
- * cost about as much as one crossing into Go (see NOTES.md and
- * bench/exchange.py), so Go is entered only to copy.
+ * Dropping the owner may run a producer's deleter, which may be Python code
+ * (a ctypes callback): an exception unwinding through the caller must wait.
  */
-static PyObject *tensor_dlpack(TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-	GDL_CHECK_FORK(NULL);
-	if (nargs != 0)
-		return PyErr_Format(PyExc_TypeError, "__dlpack__() takes no positional arguments (%zd given)", nargs);
-	if (intern_keywords() != 0)
-		return NULL;
-	PyObject *stream = NULL, *max_version = NULL, *dl_device = NULL, *copy = NULL;
-	Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
-	for (Py_ssize_t i = 0; i < nkw; i++) {
-		/* Python passes unique str names; a C caller may not. */
-		PyObject *name = PyTuple_GET_ITEM(kwnames, i);
-		if (!PyUnicode_Check(name))
-			return PyErr_Format(PyExc_TypeError, "__dlpack__() keywords must be strings");
-		PyObject **slot = keyword_slot(name, &stream, &max_version, &dl_device, &copy);
-		if (slot == NULL)
-			return PyErr_Format(PyExc_TypeError, "__dlpack__() got an unexpected keyword argument %R", name);
-		if (*slot != NULL)
-			return PyErr_Format(PyExc_TypeError, "__dlpack__() got multiple values for argument %R", name);
-		*slot = args[i];
-	}
-	stream = stream ? stream : Py_None;
-	max_version = max_version ? max_version : Py_None;
-	dl_device = dl_device ? dl_device : Py_None;
-	copy = copy ? copy : Py_None;
-	int cpu = gdl_is_cpu_accessible(self->device);
-
-	int versioned = 0;
-	uint32_t minor = 0;
-	if (max_version != Py_None) {
-		long long major, want_minor;
-		if (int_pair(max_version, "max_version", &major, &want_minor) != 0)
-			return NULL;
-		if (major < 0 || want_minor < 0)
-			return PyErr_Format(PyExc_TypeError, "max_version must hold non-negative ints, got %R", max_version);
-		if (major >= 1) {
-			versioned = 1;
-			minor = major > GDL_MAJOR_VERSION || want_minor > GDL_MINOR_VERSION ? GDL_MINOR_VERSION
-			                                                                     : (uint32_t)want_minor;
-		}
-	}
-	if (stream != Py_None) {
-		if (!PyLong_Check(stream) || PyBool_Check(stream))
-			return PyErr_Format(PyExc_TypeError, "stream must be None or an int, got %.200s",
-			                    Py_TYPE(stream)->tp_name);
-		if (cpu) {
-			long long s = PyLong_AsLongLong(stream);
-			if (s == -1 && PyErr_Occurred()) {
-				PyErr_Clear();
-				s = 0;
-			}
-			if (s != -1)
-				return PyErr_Format(PyExc_ValueError, "stream must be None or -1 for CPU data, got %R", stream);
-		}
-	}
-	DLDevice device = self->device;
-	if (dl_device != Py_None) {
-		long long type, id;
-		if (!PyTuple_Check(dl_device))
-			return PyErr_Format(PyExc_TypeError, "dl_device must be a (device_type, device_id) tuple, got %R",
-			                    dl_device);
-		if (int_pair(dl_device, "dl_device", &type, &id) != 0)
-			return NULL;
-		if (type == kDLCPU && id == 0 && cpu) {
-			device.device_type = kDLCPU;
-			device.device_id = 0;
-		} else if (type != self->device.device_type || id != self->device.device_id) {
-			return PyErr_Format(PyExc_BufferError, "cannot export a tensor on device (%d, %d) to dl_device %R",
-			                    (int)self->device.device_type, (int)self->device.device_id, dl_device);
-		}
-	}
-	int want_copy = -1;
-	if (copy != Py_None) {
-		if (!PyBool_Check(copy))
-			return PyErr_Format(PyExc_TypeError, "copy must be None or a bool, got %.200s", Py_TYPE(copy)->tp_name);
-		want_copy = copy == Py_True;
-	}
-	if (!versioned && tensor_readonly(self) && want_copy != 1)
-		return PyErr_Format(PyExc_BufferError,
-		                    "a read-only tensor cannot be exported as a legacy DLPack capsule, which cannot "
-		                    "mark it read-only; pass max_version=(1, %d) or copy=True",
-		                    GDL_MINOR_VERSION);
-	if (versioned ? self->need.major > 1 || self->need.minor > minor : self->need.major > 0) {
-		PyObject *dt = gdl_dtype_get(self->dtype);
-		PyErr_Format(PyExc_BufferError, "a tensor of dtype %S on device (%d, %d) needs DLPack %u.%u, but %s was negotiated",
-		             dt, (int)device.device_type, (int)device.device_id, self->need.major, self->need.minor,
-		             versioned ? (minor == 0 ? "1.0" : minor == 1 ? "1.1" : minor == 2 ? "1.2" : "1.3")
-		                       : "a legacy capsule");
-		Py_XDECREF(dt);
-		return NULL;
-	}
-
-	gdl_view v;
-	v.data = self->data;
-	v.shape = TENSOR_SHAPE(self);
-	v.strides = TENSOR_STRIDES(self);
-	v.device = device;
-	v.dtype = self->dtype;
-	v.ndim = self->ndim;
-	v.flags = self->flags & (GDL_FLAG_READ_ONLY | GDL_FLAG_IS_SUBBYTE_TYPE_PADDED);
-	if (v.data == NULL)
-		v.data = (void *)empty_data; /* only a size-0 tensor can have NULL data */
-	gdl_owner *owner = self->owner;
-	int64_t strides[GDL_MAX_NDIM];
-	if (want_copy == 1) {
-		if (!cpu)
-			return PyErr_Format(PyExc_BufferError, "cannot copy data on device (%d, %d): it is not CPU-accessible",
-			                    (int)self->device.device_type, (int)self->device.device_id);
-		if ((owner = copy_out(self, &v.data, strides)) == NULL)
-			return NULL;
-		v.strides = strides;
-		v.flags = (v.flags & ~GDL_FLAG_READ_ONLY) | GDL_FLAG_IS_COPIED;
-	}
-	void *managed = gdl_pack(owner, &v, versioned, minor);
-	if (owner != self->owner)
-		gdl_owner_drop(owner);
-	if (managed == NULL)
-		return PyErr_NoMemory();
-	return gdl_capsule_wrap(managed, versioned);
+static void tensor_dealloc(TensorObject *self) {
+	PyObject *type, *value, *tb;
+	PyErr_Fetch(&type, &value, &tb);
+	if (self->weakrefs != NULL)
+		PyObject_ClearWeakRefs((PyObject *)self);
+	if (self->src.owner != NULL)
+		gdl_owner_drop(self->src.owner);
+	PyObject_Free(self);
+	PyErr_Restore(type, value, tb);
 }
 
-static PyObject *tensor_dlpack_device(TensorObject *self, PyObject *unused) {
-	return Py_BuildValue("(ii)", (int)self->device.device_type, (int)self->device.device_id);
-}
+static int tensor_readonly(const TensorObject *t) { return (t->src.view.flags & GDL_FLAG_READ_ONLY) != 0; }
 
-static PyObject *tensor_data_ptr(TensorObject *self, PyObject *unused) { return PyLong_FromVoidPtr(self->data); }
+static PyObject *tensor_data_ptr(TensorObject *self, PyObject *unused) { return PyLong_FromVoidPtr(self->src.view.data); }
 
 static PyObject *tensor_tolist(TensorObject *self, PyObject *unused);
 
 static PyMethodDef tensor_methods[] = {
-	{"__dlpack__", (PyCFunction)(void (*)(void))tensor_dlpack, METH_FASTCALL | METH_KEYWORDS,
-	 "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\n"
-	 "Export the tensor as a DLPack capsule (versioned when max_version's major is >= 1)."},
-	{"__dlpack_device__", (PyCFunction)tensor_dlpack_device, METH_NOARGS,
-	 "__dlpack_device__()\n--\n\nThe (device_type, device_id) of the data."},
+	GDL_EXPORTER_METHODS,
 	{"data_ptr", (PyCFunction)tensor_data_ptr, METH_NOARGS,
 	 "data_ptr()\n--\n\nThe address of the first element, as an int."},
 	{"tolist", (PyCFunction)tensor_tolist, METH_NOARGS, "tolist()\n--\n\nThe elements as nested Python lists."},
@@ -290,17 +108,17 @@ static PyObject *int64_tuple(const int64_t *v, int n) {
 	return t;
 }
 
-static PyObject *get_shape(TensorObject *t, void *c) { return int64_tuple(TENSOR_SHAPE(t), t->ndim); }
-static PyObject *get_strides(TensorObject *t, void *c) { return int64_tuple(TENSOR_STRIDES(t), t->ndim); }
-static PyObject *get_ndim(TensorObject *t, void *c) { return PyLong_FromLong(t->ndim); }
+static PyObject *get_shape(TensorObject *t, void *c) { return int64_tuple(TENSOR_SHAPE(t), t->src.view.ndim); }
+static PyObject *get_strides(TensorObject *t, void *c) { return int64_tuple(TENSOR_STRIDES(t), t->src.view.ndim); }
+static PyObject *get_ndim(TensorObject *t, void *c) { return PyLong_FromLong(t->src.view.ndim); }
 static PyObject *get_size(TensorObject *t, void *c) { return PyLong_FromLongLong(t->size); }
 static PyObject *get_itemsize(TensorObject *t, void *c) { return PyLong_FromLongLong(t->itemsize); }
-static PyObject *get_nbytes(TensorObject *t, void *c) { return PyLong_FromLongLong(t->nbytes); }
-static PyObject *get_dtype(TensorObject *t, void *c) { return gdl_dtype_get(t->dtype); }
-static PyObject *get_device(TensorObject *t, void *c) { return tensor_dlpack_device(t, NULL); }
+static PyObject *get_nbytes(TensorObject *t, void *c) { return PyLong_FromLongLong(t->src.nbytes); }
+static PyObject *get_dtype(TensorObject *t, void *c) { return gdl_dtype_get(t->src.view.dtype); }
+static PyObject *get_device(TensorObject *t, void *c) { return gdl_export_device(&t->src); }
 static PyObject *get_readonly(TensorObject *t, void *c) { return PyBool_FromLong(tensor_readonly(t)); }
 static PyObject *get_is_copied(TensorObject *t, void *c) {
-	return PyBool_FromLong((t->flags & GDL_FLAG_IS_COPIED) != 0);
+	return PyBool_FromLong((t->src.view.flags & GDL_FLAG_IS_COPIED) != 0);
 }
 
 static PyGetSetDef tensor_getset[] = {
@@ -320,7 +138,7 @@ static PyGetSetDef tensor_getset[] = {
 /* ---- tolist and repr ---- */
 
 static PyObject *scalar(const TensorObject *t, const char *p) {
-	DLDataType dt = t->dtype;
+	DLDataType dt = t->src.view.dtype;
 	switch (dt.code) {
 	case kDLBool:
 		return PyBool_FromLong(*(const uint8_t *)p != 0);
@@ -372,7 +190,7 @@ static PyObject *scalar(const TensorObject *t, const char *p) {
 }
 
 static PyObject *tolist_dim(const TensorObject *t, int dim, const char *p) {
-	if (dim == t->ndim)
+	if (dim == t->src.view.ndim)
 		return scalar(t, p);
 	int64_t n = TENSOR_SHAPE(t)[dim];
 	PyObject *list = PyList_New((Py_ssize_t)n);
@@ -390,14 +208,14 @@ static PyObject *tolist_dim(const TensorObject *t, int dim, const char *p) {
 }
 
 static int require_readable(const TensorObject *t, const char *what) {
-	if (!gdl_is_cpu_accessible(t->device)) {
+	if (!gdl_is_cpu_accessible(t->src.view.device)) {
 		PyErr_Format(PyExc_BufferError, "%s: data on device (%d, %d) cannot be read on the CPU", what,
-		             (int)t->device.device_type, (int)t->device.device_id);
+		             (int)t->src.view.device.device_type, (int)t->src.view.device.device_id);
 		return -1;
 	}
-	if (t->dtype.bits < 8 && !(t->flags & GDL_FLAG_IS_SUBBYTE_TYPE_PADDED) && t->size > 0) {
+	if (t->src.view.dtype.bits < 8 && !(t->src.view.flags & GDL_FLAG_IS_SUBBYTE_TYPE_PADDED) && t->size > 0) {
 		PyErr_Format(PyExc_BufferError, "%s: packed %d-bit elements are not addressable one by one", what,
-		             (int)t->dtype.bits);
+		             (int)t->src.view.dtype.bits);
 		return -1;
 	}
 	return 0;
@@ -407,27 +225,27 @@ static PyObject *tensor_tolist(TensorObject *self, PyObject *unused) {
 	GDL_CHECK_FORK(NULL);
 	if (require_readable(self, "tolist()") != 0)
 		return NULL;
-	return tolist_dim(self, 0, self->data);
+	return tolist_dim(self, 0, self->src.view.data);
 }
 
 /* Data is shown for tensors small enough to read at a glance. */
 #define REPR_MAX_SIZE 64
 
 static PyObject *tensor_repr(TensorObject *self) {
-	PyObject *shape = get_shape(self, NULL), *dtype = gdl_dtype_get(self->dtype), *data = NULL, *r = NULL;
+	PyObject *shape = get_shape(self, NULL), *dtype = gdl_dtype_get(self->src.view.dtype), *data = NULL, *r = NULL;
 	if (shape == NULL || dtype == NULL)
 		goto done;
 	const char *ro = tensor_readonly(self) ? ", readonly=True" : "";
-	const char *cp = (self->flags & GDL_FLAG_IS_COPIED) ? ", is_copied=True" : "";
+	const char *cp = (self->src.view.flags & GDL_FLAG_IS_COPIED) ? ", is_copied=True" : "";
 	if (!gdl_forked_child() && self->size <= REPR_MAX_SIZE && require_readable(self, "repr") == 0 &&
-	    (data = tolist_dim(self, 0, self->data)) != NULL)
+	    (data = tolist_dim(self, 0, self->src.view.data)) != NULL)
 		r = PyUnicode_FromFormat("godlpack.Tensor(%R, shape=%R, dtype=%S, device=(%d, %d)%s%s)", data, shape,
-		                         dtype, (int)self->device.device_type, (int)self->device.device_id, ro, cp);
+		                         dtype, (int)self->src.view.device.device_type, (int)self->src.view.device.device_id, ro, cp);
 	else {
 		PyErr_Clear();
 		r = PyUnicode_FromFormat("godlpack.Tensor(<%lld elements>, shape=%R, dtype=%S, device=(%d, %d)%s%s)",
-		                         (long long)self->size, shape, dtype, (int)self->device.device_type,
-		                         (int)self->device.device_id, ro, cp);
+		                         (long long)self->size, shape, dtype, (int)self->src.view.device.device_type,
+		                         (int)self->src.view.device.device_id, ro, cp);
 	}
 done:
 	Py_XDECREF(shape);
@@ -459,38 +277,14 @@ static const char *buffer_format(DLDataType dt) {
 	return NULL;
 }
 
-static int is_c_contiguous(const TensorObject *t) {
-	int64_t want = 1;
-	if (t->size == 0)
-		return 1;
-	for (int i = t->ndim - 1; i >= 0; i--) {
-		if (TENSOR_SHAPE(t)[i] != 1 && TENSOR_STRIDES(t)[i] != want)
-			return 0;
-		want *= TENSOR_SHAPE(t)[i];
-	}
-	return 1;
-}
-
-static int is_f_contiguous(const TensorObject *t) {
-	int64_t want = 1;
-	if (t->size == 0)
-		return 1;
-	for (int i = 0; i < t->ndim; i++) {
-		if (TENSOR_SHAPE(t)[i] != 1 && TENSOR_STRIDES(t)[i] != want)
-			return 0;
-		want *= TENSOR_SHAPE(t)[i];
-	}
-	return 1;
-}
-
 static int tensor_getbuffer(TensorObject *self, Py_buffer *view, int flags) {
 	view->obj = NULL;
 	GDL_CHECK_FORK(-1);
 	if (require_readable(self, "buffer") != 0)
 		return -1;
-	const char *format = buffer_format(self->dtype);
+	const char *format = buffer_format(self->src.view.dtype);
 	if (format == NULL) {
-		PyObject *name = gdl_dtype_get(self->dtype);
+		PyObject *name = gdl_dtype_get(self->src.view.dtype);
 		PyErr_Format(PyExc_BufferError, "dtype %S has no buffer format", name);
 		Py_XDECREF(name);
 		return -1;
@@ -499,24 +293,29 @@ static int tensor_getbuffer(TensorObject *self, Py_buffer *view, int flags) {
 		PyErr_SetString(PyExc_BufferError, "the tensor is read-only");
 		return -1;
 	}
-	int c = is_c_contiguous(self);
+	view->buf = self->src.view.data;
+	view->len = (Py_ssize_t)self->src.nbytes;
+	view->readonly = tensor_readonly(self);
+	view->itemsize = (Py_ssize_t)self->itemsize;
+	view->format = (flags & PyBUF_FORMAT) ? (char *)format : NULL;
+	view->ndim = self->src.view.ndim;
+	view->shape = (Py_ssize_t *)TENSOR_SHAPE(self);
+	view->strides = (Py_ssize_t *)TENSOR_BYTE_STRIDES(self);
+	view->suboffsets = NULL;
+	view->internal = NULL;
+	/* CPython's own contiguity rules, on the view as it stands. */
+	int c = PyBuffer_IsContiguous(view, 'C');
 	if (((flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS && !c) ||
-	    ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && !is_f_contiguous(self)) ||
-	    ((flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS && !c && !is_f_contiguous(self)) ||
+	    ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && !PyBuffer_IsContiguous(view, 'F')) ||
+	    ((flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS && !c && !PyBuffer_IsContiguous(view, 'F')) ||
 	    ((flags & PyBUF_STRIDES) != PyBUF_STRIDES && !c)) {
 		PyErr_SetString(PyExc_BufferError, "the tensor is not contiguous as the buffer request requires");
 		return -1;
 	}
-	view->buf = self->data;
-	view->len = (Py_ssize_t)self->nbytes;
-	view->readonly = tensor_readonly(self);
-	view->itemsize = (Py_ssize_t)self->itemsize;
-	view->format = (flags & PyBUF_FORMAT) ? (char *)format : NULL;
-	view->ndim = self->ndim;
-	view->shape = (flags & PyBUF_ND) == PyBUF_ND ? (Py_ssize_t *)TENSOR_SHAPE(self) : NULL;
-	view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? (Py_ssize_t *)TENSOR_BYTE_STRIDES(self) : NULL;
-	view->suboffsets = NULL;
-	view->internal = NULL;
+	if ((flags & PyBUF_ND) != PyBUF_ND)
+		view->shape = NULL;
+	if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES)
+		view->strides = NULL;
 	Py_INCREF(self);
 	view->obj = (PyObject *)self;
 	return 0;

@@ -345,7 +345,7 @@ core: Any = godlpack._core
 OPS_CALLS: dict[str, tuple[Call, type, str]] = {
     "sum()": (lambda: ops.sum(), TypeError, "missing 1 required positional argument"),
     "sum(x, y)": (lambda: ops.sum(tensor(), tensor()), TypeError, "takes 1 positional argument"),
-    "sum(3)": (lambda: ops.sum(3), TypeError, "expected an object with __dlpack__ or a DLPack capsule, got int"),
+    "sum(3)": (lambda: ops.sum(3), TypeError, "sum\\(\\) needs an object with __dlpack__ or a DLPack capsule, got int"),
     "sum(None)": (lambda: ops.sum(None), TypeError, "got NoneType"),
     "_ops_sum(x=)": (lambda: core._ops_sum(x=tensor()), TypeError, "takes no keyword arguments"),
     "scale_(x)": (lambda: ops.scale_(tensor()), TypeError, "missing 1 required positional argument"),

@@ -20,18 +20,19 @@ import (
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/producer"
+	"github.com/godlpack/godlpack/pymodule"
 )
 
 func main() {}
 
 //export PyInit_normalize
 func PyInit_normalize() *C.PyObject {
-	m, _ := capsule.NewModule("normalize", "A Go extension built on godlpack.", capsule.Function{
+	m, _ := pymodule.New("normalize", "A Go extension built on godlpack.", pymodule.Function{
 		Name: "normalize",
 		Doc:  "normalize(x)\n--\n\nRescale the float32 array x in place to mean 0 and std 1; return (mean, std) as a tensor.",
 		Func: normalize,
 	})
-	return (*C.PyObject)(m) // nil with the exception set when NewModule failed
+	return (*C.PyObject)(m) // nil with the exception set when New failed
 }
 
 func normalize(args []capsule.Object) (capsule.Object, error) {

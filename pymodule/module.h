@@ -3,10 +3,12 @@
  * carries a cgo.Handle (as a Python int, its "self") that the trampoline
  * passes back to Go with the positional arguments.
  */
-#ifndef GODLPACK_MODULE_H
-#define GODLPACK_MODULE_H
+#ifndef GODLPACK_PYMODULE_H
+#define GODLPACK_PYMODULE_H
 
-#include "capsule.h"
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
 
 /* gdl_module_new returns a new module; its definition lives as long as the process. NULL with an exception. */
 PyObject *gdl_module_new(const char *name, const char *doc);

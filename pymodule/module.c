@@ -8,7 +8,7 @@ static PyObject *call_go(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 	uintptr_t h = (uintptr_t)PyLong_AsUnsignedLongLong(self);
 	if (PyErr_Occurred())
 		return NULL;
-	return (PyObject *)godlpackCapsuleCall(h, (void *)args, (GoInt)nargs);
+	return (PyObject *)godlpackModuleCall(h, (void *)args, (GoInt)nargs);
 }
 
 /*

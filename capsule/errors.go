@@ -1,0 +1,112 @@
+package capsule
+
+// #include "capsule.h"
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/producer"
+)
+
+// ErrPython is wrapped by the errors of this package that stand for a
+// Python exception already set, such as a TypeError from __dlpack__.
+var ErrPython = errors.New("capsule: a Python exception is set")
+
+// pyErr returns an error wrapping ErrPython that names what failed.
+func pyErr(what string) error { return fmt.Errorf("%w: %s failed", ErrPython, what) }
+
+// An Exception is a kind of Python exception that Raise sets.
+type Exception int
+
+// Python exceptions a Go extension raises for DLPack errors. Their values
+// are those of capsule.h.
+const (
+	TypeError Exception = iota + 1
+	ValueError
+	// BufferError is the protocol's exception for data that cannot be
+	// exchanged as asked.
+	BufferError
+	MemoryError
+	OverflowError
+	RuntimeError
+)
+
+// The constants above must follow capsule.h: this fails to compile if not.
+const _ = uint(RuntimeError-C.GDL_RUNTIME_ERROR) + uint(C.GDL_RUNTIME_ERROR-RuntimeError) +
+	uint(TypeError-C.GDL_TYPE_ERROR) + uint(C.GDL_TYPE_ERROR-TypeError)
+
+// Raise sets a Python exception of kind exc with a formatted message and
+// returns nil, for a Go extension function to return.
+func Raise(exc Exception, format string, args ...any) Object {
+	msg := C.CString(fmt.Sprintf(format, args...))
+	C.gdl_raise(C.int(exc), msg)
+	C.free(unsafe.Pointer(msg))
+	return nil
+}
+
+// An Error is an error that names the Python exception to raise for it.
+type Error struct {
+	Exception Exception
+	Msg       string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Errorf returns an *Error of kind exc with a formatted message.
+func Errorf(exc Exception, format string, args ...any) error {
+	return &Error{Exception: exc, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ExceptionOf returns the Python exception the DLPack protocol names for
+// err: the Exception of an *Error in err's chain; MemoryError for
+// producer.ErrNoMemory; TypeError for a tensor of another dtype than the
+// caller works on (consumer.ErrDType); ValueError for mismatched shapes
+// (consumer.ErrLayout); BufferError for everything else, a tensor a
+// producer handed over with an unknown dtype or a bad layout among them.
+func ExceptionOf(err error) Exception {
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		return e.Exception
+	case errors.Is(err, producer.ErrNoMemory):
+		return MemoryError
+	case errors.Is(err, consumer.ErrDType):
+		return TypeError
+	case errors.Is(err, consumer.ErrLayout):
+		return ValueError
+	}
+	return BufferError
+}
+
+// RaiseError sets the Python exception for err, of the kind ExceptionOf
+// gives, unless err wraps ErrPython (the exception is already set), and
+// returns nil.
+func RaiseError(err error) Object {
+	if errors.Is(err, ErrPython) {
+		return nil
+	}
+	return Raise(ExceptionOf(err), "%v", err)
+}
+
+// PythonError returns an error wrapping ErrPython that says what failed, for
+// a Go function that called CPython and found the exception set.
+func PythonError(what string) error { return pyErr(what) }
+
+// ClaimProcess records that this extension's Go runtime runs in the
+// process, for the module named module. It fails with an ImportError (the
+// error wraps ErrPython) when another extension built on this package
+// claimed the process first: every c-shared Go library carries its own Go
+// runtime, and two of them cannot share a process. Call it first in the
+// extension's PyInit function (pymodule.New does).
+func ClaimProcess(module string) error {
+	name := C.CString(module)
+	defer C.free(unsafe.Pointer(name))
+	if C.gdl_claim_process(name) != 0 {
+		return pyErr("claiming the process for " + module)
+	}
+	return nil
+}
