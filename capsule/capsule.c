@@ -207,10 +207,10 @@ static PyObject *kwnames_for(int mask) {
 /*
  * call_dlpack calls x.__dlpack__(max_version=(1, our minor), …) with the
  * keywords of req, and stream=-1 when stream is set. A producer that raises
- * TypeError predates the keywords: it is called again with stream alone and
- * *fallback is set.
+ * TypeError predates the keywords: it is called again with stream alone, and
+ * what it hands over is checked against req like any other tensor.
  */
-static PyObject *call_dlpack(PyObject *x, const gdl_request *req, bool stream, bool *fallback) {
+static PyObject *call_dlpack(PyObject *x, const gdl_request *req, bool stream) {
 	static PyObject *version, *minus_one;
 	if ((version == NULL && (version = Py_BuildValue("(ii)", GDL_MAJOR_VERSION, GDL_MINOR_VERSION)) == NULL) ||
 	    (minus_one == NULL && (minus_one = PyLong_FromLong(-1)) == NULL))
@@ -235,11 +235,9 @@ static PyObject *call_dlpack(PyObject *x, const gdl_request *req, bool stream, b
 	if (kwnames != NULL)
 		result = PyObject_VectorcallMethod(str_dlpack, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
 	Py_XDECREF(device);
-	*fallback = false;
 	if (result == NULL && kwnames != NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
 		/* A producer from before DLPack 1.0 knows only stream. */
 		PyErr_Clear();
-		*fallback = true;
 		args[1] = minus_one;
 		kwnames = stream ? kwnames_for(KW_STREAM) : NULL;
 		if (!stream || kwnames != NULL)
@@ -325,7 +323,7 @@ static int take_by_dlpack(PyObject *x, const gdl_request *req, gdl_taken *out) {
 		/* We never touch device data, so the producer need not order anything: -1. */
 		stream = d.device_type == kDLCUDA || d.device_type == kDLROCM;
 	}
-	PyObject *capsule = call_dlpack(x, req, stream, &out->fallback);
+	PyObject *capsule = call_dlpack(x, req, stream);
 	if (capsule == NULL) {
 		no_producer(x, req);
 		return -1;
@@ -348,10 +346,8 @@ static int take_by_dlpack(PyObject *x, const gdl_request *req, gdl_taken *out) {
 int gdl_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
 	if (intern_protocol_names() != 0)
 		return -1;
-	out->fallback = false;
 	if (PyCapsule_CheckExact(x)) {
-		/* A bare capsule could not be asked for anything: the caller meets copy and device. */
-		out->fallback = true;
+		/* A bare capsule could not be asked for anything: the caller checks copy and device. */
 		out->managed = gdl_capsule_take(x, &out->versioned);
 		return out->managed == NULL ? -1 : 0;
 	}

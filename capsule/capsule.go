@@ -112,30 +112,30 @@ var takeName = C.CString("capsule.Take") // named in the TypeError of an object 
 // Take returns the managed tensor of obj, which the caller owns from then
 // on (pass it to consumer.Import): a DLPack capsule's, taken out and renamed
 // "used_…"; else one asked of obj through the C exchange API of its type, or
-// through obj.__dlpack__(max_version=(1, 3), copy=…). The second result is
-// true when the producer could not be asked for req.Copy (a bare capsule, or
-// a producer from before DLPack 1.0). The error wraps ErrPython: TypeError
-// for an object that speaks no DLPack or a capsule of another kind,
-// ValueError for a consumed one, or what the producer raised.
-func Take(obj Object, req Request) (m dlpack.Managed, fallback bool, err error) {
+// through obj.__dlpack__(max_version=(1, 3), copy=…). A bare capsule, or a
+// producer from before DLPack 1.0, cannot be asked for req.Copy: Import
+// checks what it got. The error wraps ErrPython: TypeError for an object
+// that speaks no DLPack or a capsule of another kind, ValueError for a
+// consumed one, or what the producer raised.
+func Take(obj Object, req Request) (dlpack.Managed, error) {
 	r := req.c()
 	r._func = takeName
 	var t C.gdl_taken
 	if C.gdl_take((*C.PyObject)(obj), &r, &t) != 0 {
-		return dlpack.Managed{}, false, pyErr("taking a DLPack tensor")
+		return dlpack.Managed{}, pyErr("taking a DLPack tensor")
 	}
-	return dlpack.Managed{Pointer: t.managed, Versioned: bool(t.versioned)}, bool(t.fallback), nil
+	return dlpack.Managed{Pointer: t.managed, Versioned: bool(t.versioned)}, nil
 }
 
 // Import takes obj's tensor as Take does and takes ownership of it with
-// consumer.Import; the caller must Release it. It meets req.Copy itself when
-// the producer could not be asked: CopyAlways makes a copy of its own (the
-// producer's tensor is released at once), CopyNever refuses a tensor the
-// producer copied. Errors that set a Python exception wrap ErrPython; the
+// consumer.Import; the caller must Release it. It holds the producer to
+// req.Copy: for CopyAlways, a tensor the producer did not copy (it could not
+// be asked, or ignored the request) is copied here and released at once;
+// for CopyNever, a tensor the producer copied is refused. Errors that set a Python exception wrap ErrPython; the
 // others come from consumer.Import or the copy, or wrap consumer.ErrReadOnly
 // for Request.Writable; pass any of them to RaiseError.
 func Import(obj Object, req Request) (*consumer.Tensor, error) {
-	m, _, err := Take(obj, req)
+	m, err := Take(obj, req)
 	if err != nil {
 		return nil, err
 	}

@@ -141,16 +141,14 @@ typedef struct {
 	DLDevice device;
 } gdl_request;
 
-/* A managed tensor gdl_take took, which the caller owns. */
+/*
+ * A managed tensor gdl_take took, which the caller owns. A bare capsule, or
+ * a producer from before DLPack 1.0, could not be asked for req's copy and
+ * device: the caller checks what it got against req in every case.
+ */
 typedef struct {
 	void *managed;
 	bool versioned;
-	/*
-	 * The producer could not be asked for req's copy and device: a bare
-	 * capsule, or a producer from before DLPack 1.0 called without keywords.
-	 * The caller meets them itself.
-	 */
-	bool fallback;
 } gdl_taken;
 
 /*

@@ -237,6 +237,5 @@ int gdl_exchange_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
 	}
 	out->managed = m;
 	out->versioned = true;
-	out->fallback = false;
 	return 0;
 }

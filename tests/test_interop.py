@@ -219,7 +219,6 @@ class TestLifetimes:
 )
 def test_torch_refusals_reach_the_caller(make: Callable[[], torch.Tensor]) -> None:
     # PyTorch's own __dlpack__ refuses these (a conjugate view would otherwise be read unconjugated).
-    # from_dlpack goes through __dlpack__, as PROTOCOL.md says, never around it through
-    # __dlpack_c_exchange_api__, whose export skips these checks.
+    # Its __dlpack_c_exchange_api__ exports them; from_dlpack answers as the __dlpack__ path does.
     with pytest.raises(BufferError):
         godlpack.from_dlpack(make())

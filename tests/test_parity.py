@@ -1,0 +1,87 @@
+"""One protocol core: every producer call answers the same on godlpack.Tensor and on capsule.Exporter.
+
+The README table's producer rows, and the calls where the two once drifted apart, run against a
+godlpack.Tensor and against the Exporter of examples/normalize (a Go extension built only on the public
+packages). Each runs in a process of its own, since two Go runtimes cannot share one; the outcomes,
+exception types and messages included, must be equal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKER = Path(__file__).resolve().parent / "parity_worker.py"
+
+# Where the two once answered differently, and what every producer must refuse the same way.
+EXTRA_CALLS = [
+    "t.__dlpack__(max_version=(1, -1))",
+    "t.__dlpack__(max_version=(2**70, 0))",
+    "t.__dlpack__(max_version=(1, 2**70))",
+    "t.__dlpack__(dl_device=(1, 'x'))",
+    "t.__dlpack__(dl_device=(1, 0, 0))",
+    "t.__dlpack__(copy=1)",
+    "t.__dlpack__(1)",
+    "t.__dlpack__(nope=1)",
+    "t.__dlpack__(stream=True)",
+    "t.__dlpack__(stream=2**80)",
+    "t.__dlpack__(copy=True)",
+    "t.__dlpack__(copy=True, max_version=(1, 0))",
+    "t.__dlpack__(copy=False, max_version=(1, 2))",
+    "t.__dlpack_device__()",
+    "t.__dlpack_device__(1)",
+    "type(t).__dlpack_c_exchange_api__",
+]
+
+
+def readme_producer_calls() -> list[str]:
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("<!-- conformance:start -->") : text.index("<!-- conformance:end -->")]
+    calls = [c for c in re.findall(r"^\| `(.+?)` \|", section, flags=re.M) if c.startswith("t.")]
+    assert len(calls) >= 10, "the README table lost its producer rows"
+    return calls
+
+
+@pytest.fixture(scope="module")
+def normalize_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """examples/normalize built for this interpreter."""
+    go = shutil.which("go")
+    if go is None:
+        pytest.skip("needs the Go toolchain to build examples/normalize")
+    out = tmp_path_factory.mktemp("normalize")
+    env = dict(os.environ, CGO_ENABLED="1", PKG_CONFIG_PATH=sysconfig.get_config_var("LIBPC") or "",
+               CGO_CFLAGS=f"-O2 -I{sysconfig.get_paths()['include']}")
+    target = out / f"normalize{sysconfig.get_config_var('EXT_SUFFIX')}"
+    subprocess.run([go, "build", "-buildmode=c-shared", "-o", str(target), "./examples/normalize"], cwd=ROOT,
+                   env=env, check=True, timeout=600)
+    return out
+
+
+def run_worker(kind: str, calls: list[str], extra_path: Path | None = None) -> list[list[object]]:
+    paths = [str(WORKER.parent)] + ([str(extra_path)] if extra_path else []) + sys.path
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+    done = subprocess.run([sys.executable, str(WORKER), kind], input=json.dumps(calls), capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    outcomes: list[list[object]] = json.loads(done.stdout)
+    return outcomes
+
+
+def test_tensor_and_exporter_answer_alike(normalize_dir: Path) -> None:
+    calls = readme_producer_calls() + EXTRA_CALLS
+    tensor = run_worker("godlpack", calls)
+    exporter = run_worker("normalize", calls, normalize_dir)
+    for call, a, b in zip(calls, tensor, exporter):
+        assert a == b, f"{call}: godlpack.Tensor gave {a}, capsule.Exporter gave {b}"
+    # The rows are not vacuous: both kinds of outcome occur.
+    kinds = {o[0] for o in tensor}
+    assert {"raise", "capsule"} <= kinds, kinds
