@@ -1,6 +1,9 @@
 package dlpack
 
-import "math"
+import (
+	"math"
+	"sort"
+)
 
 // minifloat describes one of the float8, float6 and float4 formats: widths
 // of its fields, its exponent bias and how it spells infinity and NaN.
@@ -110,74 +113,88 @@ func EncodeMinifloat(c Code, x float64) (uint8, bool) {
 	if !ok {
 		return 0, false
 	}
-	codes := 1 << f.width()
-	nan, hasNaN := -1, false
-	best, bestErr := -1, math.Inf(1)
-	maxFinite := 0.0
-	for i := 0; i < codes; i++ {
-		v := f.decode(uint8(i))
-		switch {
-		case math.IsNaN(v):
-			if !hasNaN {
-				nan, hasNaN = i, true
-			}
-			continue
-		case math.IsInf(v, 0):
-			if math.IsInf(x, 0) && math.Signbit(v) == math.Signbit(x) {
-				return uint8(i), true
-			}
-			continue
-		}
-		maxFinite = math.Max(maxFinite, math.Abs(v))
-		if math.IsNaN(x) {
-			continue
-		}
-		d := math.Abs(v - x)
-		better := d < bestErr
-		if d == bestErr {
-			if v == f.decode(uint8(best)) {
-				// +0 and -0: keep the sign of x, as IEEE rounding does.
-				better = math.Signbit(v) == math.Signbit(x)
-			} else {
-				better = i&1 == 0 && best&1 == 1
-			}
-		}
-		if better {
-			best, bestErr = i, d
-		}
-	}
-	if !f.signed && x < 0 && hasNaN {
-		// An unsigned format has no negative numbers to round to.
-		return uint8(nan), true
-	}
-	if math.IsNaN(x) {
-		if hasNaN {
-			return uint8(nan), true
-		}
-		return 0, true
-	}
-	if math.Abs(x) > maxFinite && bestErr > 0 {
-		// Past the largest finite value: round as if the next binade existed.
-		ulp := maxFinite - math.Abs(f.decode(uint8(prevCode(f, best))))
-		// A tie goes up only from an odd code, as ties to even would.
-		if over := math.Abs(x) - maxFinite; over > ulp/2 || over == ulp/2 && best&1 == 1 {
-			if inf, ok := f.infinity(math.Signbit(x)); ok {
-				return inf, true
-			}
-			if hasNaN {
-				return uint8(nan), true
-			}
-		}
-	}
-	return uint8(best), true
+	return f.encode(x), true
 }
 
-// prevCode is the code one step toward zero from code i (same sign).
-func prevCode(f minifloat, i int) int {
-	if i&(1<<(f.exp+f.man)-1) == 0 {
-		return i
+func (f minifloat) encode(x float64) uint8 {
+	nan, hasNaN := f.nan()
+	switch {
+	case math.IsNaN(x):
+		if hasNaN {
+			return nan
+		}
+		return 0
+	case !f.signed && x < 0:
+		// An unsigned format has no negative numbers to round to.
+		return nan
 	}
-	return i - 1
+	neg, a := math.Signbit(x), math.Abs(x)
+	// The positive codes 0..top are the finite magnitudes in increasing
+	// order, in every format.
+	top := f.top()
+	var m uint8
+	if max := f.decode(top); a > max {
+		// Round as if the next code past max existed, one step (ulp)
+		// above it. Deciding this before any subtraction matters: for
+		// a huge a, a-v rounds to the same float64 for every code v,
+		// and a nearest search would see ties everywhere.
+		ulp := max - f.decode(top-1)
+		mid := max + ulp/2 // exact: both have few significant bits
+		if a > mid || a == mid && top&1 == 1 {
+			if inf, ok := f.infinity(neg); ok {
+				return inf
+			}
+			if hasNaN {
+				return nan
+			}
+		}
+		m = top
+	} else {
+		// The smallest code not below a, then the nearer of it and the
+		// code before. The midpoint of two neighbouring codes is exact
+		// in float64, so the comparison with a is too.
+		i := sort.Search(int(top), func(i int) bool { return f.decode(uint8(i)) >= a })
+		m = uint8(i)
+		if hi := f.decode(m); i > 0 && hi != a {
+			lo := f.decode(m - 1)
+			mid := lo + (hi-lo)/2
+			if a < mid || a == mid && m&1 == 1 {
+				m--
+			}
+		}
+	}
+	if !neg || !f.signed {
+		return m
+	}
+	if m == 0 && f.special == fnuzSpecials {
+		return 0 // no negative zero: the sign bit alone is NaN
+	}
+	return m | 1<<(f.exp+f.man)
+}
+
+// top returns the largest positive code that is a finite number.
+func (f minifloat) top() uint8 {
+	b := uint8(1<<(f.exp+f.man) - 1)
+	for v := f.decode(b); math.IsNaN(v) || math.IsInf(v, 0); v = f.decode(b) {
+		b--
+	}
+	return b
+}
+
+// nan returns the lowest code that is a NaN, and false if the format has
+// none.
+func (f minifloat) nan() (uint8, bool) {
+	switch f.special {
+	case ieeeSpecials:
+		return uint8((1<<f.exp-1)<<f.man | 1), true
+	case fnSpecials:
+		return uint8(1<<(f.exp+f.man) - 1), true
+	case fnuzSpecials:
+		return uint8(1 << (f.exp + f.man)), true
+	case e8m0Specials:
+		return 0xff, true
+	}
+	return 0, false
 }
 
 func (f minifloat) infinity(neg bool) (uint8, bool) {

@@ -2,6 +2,9 @@ package dlpack
 
 import (
 	"math"
+	"math/big"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -141,6 +144,204 @@ func TestMinifloatOtherCodes(t *testing.T) {
 		}
 		if _, ok := EncodeMinifloat(c, 0); ok {
 			t.Errorf("EncodeMinifloat(%d) reported a minifloat", c)
+		}
+	}
+}
+
+// TestEncodeMinifloatBeyondMax checks values at and past the largest
+// finite value of each format: they round to it until the midpoint
+// between it and the next power of the format's step (a tie rounds to the
+// even code), and past that become infinity, NaN or, in a format with
+// neither, the largest finite value again (saturation).
+func TestEncodeMinifloatBeyondMax(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	formats := []struct {
+		name     string
+		code     Code
+		max, ulp float64 // largest finite value and the step below it
+		tieUp    bool    // the code of max is odd
+		over     float64 // what a value rounding past max becomes (positive)
+	}{
+		{"e3m4", Float8E3M4, 15.5, 0.5, true, inf},
+		{"e4m3", Float8E4M3, 240, 16, true, inf},
+		{"e4m3b11fnuz", Float8E4M3B11FNUZ, 30, 2, true, nan},
+		{"e4m3fn", Float8E4M3FN, 448, 32, false, nan},
+		{"e4m3fnuz", Float8E4M3FNUZ, 240, 16, true, nan},
+		{"e5m2", Float8E5M2, 57344, 8192, true, inf},
+		{"e5m2fnuz", Float8E5M2FNUZ, 57344, 8192, true, nan},
+		{"e2m3fn", Float6E2M3FN, 7.5, 0.5, true, 7.5},
+		{"e3m2fn", Float6E3M2FN, 28, 4, true, 28},
+		{"e2m1fn", Float4E2M1FN, 6, 2, true, 6},
+	}
+	for _, f := range formats {
+		tie := f.max + f.ulp/2
+		tieResult := f.max
+		if f.tieUp {
+			tieResult = f.over
+		}
+		inputs := []struct {
+			x    float64
+			want float64
+		}{
+			{f.max, f.max},
+			{math.Nextafter(tie, 0), f.max},
+			{tie, tieResult},
+			{math.Nextafter(tie, inf), f.over},
+			{2 * f.max, f.over},
+			{1e16, f.over},
+			{1e17, f.over},
+			{1e300, f.over},
+			{math.MaxFloat64, f.over},
+			{inf, f.over},
+		}
+		for _, in := range inputs {
+			for _, s := range []float64{1, -1} {
+				b, ok := EncodeMinifloat(f.code, s*in.x)
+				got, _ := DecodeMinifloat(f.code, b)
+				if want := s * in.want; !ok || !sameFloat(got, want) {
+					t.Errorf("%s: EncodeMinifloat(%v) = %#x (%v), %v; want %v", f.name, s*in.x, b, got, ok, want)
+				}
+			}
+		}
+		b, ok := EncodeMinifloat(f.code, nan)
+		got, _ := DecodeMinifloat(f.code, b)
+		want := nan
+		if f.over == f.max {
+			want = 0 // no NaN to give
+		}
+		if !ok || !sameFloat(got, want) {
+			t.Errorf("%s: EncodeMinifloat(NaN) = %#x (%v), %v; want %v", f.name, b, got, ok, want)
+		}
+	}
+}
+
+// refEncoder is a reference encoder for the formats with a sign bit: it
+// measures the exact distance from |x| to every finite magnitude, and to
+// the value one step past the largest, which stands for rounding past it.
+type refEncoder struct {
+	mags []*big.Rat // the finite magnitudes by positive code, then the one past
+}
+
+func newRefEncoder(c Code) refEncoder {
+	f := minifloats[c]
+	var mags []float64
+	for i := 0; i < 1<<(f.exp+f.man); i++ {
+		if v := f.decode(uint8(i)); !math.IsNaN(v) && !math.IsInf(v, 0) {
+			mags = append(mags, v)
+		}
+	}
+	n := len(mags)
+	mags = append(mags, 2*mags[n-1]-mags[n-2])
+	var r refEncoder
+	for _, v := range mags {
+		r.mags = append(r.mags, new(big.Rat).SetFloat64(v))
+	}
+	return r
+}
+
+// nearest returns the positive code nearest to |x|, ties to even; past
+// says that it is the one past the largest finite (then code is the
+// largest finite).
+func (r refEncoder) nearest(x float64) (code uint8, past bool) {
+	bx := new(big.Rat).SetFloat64(math.Abs(x))
+	d, best := new(big.Rat), new(big.Rat)
+	for i, v := range r.mags {
+		d.Sub(v, bx).Abs(d)
+		if i == 0 || d.Cmp(best) < 0 || d.Cmp(best) == 0 && i&1 == 0 {
+			code = uint8(i)
+			best.Set(d)
+		}
+	}
+	if int(code) == len(r.mags)-1 {
+		return code - 1, true
+	}
+	return code, false
+}
+
+func TestEncodeMinifloatMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for c, f := range minifloats {
+		if !f.signed {
+			continue
+		}
+		ref := newRefEncoder(c)
+		maxV, _ := ref.mags[len(ref.mags)-2].Float64()
+		var nan []uint8
+		for i := 0; i < 1<<f.width(); i++ {
+			if math.IsNaN(f.decode(uint8(i))) {
+				nan = append(nan, uint8(i))
+			}
+		}
+		for range 500 {
+			// Mostly values in the format's range, some beyond it,
+			// some down among the subnormals, some far beyond.
+			x := (r.Float64()*2 - 1) * maxV * 1.5
+			switch r.IntN(8) {
+			case 0, 1:
+				x = math.Ldexp(x, -r.IntN(20))
+			case 2:
+				x = math.Ldexp(x, r.IntN(1000))
+			}
+			got, _ := EncodeMinifloat(c, x)
+			code, past := ref.nearest(x)
+			signBit := uint8(1) << (f.exp + f.man)
+			want := code
+			if math.Signbit(x) && !(code == 0 && f.special == fnuzSpecials) {
+				want |= signBit
+			}
+			switch {
+			case !past:
+			case f.special == ieeeSpecials:
+				want = uint8((1<<f.exp-1)<<f.man) | want&signBit // infinity
+			case len(nan) > 0:
+				if !slices.Contains(nan, got) {
+					t.Errorf("code %d: EncodeMinifloat(%v) = %#x, want a NaN", c, x, got)
+				}
+				continue
+			}
+			if got != want {
+				t.Errorf("code %d: EncodeMinifloat(%v) = %#x, want %#x", c, x, got, want)
+			}
+		}
+	}
+}
+
+// Between each finite magnitude and the next, the midpoint rounds to the
+// even code, and one float64 step to either side of it to the nearer one.
+func TestEncodeMinifloatMidpoints(t *testing.T) {
+	for c, f := range minifloats {
+		if !f.signed {
+			continue
+		}
+		signBit := uint8(1) << (f.exp + f.man)
+		for lo := uint8(0); ; lo++ {
+			a, b := f.decode(lo), f.decode(lo+1)
+			if math.IsNaN(b) || math.IsInf(b, 0) || lo+1 == signBit {
+				break
+			}
+			mid := a + (b-a)/2
+			even := lo + lo&1
+			for _, s := range []float64{1, -1} {
+				sb := uint8(0)
+				if s < 0 {
+					sb = signBit
+				}
+				for _, tt := range []struct {
+					x    float64
+					want uint8
+				}{
+					{s * mid, even | sb},
+					{s * math.Nextafter(mid, 0), lo | sb},
+					{s * math.Nextafter(mid, math.Inf(1)), (lo + 1) | sb},
+				} {
+					if tt.want == signBit && f.special == fnuzSpecials {
+						tt.want = 0 // no negative zero
+					}
+					if got, _ := EncodeMinifloat(c, tt.x); got != tt.want {
+						t.Errorf("code %d: EncodeMinifloat(%v) = %#x, want %#x", c, tt.x, got, tt.want)
+					}
+				}
+			}
 		}
 	}
 }
