@@ -99,34 +99,64 @@ func DecodeMinifloat(c Code, b uint8) (float64, bool) {
 	return f.decode(b), true
 }
 
-// EncodeMinifloat returns the code of type c nearest to x, ties to the code
-// with an even last bit, as NumPy's ml_dtypes rounds; a zero result keeps
-// the sign of x where the format has a negative zero. A value beyond the
-// largest finite one becomes infinity where the format has one, else NaN
-// where it has one, else the largest finite value of its sign; a negative
-// value is NaN in the unsigned float8_e8m0fnu. These two rules are where
-// PyTorch differs: it saturates float8_e4m3fn at ±448, and for e8m0fnu it
-// drops the sign and rounds ties up. It returns false for a code that is
-// not a float8, float6 or float4 type.
+// EncodeMinifloat returns the code of type c nearest to x, and false for a
+// code that is not a float8, float6 or float4 type.
+//
+// Every type but float8_e8m0fnu rounds as NumPy's ml_dtypes does: to the
+// nearest code, ties to the code with an even last bit. It rounds once,
+// from float64, where ml_dtypes converts a float64 through float32 and so
+// may round twice; the two agree on every float32 value. A zero result
+// keeps the sign of x where the format has a negative zero. A value that rounds past the largest finite one becomes
+// infinity where the format has one, else NaN where it has one, else the
+// largest finite value of its sign (float6 and float4 saturate). A NaN
+// becomes a NaN, or 0 in a format without one. PyTorch differs for
+// float8_e4m3fn: it saturates there too, infinity included, at ±448.
+//
+// float8_e8m0fnu rounds as PyTorch does: x is first rounded to float32,
+// whose exponent field then becomes the code, plus one if the mantissa is
+// at least one half (a normal float32 rounds its ties up; of the
+// subnormals only those above 2**-127 reach code 1). The sign is ignored,
+// 0 gives code 0 (2**-127), and NaN, infinity or a value that rounds past
+// 2**127 give the NaN code 0xff. ml_dtypes rounds positive values the same
+// way but makes zero and negative values NaN.
 func EncodeMinifloat(c Code, x float64) (uint8, bool) {
 	f, ok := minifloats[c]
 	if !ok {
 		return 0, false
 	}
+	if f.special == e8m0Specials {
+		return encodeE8M0(x), true
+	}
 	return f.encode(x), true
 }
 
+// encodeE8M0 implements PyTorch's rounding of float8_e8m0fnu (c10's
+// Float8_e8m0fnu): round to nearest even on the float32 exponent, whose
+// last bit is the implicit bit of the mantissa, 1 for a normal float32 and
+// 0 for a subnormal one.
+func encodeE8M0(x float64) uint8 {
+	b := math.Float32bits(float32(x))
+	e := uint8(b >> 23) // the sign bit is shifted out of the byte
+	if e == 0xff {
+		return 0xff // NaN or infinity
+	}
+	half := b&(1<<22) != 0
+	above := b&(1<<22-1) != 0
+	if half && (above || e != 0) {
+		e++ // 254 becomes 255, the NaN code
+	}
+	return e
+}
+
+// encode rounds x to the nearest code of f, a format with a sign bit, by
+// the rules of EncodeMinifloat.
 func (f minifloat) encode(x float64) uint8 {
 	nan, hasNaN := f.nan()
-	switch {
-	case math.IsNaN(x):
+	if math.IsNaN(x) {
 		if hasNaN {
 			return nan
 		}
 		return 0
-	case !f.signed && x < 0:
-		// An unsigned format has no negative numbers to round to.
-		return nan
 	}
 	neg, a := math.Signbit(x), math.Abs(x)
 	// The positive codes 0..top are the finite magnitudes in increasing
@@ -163,7 +193,7 @@ func (f minifloat) encode(x float64) uint8 {
 			}
 		}
 	}
-	if !neg || !f.signed {
+	if !neg {
 		return m
 	}
 	if m == 0 && f.special == fnuzSpecials {

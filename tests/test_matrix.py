@@ -153,7 +153,7 @@ def test_minifloat_decoding_matches_torch_for_every_code(dtype: str) -> None:
 
 
 def encoding_probes(dtype: str) -> list[float]:
-    """Values inside the format's range that are not ties, where every rounding rule agrees."""
+    """Values inside the format's range that are not ties, and for e8m0fnu zero, subnormals and negatives."""
     codes = torch.arange(256, dtype=torch.uint8).view(getattr(torch, dtype)).float().tolist()
     finite = sorted({v for v in codes if math.isfinite(v) and v >= 0})
     probes = [0.0, -0.0, 1e-30, -1e-30, float("nan"), float("inf") if dtype == "float8_e5m2" else 1.0]
@@ -163,8 +163,7 @@ def encoding_probes(dtype: str) -> list[float]:
         if dtype != "float8_e8m0fnu":
             probes += [-lo, -(mid + hi) / 2]
     if dtype == "float8_e8m0fnu":
-        # Unsigned, and below float32's normal range PyTorch rounds by other rules (EncodeMinifloat's doc).
-        probes = [v for v in probes if v >= 2.0**-126]
+        probes += [0.0, 2.0**-127, 1.5 * 2.0**-127, 2.0**-130, -2.0, -3.0]  # zero, subnormals, the sign ignored
     # float32-exact, so that PyTorch's float32 path and our float64 one start from the same number
     return [float(np.float32(v)) for v in probes]
 
