@@ -151,10 +151,11 @@ func elementCount(shape []int64) (int64, error) {
 // shape and strides are counted in elements and must have the same length
 // of at most MaxNDim; strides must not be nil when len(shape) > 0, so a
 // caller holding a tensor without strides computes ContiguousStrides
-// first. dt must be Known. padded says whether elements of a sub-byte data
-// type take one byte each (the IsSubbyteTypePadded flag); packed sub-byte
-// data is meaningful only C-contiguous, and its extent is
-// ceil(Elements*Bits/8) bytes.
+// first. dt must pass Check, which admits vector types with whole-byte
+// elements. padded says whether elements of a sub-byte data type take one
+// byte each (the IsSubbyteTypePadded flag); packed sub-byte data is
+// meaningful only C-contiguous, and its extent is ceil(Elements*Bits/8)
+// bytes.
 //
 // Strides may be zero or negative, and elements may overlap; CheckLayout
 // says what memory is touched, not whether writing it is safe. Every
@@ -171,7 +172,7 @@ func CheckLayout(shape, strides []int64, dt DataType, padded bool) (Extent, erro
 		}
 		return Extent{}, layoutErr(ErrStridesLength, "len(strides) = %d, len(shape) = %d", len(strides), len(shape))
 	}
-	if !dt.Known() {
+	if dt.Check() != nil {
 		return Extent{}, layoutErr(ErrUnknownDataType, "code=%d, bits=%d, lanes=%d", dt.Code, dt.Bits, dt.Lanes)
 	}
 	n, err := elementCount(shape)
