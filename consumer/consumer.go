@@ -128,7 +128,12 @@ func Inspect(m dlpack.Managed, stridesBuf []int64) (View, error) {
 		}
 	}
 	padded := v.Flags&dlpack.IsSubbyteTypePadded != 0
-	if v.CPUAccessible() || v.DType.Known() {
+	// Whether Check accepts the dtype (a type of the table, or a vector of
+	// one in whole bytes), decided without building Check's error: data
+	// passed through below may have any dtype, and must cost no allocation.
+	dt := v.DType
+	valid := dt.Known() || dt.Lanes > 1 && dt.Lane().Known() && dt.StorageSize(false) != 0
+	if v.CPUAccessible() || valid {
 		if err := v.DType.Check(); err != nil {
 			return v, err
 		}

@@ -55,14 +55,16 @@ func (s spec) managed() (unsafe.Pointer, bool) {
 func ndim(n int32) *int32 { return &n }
 
 var (
-	buffer  [256]byte
-	data    = unsafe.Pointer(&buffer[0])
-	v13     = dlpack.Current
-	cpu     = dlpack.Device{Type: dlpack.CPU}
-	cuda    = dlpack.Device{Type: dlpack.CUDA, ID: 1}
-	float4  = dlpack.DataType{Code: dlpack.Float4E2M1FN, Bits: 4, Lanes: 1}
-	top     = unsafe.Add(nil, -(1 << 20)) // 1 MiB below the top of the address space, never read
-	lowAddr = unsafe.Add(nil, 1<<20)      // 1 MiB above 0, never read
+	buffer [256]byte
+	data   = unsafe.Pointer(&buffer[0])
+	v13    = dlpack.Current
+	cpu    = dlpack.Device{Type: dlpack.CPU}
+	cuda   = dlpack.Device{Type: dlpack.CUDA, ID: 1}
+	float4 = dlpack.DataType{Code: dlpack.Float4E2M1FN, Bits: 4, Lanes: 1}
+	// float4x2 is PyTorch's float4_e2m1fn_x2: two float4 values a byte.
+	float4x2 = dlpack.DataType{Code: dlpack.Float4E2M1FN, Bits: 4, Lanes: 2}
+	top      = unsafe.Add(nil, -(1 << 20)) // 1 MiB below the top of the address space, never read
+	lowAddr  = unsafe.Add(nil, 1<<20)      // 1 MiB above 0, never read
 )
 
 func TestInspectRefuses(t *testing.T) {
@@ -101,8 +103,14 @@ func TestInspectRefuses(t *testing.T) {
 			false, dlpack.ErrOverflow, "byte extent"},
 		{"unknown dtype on the CPU", spec{version: v13, shape: []int64{2}, strides: []int64{1}, dt: dlpack.DataType{Code: 99, Bits: 8, Lanes: 1}, dev: cpu, data: data},
 			false, dlpack.ErrUnknownDataType, "code=99, bits=8, lanes=1"},
-		{"vector lanes", spec{version: v13, shape: []int64{2}, strides: []int64{1}, dt: dlpack.DataType{Code: dlpack.Float, Bits: 32, Lanes: 4}, dev: cpu, data: data},
+		{"vector of 12-bit elements", spec{version: v13, shape: []int64{2}, strides: []int64{1}, dt: dlpack.DataType{Code: dlpack.Float6E2M3FN, Bits: 6, Lanes: 2}, dev: cpu, data: data},
+			false, dlpack.ErrUnknownDataType, "code=15, bits=6, lanes=2"},
+		{"vector of unknown lanes", spec{version: v13, shape: []int64{2}, strides: []int64{1}, dt: dlpack.DataType{Code: dlpack.Float, Bits: 24, Lanes: 4}, dev: cpu, data: data},
 			false, dlpack.ErrUnknownDataType, "lanes=4"},
+		{"zero lanes", spec{version: v13, shape: []int64{2}, strides: []int64{1}, dt: dlpack.DataType{Code: dlpack.Float, Bits: 32, Lanes: 0}, dev: cpu, data: data},
+			false, dlpack.ErrUnknownDataType, "lanes=0"},
+		{"float4 x2, known, on CUDA, bad layout", spec{version: v13, shape: []int64{-2}, strides: []int64{1}, dt: float4x2, dev: cuda, data: data},
+			false, dlpack.ErrNegativeDim, ""},
 		{"zero bits", spec{version: v13, shape: []int64{2}, strides: []int64{1}, dt: dlpack.DataType{Code: dlpack.Int, Bits: 0, Lanes: 1}, dev: cpu, data: data},
 			false, dlpack.ErrUnknownDataType, "bits=0"},
 		{"unknown dtype, known, on CUDA host", spec{version: v13, shape: []int64{2}, strides: []int64{1}, dt: dlpack.DataType{Code: 3, Bits: 64, Lanes: 1}, dev: dlpack.Device{Type: dlpack.CUDAHost}, data: data},
@@ -190,6 +198,14 @@ func TestInspectAccepts(t *testing.T) {
 			nil, dlpack.Extent{Elements: 1, High: 16, CContiguous: true, FContiguous: true}, false, false},
 		{"packed float4", spec{version: v13, shape: []int64{3, 3}, strides: []int64{3, 1}, dt: float4, dev: cpu, data: data},
 			[]int64{3, 1}, dlpack.Extent{Elements: 9, High: 5, CContiguous: true}, false, false},
+		{"float4 x2, strided", spec{version: v13, shape: []int64{2, 3}, strides: []int64{1, 2}, dt: float4x2, dev: cpu, data: data},
+			[]int64{1, 2}, dlpack.Extent{Elements: 6, High: 6, FContiguous: true}, false, false},
+		{"float4 x2, packed flag irrelevant", spec{version: v13, flags: dlpack.IsSubbyteTypePadded, shape: []int64{4}, strides: []int64{-1}, dt: float4x2, dev: cpu, data: data, offset: 3},
+			[]int64{-1}, dlpack.Extent{Elements: 4, Low: -3, High: 1}, false, false},
+		{"float32 x4 on CUDA", spec{version: v13, shape: []int64{3}, strides: []int64{1}, dt: dlpack.DataType{Code: dlpack.Float, Bits: 32, Lanes: 4}, dev: cuda, data: data},
+			[]int64{1}, dlpack.Extent{Elements: 3, High: 48, CContiguous: true, FContiguous: true}, false, false},
+		{"12-bit vector passed through on CUDA", spec{version: v13, shape: []int64{5}, strides: []int64{1}, dt: dlpack.DataType{Code: dlpack.Float6E2M3FN, Bits: 6, Lanes: 2}, dev: cuda, data: data},
+			[]int64{1}, dlpack.Extent{Elements: 5}, false, false},
 		{"unknown dtype passed through on CUDA", spec{version: v13, shape: []int64{2, 2}, strides: []int64{99, -7}, dt: dlpack.DataType{Code: 99, Bits: 12, Lanes: 3}, dev: cuda, data: data},
 			[]int64{99, -7}, dlpack.Extent{Elements: 4}, false, false},
 		{"broadcast just within 2**63 bytes", spec{version: v13, shape: []int64{1<<60 - 1}, strides: []int64{0}, dt: dlpack.Float64, dev: cpu, data: data},
@@ -233,15 +249,40 @@ func TestInspectAccepts(t *testing.T) {
 // TestInspectNoAlloc checks that a valid tensor is described without
 // allocating, even when its strides are computed.
 func TestInspectNoAlloc(t *testing.T) {
-	m, versioned := spec{legacy: true, shape: []int64{2, 3}, nilStrides: true, dt: dlpack.Float32, dev: cpu, data: data}.managed()
-	var buf [dlpack.MaxNDim]int64
-	allocs := testing.AllocsPerRun(100, func() {
-		if _, err := Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, buf[:]); err != nil {
-			t.Fatal(err)
+	for _, s := range []spec{
+		{legacy: true, shape: []int64{2, 3}, nilStrides: true, dt: dlpack.Float32, dev: cpu, data: data},
+		{version: v13, shape: []int64{4}, strides: []int64{1}, dt: float4x2, dev: cpu, data: data},
+		// dtypes that Check refuses, passed through on a device
+		{version: v13, shape: []int64{4}, strides: []int64{1}, dt: dlpack.DataType{Code: dlpack.Float6E2M3FN, Bits: 6, Lanes: 2}, dev: cuda, data: data},
+		{version: v13, shape: []int64{4}, strides: []int64{1}, dt: dlpack.DataType{Code: 99, Bits: 8, Lanes: 1}, dev: cuda, data: data},
+	} {
+		m, versioned := s.managed()
+		var buf [dlpack.MaxNDim]int64
+		allocs := testing.AllocsPerRun(100, func() {
+			if _, err := Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, buf[:]); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("Inspect of %v on %v allocated %v times per call", s.dt, s.dev, allocs)
 		}
-	})
-	if allocs != 0 {
-		t.Errorf("Inspect allocated %v times per call", allocs)
+	}
+}
+
+// On a device the host cannot read, Inspect checks the layout of exactly
+// the dtypes that Check accepts, and passes the others through.
+func TestInspectChecksLayoutOfValidDTypes(t *testing.T) {
+	for code := 0; code < 32; code++ {
+		for bits := 0; bits < 256; bits++ {
+			for _, lanes := range []uint16{0, 1, 2, 3, 4, 8} {
+				dt := dlpack.DataType{Code: dlpack.Code(code), Bits: uint8(bits), Lanes: lanes}
+				m, versioned := spec{version: v13, shape: []int64{-1}, strides: []int64{1}, dt: dt, dev: cuda, data: data}.managed()
+				_, err := Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, nil)
+				if checked := errors.Is(err, dlpack.ErrNegativeDim); checked != (dt.Check() == nil) {
+					t.Errorf("%v on CUDA: Inspect = %v; Check = %v", dt, err, dt.Check())
+				}
+			}
+		}
 	}
 }
 

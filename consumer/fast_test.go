@@ -48,7 +48,9 @@ func TestInspectFastServesCommonTensors(t *testing.T) {
 		{"1.2 NULL strides", true, dlpack.Version{Major: 1, Minor: 2}, 0, dlpack.Float32, cpu, []int64{2}, nil, 0, false},
 		{"unknown flag", true, dlpack.Current, 1 << 5, dlpack.Float32, cpu, []int64{2}, []int64{1}, 0, false},
 		{"negative dim", true, dlpack.Current, 0, dlpack.Float32, cpu, []int64{-2}, []int64{1}, 0, false},
-		{"vector", true, dlpack.Current, 0, dlpack.DataType{Code: dlpack.Float, Bits: 32, Lanes: 4}, cpu, []int64{2}, []int64{1}, 0, false},
+		{"vector", true, dlpack.Current, 0, dlpack.DataType{Code: dlpack.Float, Bits: 32, Lanes: 4}, cpu, []int64{2}, []int64{1}, 0, true},
+		{"float4 x2", true, dlpack.Current, 0, dlpack.DataType{Code: dlpack.Float4E2M1FN, Bits: 4, Lanes: 2}, cpu, []int64{2}, []int64{1}, 0, true},
+		{"float6 x2", true, dlpack.Current, 0, dlpack.DataType{Code: dlpack.Float6E2M3FN, Bits: 6, Lanes: 2}, cpu, []int64{2}, []int64{1}, 0, false},
 	}
 	// cgo lets C read Go memory holding Go pointers only while it is pinned.
 	var pin runtime.Pinner

@@ -19,8 +19,8 @@ bool gdl_inspect(const void *managed, bool versioned, int64_t *strides_buf, gdl_
 		t = &((const DLManagedTensor *)managed)->dl_tensor;
 	}
 	int32_t ndim = t->ndim;
-	if (ndim < 0 || ndim > GDL_MAX_NDIM || !gdl_is_cpu_accessible(t->device) || !gdl_dtype_known(t->dtype) ||
-	    t->dtype.bits < 8)
+	if (ndim < 0 || ndim > GDL_MAX_NDIM || !gdl_is_cpu_accessible(t->device) || !gdl_dtype_valid(t->dtype) ||
+	    t->dtype.bits * t->dtype.lanes < 8)
 		return false;
 	if (ndim > 0 && t->shape == NULL)
 		return false;
@@ -38,7 +38,7 @@ bool gdl_inspect(const void *managed, bool versioned, int64_t *strides_buf, gdl_
 		}
 		strides = strides_buf;
 	}
-	int64_t size = t->dtype.bits / 8, elements = 1, low = 0, high = 0, want = 1;
+	int64_t size = (int64_t)t->dtype.bits * t->dtype.lanes / 8, elements = 1, low = 0, high = 0, want = 1;
 	bool empty = false, contiguous = true;
 	for (int32_t i = 0; i < ndim; i++) {
 		if (t->shape[i] < 0)

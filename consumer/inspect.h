@@ -29,8 +29,8 @@ typedef struct {
 
 /*
  * gdl_inspect is consumer.Inspect for the tensors most producers hand over:
- * major version 1 at a minor we know (or legacy), known flags, a dtype of
- * the table of whole bytes and one lane, on a device the CPU can read, with
+ * major version 1 at a minor we know (or legacy), known flags, a dtype
+ * dlpack accepts whose elements are whole bytes, on a device the CPU can read, with
  * sizes far from overflowing. For those it fills out exactly as Inspect
  * fills a View and returns true; for anything else (every tensor Inspect
  * refuses among them) it returns false and Inspect must decide.

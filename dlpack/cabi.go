@@ -114,6 +114,11 @@ static bool gdl_dtype_known_of(uint8_t code, uint8_t bits, uint16_t lanes) {
 	return gdl_dtype_known(dt);
 }
 
+static bool gdl_dtype_valid_of(uint8_t code, uint8_t bits, uint16_t lanes) {
+	DLDataType dt = {code, bits, lanes};
+	return gdl_dtype_valid(dt);
+}
+
 static DLPackVersion gdl_min_version_of(uint8_t code, uint8_t bits, uint16_t lanes, int32_t type, int32_t id) {
 	DLDataType dt = {code, bits, lanes};
 	DLDevice dev = {(DLDeviceType)type, id};
@@ -146,4 +151,10 @@ func cMinVersion(dt DataType, dev Device) Version {
 // hot path; the tests hold the two together.
 func cKnown(dt DataType) bool {
 	return bool(C.gdl_dtype_known_of(C.uint8_t(dt.Code), C.uint8_t(dt.Bits), C.uint16_t(dt.Lanes)))
+}
+
+// cValid is the C header's gdl_dtype_valid, DataType.Check for C code; the
+// tests hold the two together.
+func cValid(dt DataType) bool {
+	return bool(C.gdl_dtype_valid_of(C.uint8_t(dt.Code), C.uint8_t(dt.Bits), C.uint16_t(dt.Lanes)))
 }

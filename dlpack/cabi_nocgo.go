@@ -11,3 +11,6 @@ func cMinVersion(dt DataType, dev Device) Version { return MinVersion(dt, dev) }
 
 // cKnown is DataType.Known when cgo is off: there is no C to compare.
 func cKnown(dt DataType) bool { return dt.Known() }
+
+// cValid is DataType.Check when cgo is off: there is no C to compare.
+func cValid(dt DataType) bool { return dt.Check() == nil }

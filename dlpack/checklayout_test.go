@@ -8,7 +8,12 @@ import (
 	"testing"
 )
 
-var float4 = DataType{Float4E2M1FN, 4, 1}
+var (
+	float4   = DataType{Float4E2M1FN, 4, 1}
+	float4x2 = DataType{Float4E2M1FN, 4, 2} // PyTorch's float4_e2m1fn_x2
+	float6x4 = DataType{Float6E2M3FN, 6, 4} // 3-byte elements
+	f32x4    = DataType{Float, 32, 4}
+)
 
 func TestCheckLayout(t *testing.T) {
 	tests := []struct {
@@ -75,6 +80,18 @@ func TestCheckLayout(t *testing.T) {
 			Extent{Elements: 1<<60 - 1, Low: -(math.MaxInt64 - 15), High: 8}},
 		{"packed huge", []int64{math.MaxInt64}, []int64{1}, float4, false,
 			Extent{Elements: math.MaxInt64, High: 1 << 62, CContiguous: true, FContiguous: true}},
+		// A vector element of whole bytes is no sub-byte type: any strides,
+		// padded or not.
+		{"float4x2 contiguous", []int64{2, 3}, []int64{3, 1}, float4x2, false,
+			Extent{Elements: 6, High: 6, CContiguous: true}},
+		{"float4x2 strided, not padded", []int64{3}, []int64{2}, float4x2, false,
+			Extent{Elements: 3, High: 5}},
+		{"float4x2 padded flag ignored", []int64{3}, []int64{-1}, float4x2, true,
+			Extent{Elements: 3, Low: -2, High: 1}},
+		{"float6x4 reversed", []int64{4}, []int64{-1}, float6x4, false,
+			Extent{Elements: 4, Low: -9, High: 3}},
+		{"float32x4 transposed", []int64{2, 3}, []int64{1, 2}, f32x4, false,
+			Extent{Elements: 6, High: 96, FContiguous: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -121,7 +138,11 @@ func TestCheckLayoutErrors(t *testing.T) {
 		{"nil strides", []int64{2}, nil, Float32, false, ErrStridesLength, "nil"},
 		{"short strides", []int64{2, 3}, []int64{1}, Float32, false, ErrStridesLength, "len(strides) = 1, len(shape) = 2"},
 		{"strides for 0-d", nil, []int64{1}, Float32, false, ErrStridesLength, "len(strides) = 1"},
-		{"unknown dtype", []int64{2}, []int64{1}, DataType{Float, 32, 2}, false, ErrUnknownDataType, "code=2, bits=32, lanes=2"},
+		{"unknown dtype", []int64{2}, []int64{1}, DataType{Float, 24, 1}, false, ErrUnknownDataType, "code=2, bits=24, lanes=1"},
+		{"vector of 12 bits", []int64{2}, []int64{1}, DataType{Float6E2M3FN, 6, 2}, true, ErrUnknownDataType, "code=15, bits=6, lanes=2"},
+		{"vector of unknown lanes", []int64{2}, []int64{1}, DataType{Float, 24, 2}, false, ErrUnknownDataType, "code=2, bits=24, lanes=2"},
+		{"zero lanes", []int64{2}, []int64{1}, DataType{Float, 32, 0}, false, ErrUnknownDataType, "code=2, bits=32, lanes=0"},
+		{"float32x4 byte overflow", []int64{1 << 59}, []int64{1}, f32x4, false, ErrOverflow, "byte extent"},
 		{"zero dtype", []int64{2}, []int64{1}, DataType{}, false, ErrUnknownDataType, "code=0, bits=0, lanes=0"},
 		{"negative dim", []int64{2, -1}, []int64{1, 1}, Float32, false, ErrNegativeDim, "shape[1] = -1"},
 		{"negative dim beside 0", []int64{0, -3}, []int64{1, 1}, Float32, false, ErrNegativeDim, "shape[1] = -3"},
@@ -212,6 +233,11 @@ func TestDenseBytes(t *testing.T) {
 		{[]int64{1<<60 - 1}, []int64{0}, Float64, false, 1<<63 - 8, true},
 		{[]int64{1 << 62}, []int64{0}, Float32, false, 0, false},
 		{[]int64{1 << 62, 1}, []int64{0, 0}, Uint8, false, 1 << 62, true},
+		{[]int64{5}, []int64{0}, float4x2, false, 5, true}, // a byte each, not packed
+		{[]int64{5}, []int64{0}, float4x2, true, 5, true},
+		{[]int64{2, 3}, []int64{3, 1}, float6x4, false, 18, true},
+		{[]int64{3}, []int64{0}, f32x4, false, 48, true},
+		{[]int64{1 << 59}, []int64{0}, f32x4, false, 0, false},
 	}
 	for _, tt := range tests {
 		e, err := CheckLayout(tt.shape, tt.strides, tt.dt, tt.padded)

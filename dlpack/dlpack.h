@@ -150,7 +150,7 @@ static inline bool gdl_dtype_known(DLDataType dt) {
 	case kDLBfloat:
 		return dt.bits == 16;
 	case kDLComplex:
-		return dt.bits == 64 || dt.bits == 128;
+		return dt.bits == 32 || dt.bits == 64 || dt.bits == 128;
 	case kDLBool:
 		return dt.bits == 8;
 	case kDLFloat6_e2m3fn:
@@ -160,6 +160,16 @@ static inline bool gdl_dtype_known(DLDataType dt) {
 		return dt.bits == 4;
 	}
 	return dt.code >= kDLFloat8_e3m4 && dt.code <= kDLFloat8_e8m0fnu && dt.bits == 8;
+}
+
+/*
+ * gdl_dtype_valid is dlpack.DataType.Check for C callers: a dtype of the
+ * table, or a vector of one whose elements are whole bytes.
+ * TestValidMatchesC holds the two together.
+ */
+static inline bool gdl_dtype_valid(DLDataType dt) {
+	DLDataType lane = {dt.code, dt.bits, 1};
+	return gdl_dtype_known(dt) || (dt.lanes > 1 && gdl_dtype_known(lane) && ((int)dt.bits * dt.lanes) % 8 == 0);
 }
 
 /* gdl_device_known reports whether DLPack 1.3 defines the device type t. */

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Code is the type code of a DataType. Its values are those of the C enum
@@ -34,6 +35,11 @@ const (
 
 // DataType describes one element: a type code, a width in bits, and a
 // number of vector lanes. It has the layout of the C struct DLDataType.
+//
+// An element of a vector type (Lanes > 1) holds Lanes values of its lane
+// type, the same DataType with one lane, in Bits*Lanes bits: PyTorch's
+// float4_e2m1fn_x2 is DataType{Float4E2M1FN, 4, 2}, one byte holding two
+// float4 values. Shapes and strides count elements, never lanes.
 type DataType struct {
 	Code  Code
 	Bits  uint8
@@ -57,6 +63,7 @@ var (
 	Float32    = DataType{Float, 32, 1}
 	Float64    = DataType{Float, 64, 1}
 	Bfloat16   = DataType{Bfloat, 16, 1}
+	Complex32  = DataType{Complex, 32, 1} // two float16
 	Complex64  = DataType{Complex, 64, 1}
 	Complex128 = DataType{Complex, 128, 1}
 )
@@ -84,6 +91,7 @@ var dtypeTable = [...]struct {
 	{"float32", Float32},
 	{"float64", Float64},
 	{"bfloat16", Bfloat16},
+	{"complex32", Complex32},
 	{"complex64", Complex64},
 	{"complex128", Complex128},
 	{"float8_e3m4", DataType{Float8E3M4, 8, 1}},
@@ -111,22 +119,53 @@ func DataTypes() []DataType {
 	return s
 }
 
-// ParseDataType returns the data type with the given table name, such as
-// "float32" or "float8_e4m3fn". Names are case-sensitive and have no
-// vector-lane suffix. The error for any other name wraps
-// ErrUnknownDataType.
+// ParseDataType returns the data type with the given name: a table name,
+// such as "float32" or "float8_e4m3fn", or the name of a vector type as
+// TVM spells it, a table name followed by "x" and a lane count from 2 to
+// 65535 in decimal without leading zeros, such as "float32x4" or
+// "float4_e2m1fnx2". Names are case-sensitive. A vector type whose
+// elements are not whole bytes, such as "float6_e2m3fnx2", is refused like
+// any other name; every error wraps ErrUnknownDataType.
 func ParseDataType(name string) (DataType, error) {
-	for _, r := range dtypeTable {
-		if r.name == name {
-			return r.dt, nil
+	if dt, ok := lookupName(name); ok {
+		return dt, nil
+	}
+	if i := strings.LastIndexByte(name, 'x'); i > 0 {
+		lane, ok := lookupName(name[:i])
+		count := name[i+1:]
+		n, err := strconv.ParseUint(count, 10, 16)
+		if ok && err == nil && n >= 2 && count[0] != '0' {
+			dt := DataType{lane.Code, lane.Bits, uint16(n)}
+			if err := dt.Check(); err != nil {
+				return DataType{}, fmt.Errorf("dlpack: %w %q: %d lanes of %d bits are not whole bytes", ErrUnknownDataType, name, n, lane.Bits)
+			}
+			return dt, nil
 		}
 	}
 	return DataType{}, fmt.Errorf("dlpack: %w %q", ErrUnknownDataType, name)
 }
 
-// Name returns the table name of dt, and false if dt, lanes included, is
-// not in the table.
+func lookupName(name string) (DataType, bool) {
+	for _, r := range dtypeTable {
+		if r.name == name {
+			return r.dt, true
+		}
+	}
+	return DataType{}, false
+}
+
+// Name returns the name of dt, which ParseDataType turns back into dt:
+// the table name for a type with one lane, and for a vector type that
+// Check accepts, the table name of its lane type followed by "x" and the
+// lane count, such as "float32x4". It returns false for any other dt.
 func (dt DataType) Name() (string, bool) {
+	if dt.Lanes != 1 {
+		if dt.Check() != nil {
+			return "", false
+		}
+		name, _ := dt.Lane().Name()
+		return name + "x" + strconv.Itoa(int(dt.Lanes)), true
+	}
 	for _, r := range dtypeTable {
 		if r.dt == dt {
 			return r.name, true
@@ -135,8 +174,14 @@ func (dt DataType) Name() (string, bool) {
 	return "", false
 }
 
-// String returns the table name of dt, or "dtype(code=C, bits=B, lanes=L)"
-// for a data type not in the table.
+// Lane returns the type of one lane of dt: dt with one lane.
+func (dt DataType) Lane() DataType {
+	dt.Lanes = 1
+	return dt
+}
+
+// String returns the name of dt (see Name), or
+// "dtype(code=C, bits=B, lanes=L)" for a data type Check refuses.
 func (dt DataType) String() string {
 	if name, ok := dt.Name(); ok {
 		return name
@@ -146,8 +191,9 @@ func (dt DataType) String() string {
 		", lanes=" + strconv.Itoa(int(dt.Lanes)) + ")"
 }
 
-// Known reports whether dt is in the table, which requires one lane.
-// It decides by code and width, without searching the table, because every
+// Known reports whether dt is in the table, which requires one lane; for
+// a vector type, dt.Lane().Known() says whether its lane type is. It
+// decides by code and width, without searching the table, because every
 // import asks it; TestKnownMatchesTable holds the two together.
 func (dt DataType) Known() bool {
 	if dt.Lanes != 1 {
@@ -161,7 +207,7 @@ func (dt DataType) Known() bool {
 	case Bfloat:
 		return b == 16
 	case Complex:
-		return b == 64 || b == 128
+		return b == 32 || b == 64 || b == 128
 	case CodeBool:
 		return b == 8
 	case Float8E3M4, Float8E4M3, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0FNU:
@@ -174,15 +220,17 @@ func (dt DataType) Known() bool {
 	return false
 }
 
-// SubByte reports whether one lane of dt is narrower than a byte.
-func (dt DataType) SubByte() bool { return dt.Bits < 8 }
+// SubByte reports whether an element of dt, all its lanes together, is
+// narrower than a byte, as a float4_e2m1fn is and a float4_e2m1fn x 2 is
+// not.
+func (dt DataType) SubByte() bool { return int(dt.Bits)*int(dt.Lanes) < 8 }
 
 // ItemSize returns the number of bytes one element of dt occupies when
-// elements are byte-addressable: Bits*Lanes/8 for whole-byte types, and
-// one byte per lane for a sub-byte type, which is byte-addressable only
-// when padded (see IsSubbyteTypePadded). It returns 0 when an element has
-// no whole-byte size, such as for Bits == 0 or a 12-bit type. For the size
-// of a packed sub-byte element, which is 0, use StorageSize.
+// elements are byte-addressable: Bits*Lanes/8 for whole-byte elements, and
+// one byte for a sub-byte element, which is byte-addressable only when
+// padded (see IsSubbyteTypePadded). It returns 0 when an element has no
+// whole-byte size, such as for Bits == 0, Lanes == 0 or a 12-bit element.
+// For the size of a packed sub-byte element, which is 0, use StorageSize.
 func (dt DataType) ItemSize() int {
 	return dt.StorageSize(true)
 }
@@ -192,12 +240,12 @@ func (dt DataType) ItemSize() int {
 // a sub-byte type have no byte address of their own and StorageSize
 // returns 0.
 func (dt DataType) StorageSize(padded bool) int {
-	if dt.Bits == 0 {
+	if dt.Bits == 0 || dt.Lanes == 0 {
 		return 0
 	}
 	if dt.SubByte() {
 		if padded {
-			return int(dt.Lanes)
+			return 1
 		}
 		return 0
 	}
@@ -208,10 +256,12 @@ func (dt DataType) StorageSize(padded bool) int {
 	return bits / 8
 }
 
-// Check returns nil if dt is in the table, and otherwise an error that
-// names dt's code, bits and lanes and wraps ErrUnknownDataType.
+// Check returns nil if dt is in the table, or is a vector type whose lane
+// type is in the table and whose elements are whole bytes (Bits*Lanes a
+// multiple of 8). Otherwise it returns an error that names dt's code, bits
+// and lanes and wraps ErrUnknownDataType.
 func (dt DataType) Check() error {
-	if dt.Known() {
+	if dt.Known() || dt.Lanes > 1 && dt.Lane().Known() && int(dt.Bits)*int(dt.Lanes)%8 == 0 {
 		return nil
 	}
 	return fmt.Errorf("dlpack: %w: code=%d, bits=%d, lanes=%d", ErrUnknownDataType, dt.Code, dt.Bits, dt.Lanes)
@@ -220,7 +270,9 @@ func (dt DataType) Check() error {
 // MinVersion returns the oldest DLPack version able to describe a tensor
 // of data type dt on device dev: 0.0 for the classic data types and
 // devices, 1.0 for MAIA devices, 1.1 for the float8, float6 and float4
-// type codes, and 1.2 for Trn devices; the greater requirement wins.
+// type codes, and 1.2 for Trn devices; the greater requirement wins. It
+// depends on the type code alone, so a vector type needs what its lane
+// type needs.
 //
 // A legacy "dltensor" capsule speaks a 0.x ABI, so a tensor may be
 // exported that way only if MinVersion(dt, dev).Major == 0. Because no

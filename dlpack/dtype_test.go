@@ -26,6 +26,7 @@ var dtypeRows = []struct {
 	{"float32", DataType{2, 32, 1}, 4, 4, Version{}},
 	{"float64", DataType{2, 64, 1}, 8, 8, Version{}},
 	{"bfloat16", DataType{4, 16, 1}, 2, 2, Version{}},
+	{"complex32", DataType{5, 32, 1}, 4, 4, Version{}},
 	{"complex64", DataType{5, 64, 1}, 8, 8, Version{}},
 	{"complex128", DataType{5, 128, 1}, 16, 16, Version{}},
 	{"float8_e3m4", DataType{7, 8, 1}, 1, 1, Version{1, 1}},
@@ -91,7 +92,7 @@ func TestDataTypeVars(t *testing.T) {
 		"bool": Bool, "int8": Int8, "int16": Int16, "int32": Int32, "int64": Int64,
 		"uint8": Uint8, "uint16": Uint16, "uint32": Uint32, "uint64": Uint64,
 		"float16": Float16, "float32": Float32, "float64": Float64,
-		"bfloat16": Bfloat16, "complex64": Complex64, "complex128": Complex128,
+		"bfloat16": Bfloat16, "complex32": Complex32, "complex64": Complex64, "complex128": Complex128,
 	}
 	for name, dt := range vars {
 		if got, _ := ParseDataType(name); got != dt {
@@ -106,15 +107,20 @@ func TestDataTypeUnknown(t *testing.T) {
 		str      string
 		itemSize int
 	}{
-		{DataType{Float, 32, 4}, "dtype(code=2, bits=32, lanes=4)", 16},
 		{DataType{Float, 32, 0}, "dtype(code=2, bits=32, lanes=0)", 0},
 		{DataType{Float, 24, 1}, "dtype(code=2, bits=24, lanes=1)", 3},
 		{DataType{Int, 12, 1}, "dtype(code=0, bits=12, lanes=1)", 0},
 		{DataType{Int, 0, 1}, "dtype(code=0, bits=0, lanes=1)", 0},
 		{DataType{OpaqueHandle, 64, 1}, "dtype(code=3, bits=64, lanes=1)", 8},
 		{DataType{CodeBool, 1, 1}, "dtype(code=6, bits=1, lanes=1)", 1},
-		{DataType{Float4E2M1FN, 4, 2}, "dtype(code=17, bits=4, lanes=2)", 2},
+		{DataType{Float4E2M1FN, 4, 3}, "dtype(code=17, bits=4, lanes=3)", 0},
+		{DataType{Float6E2M3FN, 6, 2}, "dtype(code=15, bits=6, lanes=2)", 0},
+		{DataType{Float6E3M2FN, 6, 5}, "dtype(code=16, bits=6, lanes=5)", 0},
+		{DataType{Float4E2M1FN, 4, 0}, "dtype(code=17, bits=4, lanes=0)", 0},
 		{DataType{Float4E2M1FN, 8, 1}, "dtype(code=17, bits=8, lanes=1)", 1},
+		{DataType{Float4E2M1FN, 8, 2}, "dtype(code=17, bits=8, lanes=2)", 2},
+		{DataType{Int, 12, 2}, "dtype(code=0, bits=12, lanes=2)", 3},
+		{DataType{18, 8, 4}, "dtype(code=18, bits=8, lanes=4)", 4},
 		{DataType{18, 8, 1}, "dtype(code=18, bits=8, lanes=1)", 1},
 		{DataType{255, 255, 65535}, "dtype(code=255, bits=255, lanes=65535)", 0},
 	}
@@ -145,7 +151,11 @@ func TestDataTypeUnknown(t *testing.T) {
 }
 
 func TestParseDataTypeErrors(t *testing.T) {
-	for _, name := range []string{"", "float", "Float32", "float32 ", "float32x4", "f4", "int128", "bool8", "float8", "complex32"} {
+	for _, name := range []string{"", "float", "Float32", "float32 ", "f4", "int128", "bool8", "float8", "complex16",
+		// Vector names: a lane count from 2 to 65535, in whole bytes.
+		"float32x1", "float32x0", "float32x", "float32x04", "float32x65536", "float32x-2", "float32x+2", "float32x 2",
+		"float32X2", "float32x2x2", "x2", "xfloat32", "float6_e2m3fnx2", "float4_e2m1fnx3", "float4_e2m1fn_x2",
+		"float24x2", "complexx2"} {
 		dt, err := ParseDataType(name)
 		if err == nil {
 			t.Errorf("ParseDataType(%q) = %v, want an error", name, dt)
@@ -177,6 +187,9 @@ func TestMinVersion(t *testing.T) {
 		{Bfloat16, Device{WebGPU, 0}, Version{0, 0}},
 		{DataType{OpaqueHandle, 64, 1}, Device{CPU, 0}, Version{0, 0}},
 		{DataType{Float, 32, 4}, Device{CPU, 0}, Version{0, 0}},
+		{DataType{Float4E2M1FN, 4, 2}, Device{CPU, 0}, Version{1, 1}},
+		{DataType{Float8E5M2, 8, 4}, Device{Trn, 0}, Version{1, 2}},
+		{DataType{18, 4, 2}, Device{CPU, 0}, Current},
 		{Float32, Device{MAIA, 0}, Version{1, 0}},
 		{f8, Device{CPU, 0}, Version{1, 1}},
 		{f4, Device{CUDA, 0}, Version{1, 1}},
@@ -306,17 +319,109 @@ func TestFlags(t *testing.T) {
 }
 
 // TestKnownMatchesTable checks Known, which decides by code and width,
-// against the table for every code, width and a few lane counts.
+// against the table for every code, width and a few lane counts, and that
+// Check, Name and ParseDataType agree on every type.
 func TestKnownMatchesTable(t *testing.T) {
 	for code := 0; code < 256; code++ {
 		for bits := 0; bits < 256; bits++ {
-			for _, lanes := range []uint16{0, 1, 2, 4} {
+			for _, lanes := range []uint16{0, 1, 2, 3, 4, 65535} {
 				dt := DataType{Code(code), uint8(bits), lanes}
-				_, inTable := dt.Name()
-				if dt.Known() != inTable {
-					t.Errorf("%v.Known() = %v, but the table says %v", dt, dt.Known(), inTable)
+				name, named := dt.Name()
+				if dt.Known() != (named && lanes == 1) {
+					t.Errorf("%v.Known() = %v, but Name() says %v", dt, dt.Known(), named)
+				}
+				if (dt.Check() == nil) != named {
+					t.Errorf("%v.Check() = %v, but Name() says %v", dt, dt.Check(), named)
+				}
+				if !named {
+					continue
+				}
+				if back, err := ParseDataType(name); err != nil || back != dt {
+					t.Errorf("ParseDataType(%q) = %v, %v; want %#v", name, back, err, dt)
 				}
 			}
+		}
+	}
+}
+
+func TestVectorDataTypes(t *testing.T) {
+	tests := []struct {
+		name     string
+		dt       DataType
+		itemSize int // padded or not: a vector element is whole bytes
+	}{
+		{"float4_e2m1fnx2", DataType{Float4E2M1FN, 4, 2}, 1},
+		{"float4_e2m1fnx4", DataType{Float4E2M1FN, 4, 4}, 2},
+		{"float6_e2m3fnx4", DataType{Float6E2M3FN, 6, 4}, 3},
+		{"float6_e3m2fnx8", DataType{Float6E3M2FN, 6, 8}, 6},
+		{"float8_e4m3fnx2", DataType{Float8E4M3FN, 8, 2}, 2},
+		{"float32x4", DataType{Float, 32, 4}, 16},
+		{"float64x2", DataType{Float, 64, 2}, 16},
+		{"complex32x2", DataType{Complex, 32, 2}, 8},
+		{"boolx8", DataType{CodeBool, 8, 8}, 8},
+		{"uint8x65535", DataType{UInt, 8, 65535}, 65535},
+		{"complex128x65535", DataType{Complex, 128, 65535}, 16 * 65535},
+	}
+	for _, tt := range tests {
+		dt := tt.dt
+		lane := DataType{dt.Code, dt.Bits, 1}
+		if dt.Lane() != lane {
+			t.Errorf("%#v.Lane() = %#v", dt, dt.Lane())
+		}
+		if dt.Known() {
+			t.Errorf("%v.Known() = true for %d lanes", dt, dt.Lanes)
+		}
+		if err := dt.Check(); err != nil {
+			t.Errorf("%#v.Check() = %v", dt, err)
+		}
+		if name, ok := dt.Name(); !ok || name != tt.name {
+			t.Errorf("%#v.Name() = %q, %v; want %q", dt, name, ok, tt.name)
+		}
+		if s := dt.String(); s != tt.name {
+			t.Errorf("%#v.String() = %q, want %q", dt, s, tt.name)
+		}
+		if got, err := ParseDataType(tt.name); err != nil || got != dt {
+			t.Errorf("ParseDataType(%q) = %#v, %v", tt.name, got, err)
+		}
+		if dt.SubByte() {
+			t.Errorf("%v.SubByte() = true", dt)
+		}
+		if n := dt.ItemSize(); n != tt.itemSize {
+			t.Errorf("%v.ItemSize() = %d, want %d", dt, n, tt.itemSize)
+		}
+		for _, padded := range []bool{false, true} {
+			if n := dt.StorageSize(padded); n != tt.itemSize {
+				t.Errorf("%v.StorageSize(%v) = %d, want %d", dt, padded, n, tt.itemSize)
+			}
+		}
+		for _, dev := range []Device{{CPU, 0}, {Trn, 0}, {MAIA, 0}} {
+			if v, w := MinVersion(dt, dev), MinVersion(lane, dev); v != w {
+				t.Errorf("MinVersion(%v, %v) = %v, its lane type needs %v", dt, dev, v, w)
+			}
+		}
+	}
+	// DataTypes lists the table only: one lane each.
+	for _, dt := range DataTypes() {
+		if dt.Lanes != 1 {
+			t.Errorf("DataTypes() holds %v", dt)
+		}
+	}
+}
+
+func TestSubByte(t *testing.T) {
+	for _, tt := range []struct {
+		dt   DataType
+		want bool
+	}{
+		{float4, true},
+		{DataType{Float6E2M3FN, 6, 1}, true},
+		{DataType{Float4E2M1FN, 4, 2}, false},
+		{DataType{Float6E2M3FN, 6, 4}, false},
+		{Uint8, false},
+		{DataType{UInt, 2, 3}, true}, // 6 bits: not a type of the table, but narrower than a byte
+	} {
+		if got := tt.dt.SubByte(); got != tt.want {
+			t.Errorf("%v.SubByte() = %v, want %v", tt.dt, got, tt.want)
 		}
 	}
 }

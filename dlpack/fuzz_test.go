@@ -45,12 +45,14 @@ func FuzzCheckLayout(f *testing.F) {
 	f.Add(uint8(65), uint8(5), false, []byte{})
 	f.Fuzz(func(t *testing.T, ndim, dtIndex uint8, padded bool, data []byte) {
 		shape, strides := fuzzLayout(ndim, data)
-		table := DataTypes()
-		dt := DataType{Float, 32, 2} // one index past the table is an unknown type
-		if i := int(dtIndex) % (len(table) + 1); i < len(table) {
-			dt = table[i]
-		}
+		// The table, then vector types, then types Check refuses.
+		types := append(DataTypes(), DataType{Float4E2M1FN, 4, 2}, DataType{Float, 32, 2}, DataType{Float6E2M3FN, 6, 4},
+			DataType{Float6E2M3FN, 6, 2}, DataType{Float, 24, 2})
+		dt := types[int(dtIndex)%len(types)]
 		e, err := CheckLayout(shape, strides, dt, padded)
+		if err == nil && dt.Check() != nil {
+			t.Fatalf("CheckLayout accepted %v, which Check refuses", dt)
+		}
 		IsCContiguous(shape, strides)
 		ContiguousStrides(shape, nil)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // Kinds of layout error. A *LayoutError wraps exactly one of them.
@@ -151,13 +152,15 @@ func elementCount(shape []int64) (int64, error) {
 // shape and strides are counted in elements and must have the same length
 // of at most MaxNDim; strides must not be nil when len(shape) > 0, so a
 // caller holding a tensor without strides computes ContiguousStrides
-// first. dt must be Known. padded says whether elements of a sub-byte data
-// type take one byte each (the IsSubbyteTypePadded flag); packed sub-byte
-// data is meaningful only C-contiguous, and its extent is
-// ceil(Elements*Bits/8) bytes.
+// first. dt must pass Check, which admits vector types with whole-byte
+// elements. padded says whether elements of a sub-byte data type take one
+// byte each (the IsSubbyteTypePadded flag); packed sub-byte data is
+// meaningful only C-contiguous, and its extent is ceil(Elements*Bits/8)
+// bytes.
 //
 // Strides may be zero or negative, and elements may overlap; CheckLayout
-// says what memory is touched, not whether writing it is safe. Every
+// says what memory is touched, not whether writing it is safe (see
+// SelfOverlapping). Every
 // intermediate quantity is checked for int64 overflow, so that Bytes and
 // the offsets of all elements are representable. Any error is a
 // *LayoutError.
@@ -171,7 +174,7 @@ func CheckLayout(shape, strides []int64, dt DataType, padded bool) (Extent, erro
 		}
 		return Extent{}, layoutErr(ErrStridesLength, "len(strides) = %d, len(shape) = %d", len(strides), len(shape))
 	}
-	if !dt.Known() {
+	if dt.Check() != nil {
 		return Extent{}, layoutErr(ErrUnknownDataType, "code=%d, bits=%d, lanes=%d", dt.Code, dt.Bits, dt.Lanes)
 	}
 	n, err := elementCount(shape)
@@ -299,4 +302,72 @@ func ContiguousStrides(shape []int64, dst []int64) []int64 {
 		s *= max(shape[i], 1)
 	}
 	return dst
+}
+
+// SelfOverlapping reports whether two different indices of the layout may
+// address the same element, so that writing through the layout could
+// write one element twice. shape and strides are counted in elements, as
+// in CheckLayout, and nil strides mean C-contiguous.
+//
+// The answer is exact for a stride of 0 (on a dimension of size > 1, it
+// always overlaps) and for a single dimension. Otherwise it is
+// conservative: it reports false only when, with the dimensions of size
+// > 1 sorted by |stride|, each |stride| exceeds the span of all faster
+// dimensions together, which proves that every index has an offset of its
+// own. A layout that fails that test but does not overlap, such as shape
+// (3, 2) with strides (2, 3), is reported as overlapping. Empty tensors,
+// 0-d tensors and dimensions of size 1 (whatever their stride) never
+// overlap. A layout that is not valid (strides of another length than
+// shape, a negative dimension) is reported as overlapping.
+func SelfOverlapping(shape, strides []int64) bool {
+	if strides == nil {
+		return !validShape(shape)
+	}
+	if len(strides) != len(shape) || !validShape(shape) {
+		return true
+	}
+	if slices.Contains(shape, 0) {
+		return false
+	}
+	// |stride| and size of each dimension of size > 1, kept sorted by
+	// |stride| with an insertion sort: at most MaxNDim entries, on the
+	// stack.
+	type dim struct{ stride, size uint64 }
+	var buf [MaxNDim]dim
+	dims := buf[:0]
+	for i, n := range shape {
+		if n == 1 {
+			continue
+		}
+		s := absU(strides[i])
+		if s == 0 {
+			return true
+		}
+		dims = append(dims, dim{s, uint64(n)})
+		for j := len(dims) - 1; j > 0 && dims[j].stride < dims[j-1].stride; j-- {
+			dims[j], dims[j-1] = dims[j-1], dims[j]
+		}
+	}
+	var span uint64 // the largest offset the faster dimensions reach
+	for _, d := range dims {
+		if d.stride <= span {
+			return true
+		}
+		hi, reach := bits.Mul64(d.stride, d.size-1)
+		var carry uint64
+		span, carry = bits.Add64(span, reach, 0)
+		if hi != 0 || carry != 0 {
+			span = math.MaxUint64 // beyond any stride: what follows overlaps
+		}
+	}
+	return false
+}
+
+func validShape(shape []int64) bool {
+	for _, n := range shape {
+		if n < 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -131,15 +131,19 @@ func TestMinVersionMatchesC(t *testing.T) {
 	}
 }
 
-// TestKnownMatchesC holds dlpack.h's gdl_dtype_known to DataType.Known for
-// every code and width, with the lane counts that matter.
+// TestKnownMatchesC holds dlpack.h's gdl_dtype_known and gdl_dtype_valid to
+// DataType.Known and Check for every code and width, with the lane counts
+// that matter.
 func TestKnownMatchesC(t *testing.T) {
 	for code := 0; code < 256; code++ {
 		for bits := 0; bits < 256; bits++ {
-			for _, lanes := range []uint16{0, 1, 2, 4, 65535} {
+			for _, lanes := range []uint16{0, 1, 2, 3, 4, 16, 65535} {
 				dt := DataType{Code(code), uint8(bits), lanes}
 				if got, want := cKnown(dt), dt.Known(); got != want {
 					t.Fatalf("gdl_dtype_known(%v) = %v, Known = %v", dt, got, want)
+				}
+				if got, want := cValid(dt), dt.Check() == nil; got != want {
+					t.Fatalf("gdl_dtype_valid(%v) = %v, Check = %v", dt, got, dt.Check())
 				}
 			}
 		}

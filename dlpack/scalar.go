@@ -58,6 +58,9 @@ func (s Scalar) Float() float64 {
 // float8, float6 and float4 types as EncodeMinifloat rounds). dt must be in
 // the table.
 func (dt DataType) Encode(s Scalar) ([]byte, error) {
+	if dt.Lanes > 1 {
+		return dt.encodeLanes(s)
+	}
 	out := make([]byte, dt.ItemSize())
 	if s.Kind == ComplexScalar && dt.Code != Complex {
 		if s.Imag != 0 {
@@ -93,10 +96,14 @@ func (dt DataType) Encode(s Scalar) ([]byte, error) {
 		if s.Kind == ComplexScalar {
 			im = s.Imag
 		}
-		if dt.Bits == 64 {
+		switch dt.Bits {
+		case 32:
+			putUint(out[:2], uint64(EncodeFloat16(re)))
+			putUint(out[2:], uint64(EncodeFloat16(im)))
+		case 64:
 			putUint(out[:4], uint64(math.Float32bits(float32(re))))
 			putUint(out[4:], uint64(math.Float32bits(float32(im))))
-		} else {
+		default:
 			putUint(out[:8], math.Float64bits(re))
 			putUint(out[8:], math.Float64bits(im))
 		}
@@ -106,6 +113,25 @@ func (dt DataType) Encode(s Scalar) ([]byte, error) {
 			return nil, fmt.Errorf("dlpack: %w %v", ErrUnknownDataType, dt)
 		}
 		out[0] = b
+	}
+	return out, nil
+}
+
+// encodeLanes is Encode for a vector type: s in every lane, lanes narrower
+// than a byte packed little bit-endian, as DLPack packs sub-byte values.
+func (dt DataType) encodeLanes(s Scalar) ([]byte, error) {
+	lane, err := dt.Lane().Encode(s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, dt.ItemSize())
+	if dt.Bits >= 8 {
+		Fill(out, lane)
+		return out, nil
+	}
+	for i := 0; i < int(dt.Lanes); i++ {
+		bit := i * int(dt.Bits)
+		out[bit/8] |= lane[0] << (bit % 8)
 	}
 	return out, nil
 }

@@ -47,6 +47,7 @@ func TestEncode(t *testing.T) {
 		{Bfloat16, f(1), le(2, 0x3f80), nil},
 		{Complex64, Scalar{Kind: ComplexScalar, Real: 1, Imag: -2}, append(le(4, uint64(math.Float32bits(1))), le(4, uint64(math.Float32bits(-2)))...), nil},
 		{Float32, Scalar{Kind: ComplexScalar, Real: 2}, le(4, uint64(math.Float32bits(2))), nil},
+		{Complex32, Scalar{Kind: ComplexScalar, Real: 1.5, Imag: -2}, []byte{0x00, 0x3e, 0x00, 0xc0}, nil},
 		{Float32, Scalar{Kind: ComplexScalar, Imag: 1}, nil, ErrComplex},
 		{Int64, Scalar{Kind: ComplexScalar, Real: 1, Imag: 1}, nil, ErrComplex},
 		{f4, f(1e300), []byte{0x7}, nil}, // saturates at 6
@@ -106,5 +107,21 @@ func TestArange(t *testing.T) {
 	}
 	if err := Int8.Arange(make([]byte, 200)); !errors.Is(err, ErrRange) {
 		t.Errorf("int8 Arange of 200 elements: %v, want ErrRange", err)
+	}
+}
+
+func TestEncodeVector(t *testing.T) {
+	f4x2 := DataType{Code: Float4E2M1FN, Bits: 4, Lanes: 2}
+	got, err := f4x2.Encode(Scalar{Kind: FloatScalar, Real: 1}) // float4_e2m1fn 1.0 is code 2
+	if err != nil || !slices.Equal(got, []byte{0x22}) {
+		t.Errorf("float4_e2m1fn x2 of 1.0 = %x, %v; want 22", got, err)
+	}
+	i16x3 := DataType{Code: Int, Bits: 16, Lanes: 3}
+	got, err = i16x3.Encode(Scalar{Kind: IntScalar, Int: -2})
+	if err != nil || !slices.Equal(got, []byte{0xfe, 0xff, 0xfe, 0xff, 0xfe, 0xff}) {
+		t.Errorf("int16 x3 of -2 = %x, %v", got, err)
+	}
+	if _, err := i16x3.Encode(Scalar{Kind: IntScalar, Int: 1 << 20}); !errors.Is(err, ErrRange) {
+		t.Errorf("int16 x3 of 2**20: %v, want ErrRange", err)
 	}
 }

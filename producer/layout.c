@@ -2,7 +2,7 @@
 
 bool gdl_contiguous(int32_t ndim, const int64_t *shape, DLDataType dt, bool padded, int64_t *strides,
                     int64_t *elements, int64_t *nbytes) {
-	if (ndim < 0 || ndim > GDL_MAX_NDIM || !gdl_dtype_known(dt))
+	if (ndim < 0 || ndim > GDL_MAX_NDIM || !gdl_dtype_valid(dt))
 		return false;
 	bool empty = false;
 	for (int32_t i = 0; i < ndim; i++) {
@@ -25,8 +25,9 @@ bool gdl_contiguous(int32_t ndim, const int64_t *shape, DLDataType dt, bool padd
 		if (__builtin_mul_overflow(n, shape[i], &n))
 			return false;
 	*elements = n;
-	if (dt.bits >= 8 || padded)
-		return !__builtin_mul_overflow(n, (int64_t)(dt.bits >= 8 ? dt.bits / 8 : 1), nbytes);
+	int64_t width = (int64_t)dt.bits * dt.lanes; /* bits of an element: a multiple of 8 unless sub-byte */
+	if (width >= 8 || padded)
+		return !__builtin_mul_overflow(n, width >= 8 ? width / 8 : 1, nbytes);
 	unsigned __int128 packed = ((unsigned __int128)n * dt.bits + 7) >> 3; /* packed sub-byte elements */
 	if (packed > INT64_MAX)
 		return false;

@@ -99,7 +99,8 @@ typedef struct {
  * and stores the element count and the bytes the elements take, one byte
  * each for sub-byte types when padded, else packed. It returns false for
  * what dlpack.CheckLayout refuses: ndim out of [0, GDL_MAX_NDIM], a dtype
- * not in the table, a negative dimension, or sizes that overflow an int64.
+ * it does not accept (gdl_dtype_valid), a negative dimension, or sizes that
+ * overflow an int64.
  * TestContiguousMatchesGo holds it to the Go functions.
  */
 bool gdl_contiguous(int32_t ndim, const int64_t *shape, DLDataType dt, bool padded, int64_t *strides,

@@ -76,6 +76,8 @@ func TestExport(t *testing.T) {
 		{"transposed", producer.Layout{Shape: []int64{3, 2}, Strides: []int64{1, 3}, DType: dlpack.Int16}, dlpack.Current, true, []int64{1, 3}, 0},
 		{"reversed", producer.Layout{Shape: []int64{4}, Strides: []int64{-1}, DType: dlpack.Float64, Offset: 24}, dlpack.Current, true, []int64{-1}, 24},
 		{"read-only copied", producer.Layout{Shape: []int64{8}, DType: dlpack.Uint8, Flags: dlpack.ReadOnly | dlpack.IsCopied}, dlpack.Current, true, []int64{1}, 0},
+		{"float4 x2, strided", producer.Layout{Shape: []int64{2, 3}, Strides: []int64{1, 2}, DType: dlpack.DataType{Code: dlpack.Float4E2M1FN, Bits: 4, Lanes: 2}}, dlpack.Current, true, []int64{1, 2}, 0},
+		{"float32 x4, legacy", producer.Layout{Shape: []int64{4}, DType: dlpack.DataType{Code: dlpack.Float, Bits: 32, Lanes: 4}}, dlpack.Version{}, false, []int64{1}, 0},
 	}
 	for _, tt := range tests {
 		m, err := b.Export(tt.l, tt.max)
@@ -120,7 +122,9 @@ func TestExportErrors(t *testing.T) {
 		{"too large", producer.Layout{Shape: []int64{9}, DType: dlpack.Float32}, dlpack.Current, nil},
 		{"negative reach", producer.Layout{Shape: []int64{2}, Strides: []int64{-1}, DType: dlpack.Float32}, dlpack.Current, nil},
 		{"negative dim", producer.Layout{Shape: []int64{-1}, DType: dlpack.Float32}, dlpack.Current, dlpack.ErrNegativeDim},
-		{"unknown dtype", producer.Layout{Shape: []int64{1}, DType: dlpack.DataType{Code: 2, Bits: 32, Lanes: 4}}, dlpack.Current, dlpack.ErrUnknownDataType},
+		{"unknown dtype", producer.Layout{Shape: []int64{1}, DType: dlpack.DataType{Code: 2, Bits: 24, Lanes: 1}}, dlpack.Current, dlpack.ErrUnknownDataType},
+		{"vector of 12-bit elements", producer.Layout{Shape: []int64{1}, DType: dlpack.DataType{Code: dlpack.Float6E2M3FN, Bits: 6, Lanes: 2}}, dlpack.Current, dlpack.ErrUnknownDataType},
+		{"float4 x2 as legacy", producer.Layout{Shape: []int64{1}, DType: dlpack.DataType{Code: dlpack.Float4E2M1FN, Bits: 4, Lanes: 2}}, dlpack.Version{}, producer.ErrVersion},
 		{"unknown flag", producer.Layout{Shape: []int64{1}, DType: dlpack.Float32, Flags: 1 << 9}, dlpack.Current, nil},
 		{"float8 as legacy", producer.Layout{Shape: []int64{1}, DType: f8}, dlpack.Version{}, producer.ErrVersion},
 		{"read-only legacy", producer.Layout{Shape: []int64{1}, DType: dlpack.Float32, Flags: dlpack.ReadOnly}, dlpack.Version{}, producer.ErrVersion},
@@ -194,6 +198,9 @@ func TestExportCopy(t *testing.T) {
 			dlpack.Current, []byte{1, 2}, dlpack.IsCopied | dlpack.IsSubbyteTypePadded},
 		{"empty", producer.Layout{Shape: []int64{0, 4}, Offset: 16, DType: dlpack.Int16},
 			dlpack.Current, []byte{}, dlpack.IsCopied},
+		// Two float4 a byte: a whole-byte element, copied as such.
+		{"float4 x2 reversed", producer.Layout{Shape: []int64{3}, Strides: []int64{-2}, Offset: 4, DType: dlpack.DataType{Code: dlpack.Float4E2M1FN, Bits: 4, Lanes: 2}},
+			dlpack.Current, []byte{2, 1, 0}, dlpack.IsCopied},
 	}
 	for _, tt := range tests {
 		m, err := b.ExportCopy(tt.l, tt.max)

@@ -1,5 +1,6 @@
 /* The DType type: one immutable object per dtype of the table, compared by value or by name. */
 #include "ext.h"
+#include "_cgo_export.h"
 
 typedef struct {
 	PyObject_HEAD
@@ -24,6 +25,14 @@ static PyObject *dtype_make(DLDataType dt, PyObject *name, int64_t itemsize) {
 	Py_INCREF(name);
 	d->name = name;
 	return (PyObject *)d;
+}
+
+/* gdl_dtype_register_object files d under its dtype and its name. */
+static int gdl_dtype_register_object(DLDataType dt, PyObject *d) {
+	PyObject *key = key_of(dt);
+	int rc = key == NULL ? -1 : PyDict_SetItem(by_key, key, d);
+	Py_XDECREF(key);
+	return rc != 0 ? -1 : PyDict_SetItem(by_name, ((DTypeObject *)d)->name, d);
 }
 
 int gdl_dtype_register(uint8_t code, uint8_t bits, uint16_t lanes, const char *name, int64_t itemsize) {
@@ -54,12 +63,18 @@ PyObject *gdl_dtype_get(DLDataType dt) {
 	}
 	if (PyErr_Occurred())
 		return NULL;
-	/* Outside the table (a pass-through tensor): a DType that names its fields. */
-	PyObject *name = PyUnicode_FromFormat("dtype(code=%d, bits=%d, lanes=%d)", dt.code, dt.bits, dt.lanes);
+	/* Outside the table: a vector dtype ("float32x4"), or a pass-through tensor's that names its fields. */
+	char buf[64];
+	goDataTypeName(dt.code, dt.bits, dt.lanes, buf, sizeof buf);
+	PyObject *name = PyUnicode_FromString(buf);
 	if (name == NULL)
 		return NULL;
-	d = dtype_make(dt, name, ((int64_t)dt.bits * dt.lanes + 7) / 8);
+	int64_t width = (int64_t)dt.bits * dt.lanes;
+	d = dtype_make(dt, name, width < 8 ? 1 : width / 8);
 	Py_DECREF(name);
+	/* A vector dtype is remembered like the table's; a hostile producer's could be any of 2**32. */
+	if (d != NULL && gdl_dtype_valid(dt) && gdl_dtype_register_object(dt, d) != 0)
+		Py_CLEAR(d);
 	return d;
 }
 
@@ -85,6 +100,15 @@ static PyObject *lookup(PyObject *name) {
 	/* A name that is no text (a lone surrogate) is a UnicodeEncodeError, as NumPy's. */
 	if (PyUnicode_AsUTF8(name) == NULL)
 		return NULL;
+	/* A vector of a table dtype ("float32x4", TVM's spelling): Go parses it. */
+	Py_ssize_t len;
+	const char *utf8 = PyUnicode_AsUTF8AndSize(name, &len);
+	DLDataType dt;
+	if (goParseDataType((char *)utf8, (size_t)len, &dt) == 0) {
+		PyObject *v = gdl_dtype_get(dt); /* registered: the dict holds it */
+		Py_XDECREF(v);
+		return v;
+	}
 	PyObject *sep = PyUnicode_FromString(", "), *known = sep == NULL ? NULL : PyUnicode_Join(sep, by_name);
 	if (known != NULL)
 		PyErr_Format(PyExc_TypeError, "data type %R not understood (known: %U)", name, known);

@@ -83,6 +83,29 @@ func int64s(p *C.int64_t, n int) []int64 {
 	return unsafe.Slice((*int64)(unsafe.Pointer(p)), n)
 }
 
+// goDataTypeName writes the name of a dtype outside the table (a vector
+// dtype such as "float32x4", else its fields) into buf, cut to fit.
+//
+//export goDataTypeName
+func goDataTypeName(code C.uint8_t, bits C.uint8_t, lanes C.uint16_t, buf *C.char, n C.size_t) {
+	name := dlpack.DataType{Code: dlpack.Code(code), Bits: uint8(bits), Lanes: uint16(lanes)}.String()
+	out := unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(n))
+	out[copy(out[:len(out)-1], name)] = 0 // ASCII: no character is cut
+}
+
+// goParseDataType reads a dtype name outside the table's, a vector dtype
+// such as "float32x4": 0, or -1 for a name it does not know.
+//
+//export goParseDataType
+func goParseDataType(name *C.char, n C.size_t, out *C.DLDataType) C.int {
+	dt, err := dlpack.ParseDataType(unsafe.String((*byte)(unsafe.Pointer(name)), int(n)))
+	if err != nil || dt.Check() != nil {
+		return -1
+	}
+	*out = *(*C.DLDataType)(unsafe.Pointer(&dt))
+	return 0
+}
+
 //export goDecodeMinifloat
 func goDecodeMinifloat(code C.uint8_t, b C.uint8_t, out *C.double) C.int {
 	v, ok := dlpack.DecodeMinifloat(dlpack.Code(code), uint8(b))

@@ -137,8 +137,19 @@ static PyGetSetDef tensor_getset[] = {
 
 /* ---- tolist and repr ---- */
 
-static PyObject *scalar(const TensorObject *t, const char *p) {
-	DLDataType dt = t->src.view.dtype;
+/*
+ * lane_value decodes one value of the one-lane type dt whose bits start bit
+ * bits into p: sub-byte values lie little bit-endian, as DLPack packs them.
+ */
+static PyObject *lane_value(DLDataType dt, const char *p, int bit) {
+	if (dt.bits < 8) {
+		uint8_t b = (uint8_t)(((const uint8_t *)p)[bit / 8] >> (bit % 8)) & (uint8_t)((1u << dt.bits) - 1);
+		double d;
+		if (goDecodeMinifloat(dt.code, b, &d) == 0)
+			return PyFloat_FromDouble(d);
+		return NULL;
+	}
+	p += bit / 8;
 	switch (dt.code) {
 	case kDLBool:
 		return PyBool_FromLong(*(const uint8_t *)p != 0);
@@ -172,19 +183,42 @@ static PyObject *scalar(const TensorObject *t, const char *p) {
 		return PyFloat_FromDouble(f);
 	}
 	case kDLComplex:
-		if (dt.bits == 64)
-			return PyComplex_FromDoubles(((const float *)p)[0], ((const float *)p)[1]);
-		return PyComplex_FromDoubles(((const double *)p)[0], ((const double *)p)[1]);
+		switch (dt.bits) {
+		case 32: return PyComplex_FromDoubles(PyFloat_Unpack2(p, 1), PyFloat_Unpack2(p + 2, 1));
+		case 64: return PyComplex_FromDoubles(((const float *)p)[0], ((const float *)p)[1]);
+		case 128: return PyComplex_FromDoubles(((const double *)p)[0], ((const double *)p)[1]);
+		}
+		break;
 	default: {
-		/* float8/float6/float4: decoded in Go, which knows every format. */
+		/* float8: decoded in Go, which knows every format. */
 		double d;
-		if (goDecodeMinifloat(dt.code, *(const uint8_t *)p, &d) != 0)
-			break;
-		return PyFloat_FromDouble(d);
+		if (goDecodeMinifloat(dt.code, *(const uint8_t *)p, &d) == 0)
+			return PyFloat_FromDouble(d);
 	}
 	}
+	return NULL;
+}
+
+/* scalar is one element's value: a Python scalar, or a list of its lanes for a vector dtype. */
+static PyObject *scalar(const TensorObject *t, const char *p) {
+	DLDataType dt = t->src.view.dtype, lane = {dt.code, dt.bits, 1};
+	PyObject *v = NULL;
+	if (dt.lanes == 1) {
+		v = lane_value(dt, p, 0);
+	} else if ((v = PyList_New(dt.lanes)) != NULL) {
+		for (int i = 0; i < dt.lanes; i++) {
+			PyObject *x = lane_value(lane, p, i * dt.bits);
+			if (x == NULL) {
+				Py_CLEAR(v);
+				break;
+			}
+			PyList_SET_ITEM(v, i, x);
+		}
+	}
+	if (v != NULL || PyErr_Occurred())
+		return v;
 	PyObject *name = gdl_dtype_get(dt);
-	PyErr_Format(PyExc_TypeError, "tolist() does not support dtype %S", name);
+	PyErr_Format(PyExc_BufferError, "tolist() cannot read dtype %S", name);
 	Py_XDECREF(name);
 	return NULL;
 }
@@ -213,7 +247,7 @@ static int require_readable(const TensorObject *t, const char *what) {
 		             (int)t->src.view.device.device_type, (int)t->src.view.device.device_id);
 		return -1;
 	}
-	if (t->src.view.dtype.bits < 8 && !(t->src.view.flags & GDL_FLAG_IS_SUBBYTE_TYPE_PADDED) && t->size > 0) {
+	if (t->itemsize == 0 && t->size > 0) {
 		PyErr_Format(PyExc_BufferError, "%s: packed %d-bit elements are not addressable one by one", what,
 		             (int)t->src.view.dtype.bits);
 		return -1;

@@ -143,3 +143,17 @@ def test_float4_e2m1fn_encoding() -> None:
     xs = probes(E2M1, signed=True, seed=99) + [1e16, 1e17, -1e17, 1e300, -1.7976931348623157e308]
     got = [(v, ours(v, "float4_e2m1fn"), e2m1_expected(v)) for v in xs]
     assert len(xs) > 100 and [g for g in got if g[1] != g[2]] == []
+
+
+@pytest.mark.filterwarnings("ignore:ComplexHalf support is experimental")
+def test_complex32_and_float4_e2m1fn_x2_cross_zero_copy() -> None:
+    """torch -> godlpack -> torch keeps dtype and memory for complex32 and the vector dtype float4_e2m1fn_x2."""
+    c32 = torch.zeros(3, dtype=torch.complex64).to(torch.complex32)
+    f4x2 = torch.arange(6, dtype=torch.uint8).view(torch.float4_e2m1fn_x2)
+    for x in (c32, f4x2):
+        g = godlpack.from_dlpack(x.__dlpack__(max_version=(1, 3)))
+        assert (g.dtype.code, g.dtype.bits, g.dtype.lanes) == ((5, 32, 1) if x is c32 else (17, 4, 2))
+        assert g.itemsize == x.element_size() and g.data_ptr() == x.data_ptr() and g.shape == tuple(x.shape)
+        y = torch.from_dlpack(g)  # PyTorch asks for 1.0; float4_e2m1fn_x2 comes at the 1.1 it needs
+        assert y.dtype == x.dtype and y.data_ptr() == x.data_ptr() and y.stride() == x.stride()
+        del g, y

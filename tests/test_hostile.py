@@ -193,7 +193,7 @@ BROKEN: dict[str, dict[str, Any]] = {
     "NULL shape": dict(shape=None, ndim=2, strides=(1, 1)),
     "NULL strides in 1.3": dict(strides=None),
     "unknown dtype code": dict(dtype=(99, 8, 1)),
-    "vector lanes": dict(dtype=(2, 32, 4)),
+    "vector of 12-bit elements": dict(dtype=(15, 6, 2)),
     "zero bits": dict(dtype=(0, 0, 1)),
     "packed float4, strided": dict(dtype=(17, 4, 1), strides=(2,)),
     "byte_offset wraps the address space": dict(byte_offset=2**64 - 1),
