@@ -189,6 +189,20 @@ def table_of(type_: type) -> Table:
     return Table(owner=type_, capsule=capsule, address=address, api=DLPackExchangeAPI.from_address(address))
 
 
+def _required(table: Table, name: str) -> Any:
+    """Function `name` of the table; the header allows NULL only for dltensor_from_py_object_no_sync."""
+    fn = getattr(table.api, name)
+    if not fn:
+        raise ContractError(f"{name} is NULL in the exchange table of {type_name(table.owner)}")
+    return fn
+
+
+def _address_of(fn: Any) -> int:
+    address = ctypes.cast(fn, ctypes.c_void_p).value
+    assert address is not None, "a NULL function pointer got past _required"
+    return address
+
+
 def from_py_object(table: Table, obj: Any) -> ManagedPointer:
     """Call managed_tensor_from_py_object_no_sync on obj: an owned managed tensor, to release() once.
 
@@ -197,7 +211,7 @@ def from_py_object(table: Table, obj: Any) -> ManagedPointer:
     """
     out = ctypes.POINTER(DLManagedTensorVersioned)()
     try:
-        rc = table.api.managed_tensor_from_py_object_no_sync(id(obj), ctypes.byref(out))
+        rc = _required(table, "managed_tensor_from_py_object_no_sync")(id(obj), ctypes.byref(out))
     except BaseException as exc:
         if out:
             release(out)
@@ -216,7 +230,7 @@ def to_py_object(table: Table, managed: ManagedPointer) -> Any:
     The producer takes ownership of managed even when it fails (the header says the tensor is stolen).
     """
     out = ctypes.c_void_p()
-    rc = table.api.managed_tensor_to_py_object_no_sync(managed, ctypes.byref(out))
+    rc = _required(table, "managed_tensor_to_py_object_no_sync")(managed, ctypes.byref(out))
     if rc != 0:
         raise ContractError(f"managed_tensor_to_py_object_no_sync returned {rc} without setting a Python error")
     if not out.value:
@@ -249,7 +263,7 @@ _UNWRITTEN = 0x5EED_0000_0000_5EED
 def current_work_stream(table: Table, device_type: int, device_id: int) -> Optional[int]:
     """Call current_work_stream: the stream as an integer, or None for NULL (what CPU gives)."""
     out = ctypes.c_void_p(_UNWRITTEN)
-    rc = table.api.current_work_stream(device_type, device_id, ctypes.byref(out))
+    rc = _required(table, "current_work_stream")(device_type, device_id, ctypes.byref(out))
     if rc != 0:
         raise ContractError(f"current_work_stream returned {rc} without setting a Python error")
     if out.value == _UNWRITTEN:
@@ -295,9 +309,9 @@ def allocate(
         )
 
     callback = SetError(set_error)
-    fn = table.api.managed_tensor_allocator
+    fn = _required(table, "managed_tensor_allocator")
     if not gil:
-        fn = ManagedTensorAllocatorNoGIL(ctypes.cast(fn, ctypes.c_void_p).value)
+        fn = ManagedTensorAllocatorNoGIL(_address_of(fn))
     out = ctypes.POINTER(DLManagedTensorVersioned)()
     ctx = ctypes.addressof(record.ctx)
     rc = fn(ctypes.byref(prototype), ctypes.byref(out), ctx, callback)
@@ -325,9 +339,7 @@ def release(managed: ManagedPointer, gil: bool = False) -> None:
     if not deleter:
         return
     if gil:
-        ctypes.PYFUNCTYPE(None, ctypes.POINTER(DLManagedTensorVersioned))(
-            ctypes.cast(deleter, ctypes.c_void_p).value
-        )(managed)
+        ctypes.PYFUNCTYPE(None, ctypes.POINTER(DLManagedTensorVersioned))(_address_of(deleter))(managed)
     else:
         deleter(managed)
 

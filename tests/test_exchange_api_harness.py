@@ -68,6 +68,16 @@ def test_null_functions_read_as_none() -> None:
     table = table_of(HandMadeTable().owner())
     assert table.pointer("dltensor_from_py_object_no_sync") is None
     assert dltensor_from_py_object(table, object()) is None
+    # The header allows NULL for that one function only.
+    with pytest.raises(ContractError, match="managed_tensor_from_py_object_no_sync is NULL"):
+        from_py_object(table, object())
+    with pytest.raises(ContractError, match="managed_tensor_to_py_object_no_sync is NULL"):
+        to_py_object(table, ctypes.pointer(HandMade().struct))
+    with pytest.raises(ContractError, match="current_work_stream is NULL"):
+        current_work_stream(table, 1, 0)
+    for gil in (True, False):
+        with pytest.raises(ContractError, match="managed_tensor_allocator is NULL"):
+            allocate(table, (2, 32, 1), (1,), gil=gil)
     with pytest.raises(KeyError):
         table.pointer("no_such_function")
 

@@ -80,6 +80,10 @@ def base() -> Any:
     return torch.arange(24, dtype=torch.float32).reshape(4, 6)
 
 
+def zeros(dtype: str) -> Callable[[], Any]:
+    return lambda: torch.zeros(3, dtype=getattr(torch, dtype))
+
+
 # Tensors whose description both export paths agree on (PyTorch's __dlpack__ refuses none of them).
 TENSORS: dict[str, Callable[[], Any]] = {
     "contiguous": lambda: base(),
@@ -89,7 +93,7 @@ TENSORS: dict[str, Callable[[], Any]] = {
     "0-d": lambda: torch.tensor(2.5),
     "empty": lambda: torch.empty(0, 3),
     "broadcast stride 0": lambda: torch.ones(1).expand(5),
-    **{f"dtype {name}": (lambda name=name: torch.zeros(3, dtype=getattr(torch, name))) for name in DLPACK_DTYPE},
+    **{f"dtype {name}": zeros(name) for name in DLPACK_DTYPE},
 }
 
 
