@@ -47,13 +47,16 @@ fuzz-ci:
 # The pytest suite under AddressSanitizer, for C-level memory errors (out-of-bounds access, use after free,
 # double free) anywhere in the process. The extension is built with `go build -asan` (its C and Go code
 # instrumented; needs gcc), libasan is preloaded into Python, and PYTHONMALLOC=malloc sends Python's own
-# objects through ASan's allocator. Leak checking is off: CPython keeps memory until exit, and our leaks are
+# objects through ASan's allocator. libstdc++ is preloaded after libasan: ASan intercepts __cxa_throw only
+# when the real one is loaded at start-up, and otherwise aborts at the first C++ exception (PyTorch's or
+# tvm-ffi's errors). Leak checking is off: CPython keeps memory until exit, and our leaks are
 # caught by the storage counters of tests/conftest.py. allocator_may_return_null lets the MemoryError tests
 # see malloc fail. A report fails the run and is printed from build/memcheck/asan.*. tests/test_soak.py is
 # left out: it bounds resident memory, which ASan's quarantine of freed blocks grows on purpose. The last step
 # of `test`: the instrumented build and the slower suite take about 4 minutes.
 MEMCHECK := build/memcheck
-MEMCHECK_ENV = LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) PYTHONMALLOC=malloc PYTHONPATH=$(MEMCHECK) \
+MEMCHECK_ENV = LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libstdc++.so)" \
+	PYTHONMALLOC=malloc PYTHONPATH=$(MEMCHECK) \
 	ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:log_path=$(CURDIR)/$(MEMCHECK)/asan
 memcheck: $(PY)
 	$(PY) -m pip install --quiet ".[test]"

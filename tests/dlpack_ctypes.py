@@ -9,7 +9,7 @@ a consumer the cases NumPy and PyTorch never produce.
 from __future__ import annotations
 
 import ctypes
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Optional, Sequence
 
 READ_ONLY = 1 << 0
@@ -110,20 +110,31 @@ def decode(capsule: Any) -> Decoded:
     """Read an unconsumed "dltensor" or "dltensor_versioned" capsule without consuming it."""
     name = capsule_name(capsule)
     pointer = _api.PyCapsule_GetPointer(capsule, name.encode())
-    versioned = name == "dltensor_versioned"
+    return decode_managed(pointer, versioned=name == "dltensor_versioned", name=name)
+
+
+def decode_managed(address: int, versioned: bool = True, name: str = "") -> Decoded:
+    """Read the managed tensor at address; no capsule needed (the exchange API hands out bare pointers)."""
     if versioned:
-        mv = DLManagedTensorVersioned.from_address(pointer)
+        mv = DLManagedTensorVersioned.from_address(address)
         t, version, flags, deleter = mv.dl_tensor, (mv.version.major, mv.version.minor), mv.flags, mv.deleter
     else:
-        ml = DLManagedTensor.from_address(pointer)
+        ml = DLManagedTensor.from_address(address)
         t, version, flags, deleter = ml.dl_tensor, None, 0, ml.deleter
+    return replace(
+        decode_dltensor(t), name=name, versioned=versioned, version=version, flags=flags, has_deleter=bool(deleter)
+    )
+
+
+def decode_dltensor(t: DLTensor) -> Decoded:
+    """Read a bare DLTensor: no name, version, flags or deleter (those belong to a managed tensor)."""
     shape = tuple(t.shape[i] for i in range(t.ndim)) if t.shape else None
     strides = tuple(t.strides[i] for i in range(t.ndim)) if t.strides else None
     return Decoded(
-        name=name,
-        versioned=versioned,
-        version=version,
-        flags=flags,
+        name="",
+        versioned=False,
+        version=None,
+        flags=0,
         data=t.data or 0,
         device=(t.device.device_type, t.device.device_id),
         ndim=t.ndim,
@@ -131,7 +142,7 @@ def decode(capsule: Any) -> Decoded:
         shape=shape,
         strides=strides,
         byte_offset=t.byte_offset,
-        has_deleter=bool(deleter),
+        has_deleter=False,
     )
 
 
