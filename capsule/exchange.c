@@ -209,10 +209,19 @@ int gdl_exchange_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
 	     (str_exchange_api = PyUnicode_InternFromString("__dlpack_c_exchange_api__")) == NULL) ||
 	    (str_requires_grad == NULL && (str_requires_grad = PyUnicode_InternFromString("requires_grad")) == NULL))
 		return -1;
-	PyObject *capsule = _PyType_Lookup(Py_TYPE(x), str_exchange_api);
+	/*
+	 * The table of x's own type only: a subclass inherits its base's table but
+	 * may override __dlpack__ (PyTorch's subclasses do, and torch's table
+	 * would export past them), so a subclass's answer is its __dlpack__'s.
+	 */
+	PyObject *dict = Py_TYPE(x)->tp_dict;
+	PyObject *capsule = dict == NULL ? NULL : PyDict_GetItemWithError(dict, str_exchange_api);
 	const DLPackExchangeAPI *t = capsule == NULL ? NULL : table_of(capsule);
-	if (t == NULL)
+	if (t == NULL) {
+		if (PyErr_Occurred())
+			return -1;
 		return 1;
+	}
 	/*
 	 * PyTorch's table exports what its __dlpack__ refuses: a tensor that
 	 * requires grad, and a conjugate view unconjugated (wrong values). Those

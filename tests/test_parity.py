@@ -51,19 +51,22 @@ def readme_producer_calls() -> list[str]:
     return calls
 
 
-@pytest.fixture(scope="module")
-def normalize_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """examples/normalize built for this interpreter."""
+def build_normalize(out: Path) -> Path:
+    """examples/normalize built for this interpreter into out (skips the test without Go)."""
     go = shutil.which("go")
     if go is None:
         pytest.skip("needs the Go toolchain to build examples/normalize")
-    out = tmp_path_factory.mktemp("normalize")
     env = dict(os.environ, CGO_ENABLED="1", PKG_CONFIG_PATH=sysconfig.get_config_var("LIBPC") or "",
                CGO_CFLAGS=f"-O2 -I{sysconfig.get_paths()['include']}")
     target = out / f"normalize{sysconfig.get_config_var('EXT_SUFFIX')}"
     subprocess.run([go, "build", "-buildmode=c-shared", "-o", str(target), "./examples/normalize"], cwd=ROOT,
                    env=env, check=True, timeout=600)
     return out
+
+
+@pytest.fixture(scope="module")
+def normalize_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_normalize(tmp_path_factory.mktemp("normalize"))
 
 
 def run_worker(kind: str, calls: list[str], extra_path: Path | None = None) -> list[list[object]]:
