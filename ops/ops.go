@@ -7,16 +7,23 @@
 // wrong kind, consumer.ErrLayout for shapes that do not match,
 // consumer.ErrReadOnly (or ErrDevice, ErrReleased) for a tensor that may not
 // be written or read; dlpack.ErrRange wraps a factor that does not fit the
-// dtype.
+// dtype, ErrOverlap an output whose elements share memory.
 package ops
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/dlpack"
 )
+
+// ErrOverlap is wrapped by the error of an in-place kernel asked to write a
+// tensor whose elements share memory (a stride of 0, or strides that fold
+// the tensor onto itself), where each write would land on an element more
+// than once: PyTorch refuses such outputs too.
+var ErrOverlap = errors.New("ops: elements of the output share memory")
 
 // Real is the set of element types the arithmetic kernels work on.
 type Real interface {
@@ -104,7 +111,9 @@ func reduceHalf(t *consumer.Tensor, dec func(uint16) float64) float64 {
 	return acc
 }
 
-// writable checks that an in-place kernel may write t, and that its writes
+// writable checks that an in-place kernel may write t, that each element
+// would be written once (dlpack.SelfOverlapping, which is conservative:
+// it may refuse an exotic layout that does not overlap), and that the writes
 // would be seen: a tensor the producer copied (IS_COPIED) belongs to nobody
 // else.
 func writable(t *consumer.Tensor) error {
@@ -113,6 +122,9 @@ func writable(t *consumer.Tensor) error {
 	}
 	if t.Copied() {
 		return fmt.Errorf("%w: the producer handed over a copy (IS_COPIED), so writing it would change nothing", consumer.ErrReadOnly)
+	}
+	if dlpack.SelfOverlapping(t.Shape, t.Strides) {
+		return fmt.Errorf("%w: shape %v with strides %v reaches some elements more than once", ErrOverlap, t.Shape, t.Strides)
 	}
 	return nil
 }

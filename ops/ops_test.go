@@ -146,6 +146,8 @@ func TestScale(t *testing.T) {
 		{"legacy", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16}, dlpack.Version{}, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}, consumer.ErrReadOnly},
 		{"copied", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16, Flags: dlpack.IsCopied}, dlpack.Current, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}, consumer.ErrReadOnly},
 		{"bool", []int16{1}, producer.Layout{Shape: []int64{2}, DType: dlpack.Bool}, dlpack.Current, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}, consumer.ErrDType},
+		{"broadcast output", []int16{3}, producer.Layout{Shape: []int64{4}, Strides: []int64{0}, DType: dlpack.Int16}, dlpack.Current, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}, ops.ErrOverlap},
+		{"folded output", []int16{3, 4, 5}, producer.Layout{Shape: []int64{2, 2}, Strides: []int64{1, 1}, DType: dlpack.Int16}, dlpack.Current, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}, ops.ErrOverlap},
 	}
 	for _, tt := range refusals {
 		before := tt.s[0]
@@ -182,6 +184,7 @@ func TestCopy(t *testing.T) {
 		{"shapes", producer.Layout{Shape: []int64{2}, DType: dlpack.Int32}, producer.Layout{Shape: []int64{3}, DType: dlpack.Int32}, consumer.ErrLayout},
 		{"dtypes", producer.Layout{Shape: []int64{2}, DType: dlpack.Int32}, producer.Layout{Shape: []int64{2}, DType: dlpack.Float32}, consumer.ErrDType},
 		{"read-only", producer.Layout{Shape: []int64{2}, DType: dlpack.Int32, Flags: dlpack.ReadOnly}, producer.Layout{Shape: []int64{2}, DType: dlpack.Int32}, consumer.ErrReadOnly},
+		{"broadcast output", producer.Layout{Shape: []int64{3}, Strides: []int64{0}, DType: dlpack.Int32}, producer.Layout{Shape: []int64{3}, DType: dlpack.Int32}, ops.ErrOverlap},
 	}
 	for _, tt := range refusals {
 		mem := []int32{7, 7, 7}

@@ -80,6 +80,8 @@ func opError(op string, err error) error {
 		return nil
 	case errors.Is(err, dlpack.ErrRange):
 		return capsule.Errorf(capsule.OverflowError, "%s(): %v", op, err)
+	case errors.Is(err, ops.ErrOverlap):
+		return capsule.Errorf(capsule.ValueError, "%s() cannot write an output whose elements share memory: %v", op, err)
 	case errors.Is(err, consumer.ErrReadOnly):
 		return capsule.Errorf(capsule.BufferError, "%s() writes in place, and the tensor may not be written: %v", op, err)
 	}

@@ -242,3 +242,34 @@ def test_large_inputs_release_the_gil() -> None:
 def test_small_inputs_keep_the_gil() -> None:
     small = np.ones(16, dtype=np.float32)
     assert not _other_thread_runs_during(lambda: ops.sum(small))
+
+
+# ---- outputs whose elements share memory (docs/protocol.md#godlpackops-outputs) ----
+
+
+def test_outputs_whose_elements_share_memory_are_refused() -> None:
+    x = np.array([3.0])
+    with pytest.raises(ValueError, match="share memory"):
+        ops.scale_(np.lib.stride_tricks.as_strided(x, (4,), (0,)), 2)
+    assert x.tolist() == [3.0]  # NumPy's x *= 2 would give 6; writing it four times gave 48
+    t = torch.tensor([3.0])
+    with pytest.raises(ValueError, match="share memory"):
+        ops.scale_(t.expand(4), 2)
+    with pytest.raises(ValueError, match="share memory"):
+        ops.copy_(torch.zeros(1).expand(3), torch.arange(3.0))
+    folded = np.lib.stride_tricks.as_strided(np.zeros(3), (2, 2), (8, 8))  # [i, j] -> i + j
+    with pytest.raises(ValueError, match="share memory"):
+        ops.copy_(folded, np.ones((2, 2)))
+
+
+def test_inputs_may_overlap_outputs_and_repeat() -> None:
+    src = np.broadcast_to(np.float32(2), (4,))  # a stride-0 input is fine
+    dst = np.zeros(4, np.float32)
+    ops.copy_(dst, src)
+    assert dst.tolist() == [2.0] * 4
+
+
+def test_the_gil_goes_by_the_work_not_the_bytes_an_input_spans() -> None:
+    one = np.broadcast_to(np.float64(1), (1 << 24,))  # 8 bytes spanned, 128 MiB of elements to sum
+    assert _other_thread_runs_during(lambda: ops.sum(one))
+    assert ops.sum(one) == float(1 << 24)
