@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 export PKG_CONFIG_PATH := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("LIBPC") or "")')
 export CGO_ENABLED := 1
 
-.PHONY: demo test build bench soak clean fuzz-ci memcheck example-test
+.PHONY: demo test build bench soak clean fuzz-ci memcheck example-test stubtest
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,16 @@ test: $(PY)
 	go test ./...
 	$(MAKE) fuzz-ci
 	$(PY) -m pytest -q -p no:cacheprovider tests
+	$(MAKE) stubtest
 	$(MAKE) example-test
 	$(MAKE) memcheck
+
+# The type stubs against the module as built: every name, signature and property of python/godlpack/_core.pyi
+# and the package's typed modules must be what the installed godlpack has at run time. What the stub cannot
+# match is listed, with the reason, in tests/stubtest-allowlist.txt.
+stubtest: $(PY)
+	$(PY) -m pip install --quiet ".[test]"
+	$(PY) -m mypy.stubtest godlpack --allowlist tests/stubtest-allowlist.txt
 
 # The example extension (examples/normalize), built only from the public Go packages and tested in a
 # process of its own: it carries its own Go runtime, so it never shares a process with godlpack._core.

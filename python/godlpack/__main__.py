@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
-from typing import Any, Callable
+import types
+from typing import Any, Callable, Optional
 
 import godlpack
 
@@ -20,8 +22,9 @@ def main() -> int:
     except ImportError:
         print("the demo needs NumPy: pip install numpy", file=sys.stderr)
         return 1
+    torch: Optional[types.ModuleType]
     try:
-        import torch
+        torch = importlib.import_module("torch")
     except ImportError:
         torch = None
 
