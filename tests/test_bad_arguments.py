@@ -6,14 +6,16 @@ allocated MemoryError (the allocation can fail and say so; it never aborts the p
 
 from __future__ import annotations
 
+import ctypes
 import gc
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pytest
 
 import godlpack
 import godlpack.ops
+from dlpack_ctypes import IS_COPIED, decode
 
 Call = Callable[[], Any]
 
@@ -60,6 +62,51 @@ def test_wrong_argument_count_or_keyword_is_type_error(name: str) -> None:
     call, words = WRONG_CALLS[name]
     with pytest.raises(TypeError, match=words.replace("(", "\\(").replace(")", "\\)")):
         call()
+
+
+# ---- keyword names from C callers: non-str names and repeated names are TypeError ----
+
+_vectorcall = ctypes.pythonapi.PyObject_Vectorcall
+_vectorcall.restype = ctypes.py_object
+_vectorcall.argtypes = [ctypes.py_object, ctypes.POINTER(ctypes.py_object), ctypes.c_size_t, ctypes.py_object]
+
+
+def vectorcall(f: Any, args: Sequence[Any], kwnames: tuple[Any, ...], kwvalues: Sequence[Any]) -> Any:
+    """Call f as C code may: with keyword names Python itself would refuse (non-str, repeated)."""
+    values = [*args, *kwvalues]
+    array = (ctypes.py_object * max(1, len(values)))(*values)
+    return _vectorcall(f, array, len(args), kwnames)
+
+
+NON_STR_NAMES = [1, b"dtype_\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", (), None]
+
+
+@pytest.mark.parametrize("name", NON_STR_NAMES, ids=repr)
+def test_module_function_non_str_keyword(name: Any) -> None:
+    with pytest.raises(TypeError, match="keywords must be strings"):
+        vectorcall(godlpack.zeros, (3,), (name,), ("float32",))
+    with pytest.raises(TypeError, match="keywords must be strings"):
+        vectorcall(godlpack.from_dlpack, (godlpack.zeros(3),), (name,), (None,))
+
+
+@pytest.mark.parametrize("name", NON_STR_NAMES, ids=repr)
+def test_dlpack_non_str_keyword(name: Any) -> None:
+    t = godlpack.zeros(3)
+    with pytest.raises(TypeError, match="keywords must be strings"):
+        vectorcall(t.__dlpack__, (), (name,), (True,))
+
+
+def test_dlpack_repeated_keyword() -> None:
+    t = godlpack.zeros(3)
+    with pytest.raises(TypeError, match="multiple values for argument 'copy'"):
+        vectorcall(t.__dlpack__, (), ("copy", "copy"), (True, None))
+    with pytest.raises(TypeError, match="multiple values for argument 'max_version'"):
+        vectorcall(t.__dlpack__, (), ("max_version", "max_version"), ((1, 0), None))
+    # Distinct names in any order each reach their own parameter.
+    d = decode(vectorcall(t.__dlpack__, (), ("copy", "max_version"), (None, (1, 0))))
+    assert d.version == (1, 0) and d.data == t.data_ptr() and not d.flags & IS_COPIED
+    d = decode(vectorcall(t.__dlpack__, (), ("copy", "max_version"), (True, (1, 1))))
+    assert d.version == (1, 1) and d.data != t.data_ptr() and d.flags & IS_COPIED
 
 
 def test_tensor_and_dtype_cannot_be_subclassed_or_modified() -> None:
@@ -173,6 +220,20 @@ def test_empty_shapes_are_fine() -> None:
     assert godlpack.empty((np.int32(2), np.uint8(3))).shape == (2, 3)
 
 
+def test_shape_list_cleared_by_index() -> None:
+    """An element's __index__ that empties the shape list must not pull the list from under the parser."""
+    shape: list[Any] = []
+
+    class Shrinks:
+        def __index__(self) -> int:
+            shape.clear()  # the parser read the list's length before; its items are gone now
+            return 2
+
+    shape.extend([Shrinks(), 3, 4])
+    t = godlpack.empty(shape)
+    assert t.shape == (2, 3, 4)
+
+
 # ---- dtypes ----
 
 
@@ -199,6 +260,16 @@ def test_shape_from_a_numpy_array() -> None:
 def test_dtype_with_a_lone_surrogate_is_unicode_error() -> None:
     with pytest.raises(UnicodeEncodeError):
         godlpack.empty(3, dtype="\ud800")
+
+
+@pytest.mark.parametrize("prefix", ["", "x"], ids=["even", "odd"])
+def test_long_non_ascii_dtype_name_is_cut_between_characters(prefix: str) -> None:
+    """A message cut to the error buffer's size stays valid UTF-8: it ends on a whole character."""
+    name = prefix + "\u00e9" * 400
+    with pytest.raises(TypeError, match="^data type") as info:
+        godlpack.empty(3, dtype=name)
+    shown = str(info.value)[len("data type ") + 1 :]  # after the opening quote
+    assert len(shown) < len(name) and name.startswith(shown), "the message was not cut, or not between characters"
 
 
 def test_dtype_constructor() -> None:
@@ -265,6 +336,13 @@ def test_arange_needs_an_int(n: Any) -> None:
         godlpack.arange(n)
 
 
+@pytest.mark.parametrize("n", [np.array([3, 4]), np.array([], dtype=np.int64)], ids=["2 elements", "empty"])
+def test_arange_refuses_arrays(n: Any) -> None:
+    """n is one integer, not a shape: the array's own __index__ refuses, and its TypeError reaches the caller."""
+    with pytest.raises(TypeError, match="only integer scalar arrays can be converted to a scalar index"):
+        godlpack.arange(n)
+
+
 def test_arange_out_of_range() -> None:
     with pytest.raises(ValueError, match="negative dimensions are not allowed"):
         godlpack.arange(-1)
@@ -328,10 +406,15 @@ def test_no_storage_is_left_by_failed_calls() -> None:
     """Each failed call above must free what it made before failing; run a mix and count storages."""
     gc.collect()
     before = godlpack._core._live_storages()
-    for bad in (lambda: godlpack.full(3, 256, dtype="uint8"), lambda: godlpack.empty((2**40, 2**10)),
-                lambda: tensor().__dlpack__(copy="no"), lambda: godlpack.from_dlpack(tensor(), device="gpu"),
-                lambda: godlpack.arange(300, dtype="int8")):
-        with pytest.raises((TypeError, ValueError, OverflowError, MemoryError)):
+    failed: list[tuple[Call, type[Exception]]] = [
+        (lambda: godlpack.full(3, 256, dtype="uint8"), OverflowError),
+        (lambda: godlpack.empty((2**40, 2**10)), MemoryError),
+        (lambda: tensor().__dlpack__(copy="no"), TypeError),
+        (lambda: godlpack.from_dlpack(tensor(), device="gpu"), ValueError),
+        (lambda: godlpack.arange(300, dtype="int8"), OverflowError),
+    ]
+    for bad, error in failed:
+        with pytest.raises(error):
             bad()
     gc.collect()
     assert godlpack._core._live_storages() == before

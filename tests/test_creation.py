@@ -58,6 +58,11 @@ def test_arange_every_dtype(dtype: str) -> None:
     assert t.tolist() == list(range(n))
 
 
+def test_arange_takes_numpy_integer_scalars_and_0d_arrays() -> None:
+    assert godlpack.arange(np.int64(3)).tolist() == [0, 1, 2]
+    assert godlpack.arange(np.array(4)).tolist() == [0, 1, 2, 3]
+
+
 def test_arange_overflowing_dtype() -> None:
     with pytest.raises(OverflowError):
         godlpack.arange(300, dtype="uint8")

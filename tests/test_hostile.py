@@ -260,11 +260,40 @@ def test_dlpack_raising_type_error_twice_propagates() -> None:
         godlpack.from_dlpack(p)
 
 
+class AttributeErrorInside:
+    """A producer whose attribute lookups run Python code, and whose __dlpack__ fails inside."""
+
+    error = AttributeError("a bug inside the producer")
+
+    def __getattribute__(self, name: str) -> Any:
+        return object.__getattribute__(self, name)
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        raise AttributeErrorInside.error
+
+
+@pytest.mark.parametrize("consume", [godlpack.from_dlpack, godlpack.ops.sum], ids=["from_dlpack", "ops.sum"])
+def test_attribute_error_inside_dlpack_propagates(consume: Any) -> None:
+    """An AttributeError raised inside __dlpack__ is the producer's, not a sign that __dlpack__ is missing."""
+    with pytest.raises(AttributeError) as info:
+        consume(AttributeErrorInside())
+    assert info.value is AttributeErrorInside.error
+
+
+def test_missing_dlpack_with_getattribute_is_type_error() -> None:
+    class NoDLPack:
+        def __getattribute__(self, name: str) -> Any:
+            return object.__getattribute__(self, name)
+
+    with pytest.raises(TypeError, match="needs an object with __dlpack__ or a DLPack capsule, got NoDLPack"):
+        godlpack.from_dlpack(NoDLPack())
+
+
 def test_dlpack_not_callable_is_type_error() -> None:
     class NotCallable:
         __dlpack__ = 5
 
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="'int' object is not callable"):
         godlpack.from_dlpack(NotCallable())
 
 
