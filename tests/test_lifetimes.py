@@ -251,26 +251,39 @@ def test_tensors_alive_at_exit() -> None:
 def test_reference_cycles_alive_at_exit() -> None:
     out = run_to_exit(
         """
+        import os
         gc.disable()
         class Node:
             def __init__(self, t):
                 self.t, self.me = t, self
             def __del__(self):
-                # Runs during finalization: the tensor and its re-exports are still usable or cleanly refused.
+                # Runs during finalization, written with os.write because sys.stdout may be gone. godlpack's own
+                # calls still work (an exception here would reach stderr); NumPy's from_dlpack imports a module,
+                # which is refused once imports are torn down.
+                t = self.t
+                t.__dlpack__(max_version=(1, 3)), t.tolist(), godlpack.from_dlpack(t).tolist()
+                memoryview(t).tolist(), godlpack.ops.sum(t)
+                os.write(1, b"godlpack works\\n")
                 try:
-                    np.from_dlpack(self.t).sum()
-                except Exception:
-                    pass
+                    np.from_dlpack(t).sum()
+                    os.write(1, b"numpy works\\n")
+                except ImportError:
+                    os.write(1, b"numpy refused\\n")
         for make in (lambda: godlpack.from_dlpack(np.arange(4.0)), lambda: godlpack.from_dlpack(torch.ones(3)),
                      lambda: godlpack.arange(5), lambda: godlpack.from_dlpack(lh.c_capsule())):
             t = make()
             node = Node(t)
             node.exports = [t.__dlpack__(max_version=(1, 3)), np.from_dlpack(t), torch.from_dlpack(t), node]
         del t, node
-        print("cycles", godlpack._core._live_storages())
+        print("cycles", godlpack._core._live_storages(), flush=True)
         """
     )
-    assert out == "cycles 4\n"
+    lines = out.splitlines()
+    assert lines[0] == "cycles 4", out
+    finalizers = lines[1:]
+    assert finalizers.count("godlpack works") == 4, out  # every Node's finalizer ran, once
+    numpy = [line for line in finalizers if line != "godlpack works"]
+    assert len(numpy) == 4 and set(numpy) <= {"numpy works", "numpy refused"}, out
 
 
 def test_c_holder_outlives_interpreter() -> None:
