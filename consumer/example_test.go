@@ -11,9 +11,15 @@ import (
 // managedMatrix stands for a managed tensor from any producer (NumPy,
 // PyTorch, a capsule taken with package capsule): a 2x3 float64 matrix.
 func managedMatrix() dlpack.Managed {
-	b, _ := producer.Pin([]float64{1, 2, 3, 4, 5, 6})
+	b, err := producer.Pin([]float64{1, 2, 3, 4, 5, 6})
+	if err != nil {
+		panic(err)
+	}
 	defer b.Release()
-	m, _ := b.Export(producer.Layout{Shape: []int64{2, 3}, DType: dlpack.Float64}, dlpack.Current)
+	m, err := b.Export(producer.Layout{Shape: []int64{2, 3}, DType: dlpack.Float64}, dlpack.Current)
+	if err != nil {
+		panic(err)
+	}
 	return m
 }
 
@@ -46,10 +52,19 @@ func ExampleImport() {
 
 // Walk a tensor of any strides: here the transpose of a matrix.
 func ExampleElements() {
-	b, _ := producer.Pin([]int32{1, 2, 3, 4, 5, 6})
-	m, _ := b.Export(producer.Layout{Shape: []int64{3, 2}, Strides: []int64{1, 3}, DType: dlpack.Int32}, dlpack.Current)
+	b, err := producer.Pin([]int32{1, 2, 3, 4, 5, 6})
+	if err != nil {
+		panic(err)
+	}
+	m, err := b.Export(producer.Layout{Shape: []int64{3, 2}, Strides: []int64{1, 3}, DType: dlpack.Int32}, dlpack.Current)
 	b.Release()
-	t, _ := consumer.Import(m)
+	if err != nil {
+		panic(err)
+	}
+	t, err := consumer.Import(m)
+	if err != nil {
+		panic(err)
+	}
 	defer t.Release()
 
 	elems, err := consumer.Elements[int32](t)
@@ -69,7 +84,10 @@ func ExampleElements() {
 // memory works through unsafe.Slice).
 func ExampleTensor_CopyTo() {
 	m := managedMatrix()
-	t, _ := consumer.Import(m)
+	t, err := consumer.Import(m)
+	if err != nil {
+		panic(err)
+	}
 	defer t.Release()
 	buf := make([]byte, t.NBytes())
 	fmt.Println(t.CopyTo(buf), len(buf))

@@ -144,36 +144,51 @@ func TestViews(t *testing.T) {
 }
 
 func TestCopyFrom(t *testing.T) {
+	// Both tensors start as 0..5; a source in memory of its own is then set
+	// to 100..105, so that any write into the destination shows.
+	original := []int32{0, 1, 2, 3, 4, 5}
 	tests := []struct {
 		name     string
 		dst, src producer.Layout
-		same     bool // src and dst share memory
-		want     []int32
+		same     bool    // src views the destination's memory
+		want     []int32 // the destination's memory afterwards
 		err      error
 	}{
-		{"transpose", producer.Layout{Shape: []int64{2, 3}}, producer.Layout{Shape: []int64{2, 3}, Strides: []int64{1, 2}}, false, []int32{0, 2, 4, 1, 3, 5}, nil},
+		{"transpose", producer.Layout{Shape: []int64{2, 3}}, producer.Layout{Shape: []int64{2, 3}, Strides: []int64{1, 2}}, false, []int32{100, 102, 104, 101, 103, 105}, nil},
 		{"overlapping shift", producer.Layout{Shape: []int64{5}, Offset: 4}, producer.Layout{Shape: []int64{5}}, true, []int32{0, 0, 1, 2, 3, 4}, nil},
 		{"overlapping reverse", producer.Layout{Shape: []int64{6}}, producer.Layout{Shape: []int64{6}, Strides: []int64{-1}, Offset: 20}, true, []int32{5, 4, 3, 2, 1, 0}, nil},
-		{"shape mismatch", producer.Layout{Shape: []int64{6}}, producer.Layout{Shape: []int64{2, 3}}, false, nil, consumer.ErrLayout},
-		{"dtype mismatch", producer.Layout{Shape: []int64{6}}, producer.Layout{Shape: []int64{6}, DType: dlpack.Float32}, false, nil, consumer.ErrDType},
-		{"read-only", producer.Layout{Shape: []int64{6}, Flags: dlpack.ReadOnly}, producer.Layout{Shape: []int64{6}}, false, nil, consumer.ErrReadOnly},
+		{"shape mismatch", producer.Layout{Shape: []int64{6}}, producer.Layout{Shape: []int64{2, 3}}, false, original, consumer.ErrLayout},
+		{"dtype mismatch", producer.Layout{Shape: []int64{6}}, producer.Layout{Shape: []int64{6}, DType: dlpack.Float32}, false, original, consumer.ErrDType},
+		{"read-only", producer.Layout{Shape: []int64{6}, Flags: dlpack.ReadOnly}, producer.Layout{Shape: []int64{6}}, false, original, consumer.ErrReadOnly},
 	}
 	for _, tt := range tests {
 		md, mem := export(t, 6, tt.dst, dlpack.Current)
 		var ms dlpack.Managed
 		if tt.same {
-			b, _ := producer.Pin(mem)
-			ms, _ = b.Export(producer.Layout{Shape: tt.src.Shape, Strides: tt.src.Strides, DType: dlpack.Int32, Offset: tt.src.Offset}, dlpack.Current)
+			b, err := producer.Pin(mem)
+			if err != nil {
+				t.Fatalf("%s: Pin: %v", tt.name, err)
+			}
+			l := tt.src
+			l.DType = dlpack.Int32
+			ms, err = b.Export(l, dlpack.Current)
 			b.Release()
+			if err != nil {
+				t.Fatalf("%s: Export: %v", tt.name, err)
+			}
 		} else {
-			ms, _ = export(t, 6, tt.src, dlpack.Current)
+			var srcMem []int32
+			ms, srcMem = export(t, 6, tt.src, dlpack.Current)
+			for i := range srcMem {
+				srcMem[i] += 100
+			}
 		}
 		dst, src := importT(t, md), importT(t, ms)
 		err := dst.CopyFrom(src)
 		if !errors.Is(err, tt.err) {
 			t.Errorf("%s: CopyFrom = %v, want %v", tt.name, err, tt.err)
 		}
-		if tt.want != nil && !slices.Equal(mem, tt.want) {
+		if !slices.Equal(mem, tt.want) {
 			t.Errorf("%s: dst memory %v, want %v", tt.name, mem, tt.want)
 		}
 		dst.Release()

@@ -37,7 +37,10 @@ func (b *buffer) ptr() unsafe.Pointer { return unsafe.Pointer(&b.mem[b.base]) }
 
 // refCopy is the obvious element-by-element copy Copy must agree with.
 func refCopy(dst, src *buffer, shape []int64, itemSize int) {
-	n, _ := ElementCount(shape)
+	n, ok := ElementCount(shape)
+	if !ok {
+		panic(fmt.Sprintf("refCopy: shape %v overflows", shape))
+	}
 	idx := make([]int64, len(shape))
 	for range n {
 		var so, do int64

@@ -109,9 +109,9 @@ func TestEncodeMinifloatRounding(t *testing.T) {
 		{"e3m2fn tie to even", Float6E3M2FN, 2.25, 2},
 	} {
 		b, ok := EncodeMinifloat(r.code, r.x)
-		got, _ := DecodeMinifloat(r.code, b)
-		if !ok || !sameFloat(got, r.want) {
-			t.Errorf("%s: EncodeMinifloat(%d, %v) = %#x (%v), %v; want %v", r.name, r.code, r.x, b, got, ok, r.want)
+		got, decoded := DecodeMinifloat(r.code, b)
+		if !ok || !decoded || !sameFloat(got, r.want) {
+			t.Errorf("%s: EncodeMinifloat(%d, %v) = %#x (%v, decoded %v), %v; want %v", r.name, r.code, r.x, b, got, decoded, ok, r.want)
 		}
 	}
 }
@@ -120,7 +120,10 @@ func TestEncodeMinifloatRounding(t *testing.T) {
 func TestMinifloatRoundTrip(t *testing.T) {
 	for code, f := range minifloats {
 		for i := 0; i < 1<<f.width(); i++ {
-			v, _ := DecodeMinifloat(code, uint8(i))
+			v, ok := DecodeMinifloat(code, uint8(i))
+			if !ok {
+				t.Fatalf("code %d: DecodeMinifloat(%#x) refused a code of the table", code, i)
+			}
 			if math.IsNaN(v) {
 				continue
 			}

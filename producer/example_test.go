@@ -33,7 +33,10 @@ func ExampleAlloc() {
 		panic(err)
 	}
 	defer t.Release() // calls the deleter, which frees the C memory
-	s, _ := consumer.Slice[float32](t)
+	s, err := consumer.Slice[float32](t)
+	if err != nil {
+		panic(err)
+	}
 	fmt.Println(t.Shape, t.DType, t.Version, s)
 	// Output: [2 3] float32 1.3 [0 0.5 1 1.5 2 2.5]
 }
@@ -62,7 +65,10 @@ func ExamplePin() {
 	if err != nil {
 		panic(err)
 	}
-	elems, _ := consumer.Elements[int64](t)
+	elems, err := consumer.Elements[int64](t)
+	if err != nil {
+		panic(err)
+	}
 	for p := range elems {
 		fmt.Print(*p, " ")
 	}

@@ -112,7 +112,7 @@ func TestExportErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Release()
-	f8, _ := dlpack.ParseDataType("float8_e4m3fn")
+	f8 := dlpack.DataType{Code: dlpack.Float8E4M3FN, Bits: 8, Lanes: 1}
 	tests := []struct {
 		name string
 		l    producer.Layout
@@ -143,7 +143,10 @@ func TestExportErrors(t *testing.T) {
 			t.Errorf("%s: error %v is not %v", tt.name, err, tt.is)
 		}
 	}
-	c, _ := b.Retain()
+	c, err := b.Retain()
+	if err != nil {
+		t.Fatalf("Retain of a live buffer: %v", err)
+	}
 	c.Release()
 	if _, err := c.Export(producer.Layout{DType: dlpack.Float32}, dlpack.Current); !errors.Is(err, producer.ErrReleased) {
 		t.Errorf("Export after Release: %v, want ErrReleased", err)
@@ -218,7 +221,7 @@ func TestExportCopy(t *testing.T) {
 		}
 		m.Delete()
 	}
-	f8, _ := dlpack.ParseDataType("float8_e5m2")
+	f8 := dlpack.DataType{Code: dlpack.Float8E5M2, Bits: 8, Lanes: 1}
 	for _, tt := range []struct {
 		name string
 		l    producer.Layout
