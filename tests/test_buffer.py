@@ -1,7 +1,7 @@
 """The buffer protocol on Tensor (README: memoryview(t), numpy.asarray(t)), and read-only tensors refusing writes.
 
 memoryview and numpy.asarray must be zero-copy for every dtype with a buffer format, and read-only when
-the Tensor is (PROTOCOL.md: "READ_ONLY set: a read-only Tensor (read-only buffer, ...)").
+the Tensor is: docs/protocol.md#buffer-protocol.
 """
 
 from __future__ import annotations
@@ -117,6 +117,8 @@ def test_contiguity_requests_on_contiguous_tensors() -> None:
 
 
 # ---- a read-only Tensor refuses writes wherever a write is possible ----
+# docs/protocol.md#producer-read_only, docs/protocol.md#buffer-protocol,
+# docs/protocol.md#kernels
 
 
 class ReadOnly:

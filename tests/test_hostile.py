@@ -1,8 +1,9 @@
 """Hostile and broken producers: hand-made capsules and lying __dlpack__ objects.
 
-Every case ends in a Tensor or in the exception PROTOCOL.md names, and every
-deleter of a tensor we took runs exactly once: on the error path as soon as
-from_dlpack raises, otherwise when the last holder is gone.
+Every case ends in a Tensor or in the exception that docs/protocol.md#consumer-what-the-producer-hands-over names
+(docs/protocol.md#consumer-x and docs/protocol.md#consumer-what-godlpack-asks-for for capsules and producers),
+and every deleter of a tensor we took runs exactly once: on the error path as soon as from_dlpack raises,
+otherwise when the last holder is gone.
 """
 
 from __future__ import annotations

@@ -219,6 +219,7 @@ class TestLifetimes:
 )
 def test_torch_refusals_reach_the_caller(make: Callable[[], torch.Tensor]) -> None:
     # PyTorch's own __dlpack__ refuses these (a conjugate view would otherwise be read unconjugated).
-    # Its __dlpack_c_exchange_api__ exports them; from_dlpack answers as the __dlpack__ path does.
+    # Its __dlpack_c_exchange_api__ exports them; from_dlpack answers as the __dlpack__ path does
+    # (docs/protocol.md#exchange-api-one-result-whatever-the-path).
     with pytest.raises(BufferError):
         godlpack.from_dlpack(make())

@@ -5,6 +5,9 @@ layout (contiguous, transposed, sliced, 0-d, size-0, size-1 dimension) crosses e
 that rotates through the list: the matrix grows by the sum, not the product. The dtypes only PyTorch has
 (bfloat16, the float8 family) make round trips with PyTorch alone, and check godlpack's own decoding
 (tolist) and encoding (full) of them against PyTorch's conversions.
+
+docs/protocol.md#consumer-what-the-producer-hands-over and docs/protocol.md#producer-layout: memory shared, strides
+as given; docs/protocol.md#dtypes: the dtypes and their values.
 """
 
 from __future__ import annotations
@@ -110,6 +113,7 @@ def test_every_layout(producer: str, consumer: str, layout: str) -> None:
 
 
 # ---- dtypes only PyTorch has ----
+# docs/protocol.md#dtypes, docs/protocol.md#producer-newer-dtypes-and-devices
 
 TORCH_ONLY = ["bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu"]
 
@@ -127,7 +131,8 @@ def test_torch_only_dtypes_round_trip(dtype: str, layout: str) -> None:
     g = godlpack.from_dlpack(x)
     assert g.dtype == dtype and g.data_ptr() == x.data_ptr() and g.strides == x.stride()
     assert g.tolist() == x.float().tolist()
-    # PyTorch asks for max_version (1, 0); float8 is exported at the 1.1 it needs, which PyTorch reads.
+    # PyTorch asks for max_version (1, 0); float8 is exported at the 1.1 it needs, which PyTorch reads
+    # (docs/protocol.md#producer-newer-dtypes-and-devices).
     y = torch.from_dlpack(g)
     assert y.dtype == x.dtype and y.data_ptr() == x.data_ptr() and y.stride() == x.stride()
     assert torch.equal(y.float(), x.float())

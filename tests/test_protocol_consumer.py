@@ -1,8 +1,8 @@
-"""PROTOCOL.md, "Consumer": godlpack.from_dlpack, row by row.
+"""docs/protocol.md#consumer: godlpack.from_dlpack, case by case.
 
 The cases NumPy and PyTorch never produce come from hand-made capsules (dlpack_ctypes.HandMade), whose
 deleter counts its calls: every test checks that it ran exactly once, after the last holder went.
-Test names start with the PROTOCOL.md row they prove.
+Each group of tests names the section of docs/protocol.md it proves; test names start with its subject.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ def refused(h: HandMade, exc: type[BaseException] = BufferError, match: Optional
 
 
 # ---- x: what from_dlpack takes ----
+# docs/protocol.md#consumer-x
 
 
 def test_x_object_with_dlpack() -> None:
@@ -99,6 +100,7 @@ def test_x_dlpack_returning_a_non_capsule_is_type_error() -> None:
 
 
 # ---- the keywords we pass ----
+# docs/protocol.md#consumer-what-godlpack-asks-for
 
 
 @pytest.mark.parametrize(
@@ -144,6 +146,7 @@ def test_keywords_no_stream_for_other_devices(device: tuple[int, int]) -> None:
 
 
 # ---- the TypeError fallback for producers that predate the keywords ----
+# docs/protocol.md#consumer-older-producers
 
 
 def test_fallback_calls_dlpack_without_keywords() -> None:
@@ -195,6 +198,7 @@ def test_fallback_producer_raising_other_errors_propagates() -> None:
 
 
 # ---- device ----
+# docs/protocol.md#consumer-device
 
 
 @pytest.mark.parametrize("device", [None, "cpu", (1, 0)])
@@ -226,6 +230,7 @@ def test_device_bad_values_are_value_error(bad: Any) -> None:
 
 
 # ---- the consumer table ----
+# docs/protocol.md#consumer-what-the-producer-hands-over (the copy rows: docs/protocol.md#consumer-copy)
 
 
 @pytest.mark.parametrize("version", [(2, 0), (3, 1), (0, 9)], ids=["2.0", "3.1", "0.9"])
@@ -438,6 +443,7 @@ def test_table_unknown_dtype_passes_through_on_other_devices() -> None:
 
 
 # ---- sub-byte dtypes ----
+# docs/protocol.md#dtypes-sub-byte
 
 
 def test_sub_byte_padded_is_readable() -> None:
@@ -464,6 +470,7 @@ def test_sub_byte_packed_refuses_element_reads() -> None:
 
 
 # ---- the capsule is ours at once; the deleter runs when the last holder goes ----
+# docs/protocol.md#consumer-ownership
 
 
 def test_deleter_runs_once_after_every_re_export() -> None:

@@ -1,7 +1,7 @@
-"""PROTOCOL.md, "Producer": Tensor.__dlpack__ / __dlpack_device__, row by row.
+"""docs/protocol.md#producer: Tensor.__dlpack__ / __dlpack_device__, case by case.
 
 Every capsule is read with the independent ctypes decoder (dlpack_ctypes.decode), never with godlpack.
-Test names start with the PROTOCOL.md row they prove.
+Each group of tests names the section of docs/protocol.md it proves; test names start with its subject.
 """
 
 from __future__ import annotations
@@ -71,6 +71,7 @@ def cuda() -> Iterator[PassThrough]:
 
 
 # ---- arguments: keyword-only ----
+# docs/protocol.md#producer-arguments
 
 
 def test_arguments_positional_is_type_error() -> None:
@@ -84,6 +85,7 @@ def test_arguments_unknown_keyword_is_type_error() -> None:
 
 
 # ---- max_version ----
+# docs/protocol.md#producer-max_version
 
 
 @pytest.mark.parametrize("max_version", [None, (0, 0), (0, 7)], ids=["None", "0.0", "0.7"])
@@ -132,6 +134,7 @@ def test_max_version_struct_layouts() -> None:
 
 
 # ---- stream ----
+# docs/protocol.md#producer-stream
 
 
 @pytest.mark.parametrize("stream", [None, -1])
@@ -163,6 +166,7 @@ def test_stream_non_int_for_pass_through_data_is_type_error(cuda: PassThrough) -
 
 
 # ---- dl_device ----
+# docs/protocol.md#producer-dl_device
 
 
 @pytest.mark.parametrize("dl_device", [None, (1, 0)])
@@ -207,6 +211,7 @@ def test_dl_device_cpu_for_pass_through_is_buffer_error(cuda: PassThrough) -> No
 
 
 # ---- copy ----
+# docs/protocol.md#producer-copy
 
 
 def test_copy_none_and_false_never_copy() -> None:
@@ -268,6 +273,7 @@ def test_copy_true_of_pass_through_data_is_buffer_error(cuda: PassThrough) -> No
 
 
 # ---- READ_ONLY ----
+# docs/protocol.md#producer-read_only
 
 
 def test_read_only_exports_with_flag() -> None:
@@ -289,6 +295,7 @@ def test_writable_exports_without_flag() -> None:
 
 
 # ---- the capsule's destructor ----
+# docs/protocol.md#producer-the-capsule
 
 
 @pytest.mark.parametrize("max_version", [None, (1, 3)])
@@ -322,6 +329,7 @@ def test_destructor_leaves_consumed_capsule_to_its_consumer(versioned: bool) -> 
 
 
 # ---- layout ----
+# docs/protocol.md#producer-layout
 
 
 def test_layout_data_is_first_element_byte_offset_0() -> None:
@@ -383,6 +391,7 @@ def test_layout_transposed_and_sliced_views_as_the_peer_gives_them(peer: str) ->
 
 
 # ---- dtypes ----
+# docs/protocol.md#dtypes
 
 DTYPES = [
     ("bool", (6, 8)), ("int8", (0, 8)), ("int16", (0, 16)), ("int32", (0, 32)), ("int64", (0, 64)),
@@ -405,6 +414,7 @@ def test_dtype_table_classic(name: str, code_bits: tuple[int, int]) -> None:
         assert d.dtype == (*code_bits, 1) and d.flags == 0
 
 
+# docs/protocol.md#producer-newer-dtypes-and-devices
 @pytest.mark.parametrize("name, code_bits", MINIFLOATS, ids=[n for n, _ in MINIFLOATS])
 def test_dtype_table_minifloats_need_1_1(name: str, code_bits: tuple[int, int]) -> None:
     t = godlpack.full((2,), 1.0, dtype=name)
@@ -420,6 +430,7 @@ def test_dtype_table_minifloats_need_1_1(name: str, code_bits: tuple[int, int]) 
     assert t.itemsize == 1 and t.nbytes == 2
 
 
+# docs/protocol.md#dtypes-sub-byte
 def test_dtype_packed_sub_byte_exports_without_padded_flag() -> None:
     h = HandMade(shape=(4,), strides=(1,), dtype=(17, 4, 1))
     t = godlpack.from_dlpack(h.capsule())
@@ -428,6 +439,7 @@ def test_dtype_packed_sub_byte_exports_without_padded_flag() -> None:
     del t
 
 
+# docs/protocol.md#producer-newer-dtypes-and-devices
 @pytest.mark.parametrize(
     "device, needs", [((17, 0), (1, 0)), ((18, 0), (1, 2))], ids=["maia-needs-1.0", "trn-needs-1.2"]
 )
@@ -452,6 +464,7 @@ def test_minifloat_tolist_and_repr() -> None:
 
 
 # ---- legacy consumers: __dlpack__() with no arguments ----
+# docs/protocol.md#producer-max_version
 
 
 def test_legacy_consumer_gets_legacy_capsule() -> None:
@@ -473,6 +486,7 @@ def test_legacy_consumer_of_float8_is_buffer_error() -> None:
 
 
 # ---- __dlpack_device__ ----
+# docs/protocol.md#producer-__dlpack_device__
 
 
 def test_dlpack_device_own_memory_is_cpu_ints() -> None:
