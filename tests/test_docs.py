@@ -94,3 +94,23 @@ def test_named_markdown_files_exist(doc: Path) -> None:
     names = set(re.findall(r"[\w./-]*\b[\w-]+\.md\b", doc.read_text()))
     missing = [n for n in sorted(names) if not (doc.parent / n).exists() and not (ROOT / n).exists()]
     assert missing == [], f"{doc.name} names Markdown files the repository does not have"
+
+
+def named_paths() -> list[tuple[Path, str]]:
+    """(document, `path` or `path::name`) for every repository path a document shows in backticks."""
+    found = set()
+    for doc in DOCUMENTS:
+        for token in re.findall(r"`([^`\s]+)`", doc.read_text()):
+            if re.fullmatch(r"\.?[\w-]+(/[\w.*-]*)+(::\w+)?", token) and not token.startswith("build/"):
+                found.add((doc, token))  # build/ holds what make writes, not files of the repository
+    return sorted(found)
+
+
+@pytest.mark.parametrize("doc, token", named_paths(), ids=[f"{d.relative_to(ROOT)}:{t}" for d, t in named_paths()])
+def test_named_path_exists(doc: Path, token: str) -> None:
+    """`tests/test_fork.py::test_fork_right_after_import` names a file that exists and a test defined in it."""
+    path, _, name = token.partition("::")
+    files = sorted(ROOT.glob(path.rstrip("/"))) if "*" in path else [ROOT / path]
+    assert files and all(f.exists() for f in files), f"{doc.name} names {path}, which the repository lacks"
+    if name:
+        assert re.search(rf"^\s*(def|func) {name}\(", files[0].read_text(), flags=re.M), f"{path} defines no {name}"
