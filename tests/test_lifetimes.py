@@ -1,5 +1,7 @@
 """Every deleter runs exactly once, when the last holder goes, whatever the order; exit never crashes.
 
+docs/protocol.md#lifetimes and docs/protocol.md#consumer-ownership.
+
 The holders of one piece of memory are its producer, the godlpack Tensor that imported it, the capsules
 and arrays re-exported from that Tensor and what consumed them. Each test drops them in every order
 (itertools.permutations) and checks, after every drop, that the producer's counted deleter has not run

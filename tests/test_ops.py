@@ -1,4 +1,7 @@
-"""godlpack.ops: Go kernels on NumPy, PyTorch and godlpack memory, zero copy, any strides."""
+"""godlpack.ops: Go kernels on NumPy, PyTorch and godlpack memory, zero copy, any strides.
+
+docs/protocol.md#kernels
+"""
 
 from __future__ import annotations
 
