@@ -1,7 +1,9 @@
 """Type stubs for godlpack._core, the Go extension module."""
 
 import sys
-from typing import Any, Final, Literal, Protocol, Sequence, SupportsIndex, Union, final
+from typing import Any, ClassVar, Final, Literal, Protocol, Sequence, SupportsIndex, Union, final
+
+from typing_extensions import CapsuleType
 
 DLPACK_VERSION: Final[tuple[int, int]]
 
@@ -37,6 +39,8 @@ class DType:
 class Tensor:
     """An n-dimensional array that speaks DLPack."""
 
+    # DLPack 1.3's C exchange API: a "dlpack_exchange_api" capsule on the type, read by C consumers.
+    __dlpack_c_exchange_api__: ClassVar[CapsuleType]
     @property
     def shape(self) -> tuple[int, ...]: ...
     @property
