@@ -263,13 +263,12 @@ def test_dtype_with_a_lone_surrogate_is_unicode_error() -> None:
 
 
 @pytest.mark.parametrize("prefix", ["", "x"], ids=["even", "odd"])
-def test_long_non_ascii_dtype_name_is_cut_between_characters(prefix: str) -> None:
-    """A message cut to the error buffer's size stays valid UTF-8: it ends on a whole character."""
+def test_long_non_ascii_dtype_name_is_named_whole(prefix: str) -> None:
+    """A long non-ASCII name reaches the message whole: no byte buffer cuts it, inside a character or not."""
     name = prefix + "\u00e9" * 400
     with pytest.raises(TypeError, match="^data type") as info:
         godlpack.empty(3, dtype=name)
-    shown = str(info.value)[len("data type ") + 1 :]  # after the opening quote
-    assert len(shown) < len(name) and name.startswith(shown), "the message was not cut, or not between characters"
+    assert f"'{name}'" in str(info.value)
 
 
 def test_dtype_constructor() -> None:
