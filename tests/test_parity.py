@@ -3,7 +3,7 @@
 The README table's producer rows, and the calls where the two once drifted apart, run against a
 godlpack.Tensor and against the Exporter of examples/normalize (a Go extension built only on the public
 packages). Each runs in a process of its own, since two Go runtimes cannot share one; the outcomes,
-exception types and messages included, must be equal.
+exception types and messages included, must be equal: docs/protocol.md#versions-and-scope.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""complex32 and vector dtypes (lanes > 1): imported, kept, re-exported as they are, read where defined."""
+"""complex32 and vector dtypes (lanes > 1): imported, kept, re-exported as they are, read where defined.
+
+docs/protocol.md#dtypes-vectors-and-complex32
+"""
 
 from __future__ import annotations
 
