@@ -48,8 +48,10 @@ def test_protocol_headings_are_unique() -> None:
 
 def named_sections() -> list[tuple[str, str]]:
     """(test file, section) for every docs/protocol.md#section the tests name."""
-    tests = [path for path in (ROOT / "tests").glob("*.py") if path.name != Path(__file__).name]
-    return sorted({(path.name, m.group(1)) for path in tests for m in SECTION.finditer(path.read_text())})
+    tests = [path for path in (ROOT / "tests").rglob("*.py") if path.name != Path(__file__).name]
+    return sorted(
+        {(str(p.relative_to(ROOT / "tests")), m.group(1)) for p in tests for m in SECTION.finditer(p.read_text())}
+    )
 
 
 def test_the_protocol_tests_name_their_sections() -> None:
