@@ -88,6 +88,14 @@ static PyMethodDef tensor_methods[] = {
 	{"data_ptr", (PyCFunction)tensor_data_ptr, METH_NOARGS,
 	 "data_ptr()\n--\n\nThe address of the first element, as an int."},
 	{"tolist", (PyCFunction)tensor_tolist, METH_NOARGS, "tolist()\n--\n\nThe elements as nested Python lists."},
+	{"__reduce_ex__", (PyCFunction)gdl_tensor_reduce_ex, METH_O,
+	 "__reduce_ex__(protocol, /)\n--\n\nPickle support: protocol 5 passes the elements as a PickleBuffer over "
+	 "the tensor's memory (no copy when the pickler keeps buffers out of band), older protocols as bytes."},
+	{"__reduce__", (PyCFunction)gdl_tensor_reduce, METH_NOARGS, "__reduce__()\n--\n\n__reduce_ex__(2)."},
+	{"__copy__", (PyCFunction)gdl_tensor_copy, METH_NOARGS,
+	 "__copy__()\n--\n\nA writable tensor with a copy of the elements of its own (copy.copy)."},
+	{"__deepcopy__", (PyCFunction)gdl_tensor_deepcopy, METH_O,
+	 "__deepcopy__(memo, /)\n--\n\nA writable tensor with a copy of the elements of its own (copy.deepcopy)."},
 	{NULL},
 };
 
