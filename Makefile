@@ -29,11 +29,10 @@ test: $(PY)
 	$(MAKE) memcheck
 
 # The type stubs against the module as built: every name, signature and property of python/godlpack/_core.pyi
-# and the package's typed modules must be what the installed godlpack has at run time. What the stub cannot
-# match is listed, with the reason, in tests/stubtest-allowlist.txt.
+# and the package's typed modules must be what the installed godlpack has at run time.
 stubtest: $(PY)
 	$(PY) -m pip install --quiet ".[test]"
-	$(PY) -m mypy.stubtest godlpack --allowlist tests/stubtest-allowlist.txt
+	$(PY) -m mypy.stubtest godlpack
 
 # The example extension (examples/normalize), built only from the public Go packages and tested in a
 # process of its own: it carries its own Go runtime, so it never shares a process with godlpack._core.

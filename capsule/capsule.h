@@ -223,10 +223,10 @@ PyObject *gdl_method_dlpack_device(PyObject *self, PyObject *unused);
 /* GDL_EXPORTER_METHODS are the PyMethodDef entries of __dlpack__ and __dlpack_device__, for an exporter's tp_methods. */
 #define GDL_EXPORTER_METHODS                                                                             \
 	{"__dlpack__", (PyCFunction)(void (*)(void))gdl_method_dlpack, METH_FASTCALL | METH_KEYWORDS,        \
-	 "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\n"                   \
+	 "__dlpack__($self, /, *, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\n"         \
 	 "Export the tensor as a DLPack capsule (versioned when max_version's major is >= 1)."},             \
 	{"__dlpack_device__", (PyCFunction)gdl_method_dlpack_device, METH_NOARGS,                            \
-	 "__dlpack_device__()\n--\n\nThe (device_type, device_id) of the data."}
+	 "__dlpack_device__($self, /)\n--\n\nThe (device_type, device_id) of the data."}
 
 /* ---- The Exporter type ---- */
 

@@ -78,6 +78,8 @@ static int shut_down;
 
 void gdl_owner_shutdown(void) { __atomic_store_n(&shut_down, 1, __ATOMIC_SEQ_CST); }
 
+int gdl_owner_is_shut_down(void) { return __atomic_load_n(&shut_down, __ATOMIC_SEQ_CST); }
+
 static void release_upstream_versioned(gdl_owner *o) {
 	if (!__atomic_load_n(&shut_down, __ATOMIC_SEQ_CST))
 		gdl_managed_delete(o->ctx, 1);

@@ -62,6 +62,13 @@ gdl_owner *gdl_owner_upstream(void *managed, bool versioned);
  */
 void gdl_owner_shutdown(void);
 
+/*
+ * gdl_owner_is_shut_down reports whether gdl_owner_shutdown was called, for
+ * owners of memory that the host runtime lends (a Python buffer), whose
+ * release must then leak rather than call into a finalized interpreter.
+ */
+int gdl_owner_is_shut_down(void);
+
 /* gdl_view is what gdl_pack exports: strides in elements, data at element 0. */
 typedef struct {
 	void *data;

@@ -90,6 +90,18 @@ typedef struct {
 /* gdl_ops_register adds the functions of godlpack.ops (ops.c) to the module. */
 int gdl_ops_register(PyObject *m);
 
+/*
+ * Pickling and copying (pickle.c): the Tensor methods __reduce_ex__(protocol),
+ * __reduce__(), __copy__() and __deepcopy__(memo), and gdl_pickle_register,
+ * which adds _rebuild, the function every pickle of a Tensor names, to the
+ * module.
+ */
+PyObject *gdl_tensor_reduce_ex(PyObject *self, PyObject *protocol);
+PyObject *gdl_tensor_reduce(PyObject *self, PyObject *unused);
+PyObject *gdl_tensor_copy(PyObject *self, PyObject *unused);
+PyObject *gdl_tensor_deepcopy(PyObject *self, PyObject *memo);
+int gdl_pickle_register(PyObject *m);
+
 /* gdl_module_create builds the module object; PyInit__core (Go) calls it. */
 PyObject *gdl_module_create(void);
 

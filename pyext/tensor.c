@@ -86,8 +86,16 @@ static PyObject *tensor_tolist(TensorObject *self, PyObject *unused);
 static PyMethodDef tensor_methods[] = {
 	GDL_EXPORTER_METHODS,
 	{"data_ptr", (PyCFunction)tensor_data_ptr, METH_NOARGS,
-	 "data_ptr()\n--\n\nThe address of the first element, as an int."},
-	{"tolist", (PyCFunction)tensor_tolist, METH_NOARGS, "tolist()\n--\n\nThe elements as nested Python lists."},
+	 "data_ptr($self, /)\n--\n\nThe address of the first element, as an int."},
+	{"tolist", (PyCFunction)tensor_tolist, METH_NOARGS, "tolist($self, /)\n--\n\nThe elements as nested Python lists."},
+	{"__reduce_ex__", (PyCFunction)gdl_tensor_reduce_ex, METH_O,
+	 "__reduce_ex__($self, protocol, /)\n--\n\nPickle support: protocol 5 passes the elements as a PickleBuffer over "
+	 "the tensor's memory (no copy when the pickler keeps buffers out of band), older protocols as bytes."},
+	{"__reduce__", (PyCFunction)gdl_tensor_reduce, METH_NOARGS, "__reduce__($self, /)\n--\n\n__reduce_ex__(2)."},
+	{"__copy__", (PyCFunction)gdl_tensor_copy, METH_NOARGS,
+	 "__copy__($self, /)\n--\n\nA writable tensor with a copy of the elements of its own (copy.copy)."},
+	{"__deepcopy__", (PyCFunction)gdl_tensor_deepcopy, METH_O,
+	 "__deepcopy__($self, memo, /)\n--\n\nA writable tensor with a copy of the elements of its own (copy.deepcopy)."},
 	{NULL},
 };
 

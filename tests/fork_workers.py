@@ -25,3 +25,15 @@ def create() -> list[float]:
     import godlpack
 
     return godlpack.zeros(2).tolist()
+
+
+def echo_tensors(tensors: list[Any]) -> dict[str, Any]:
+    """Receive tensors by pickle, read them, and send them back with one made here."""
+    import godlpack
+
+    return {
+        "tensors": tensors,
+        "lists": [t.tolist() for t in tensors],
+        "made": godlpack.arange(3, dtype="bfloat16"),
+        "live": godlpack._core._live_storages(),
+    }

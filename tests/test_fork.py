@@ -8,9 +8,11 @@ deadline: a hang fails the test instead of stalling the run.
 
 from __future__ import annotations
 
+import copy
 import json
 import multiprocessing
 import os
+import pickle
 import select
 import signal
 import sys
@@ -85,6 +87,7 @@ def test_os_fork_every_call_raises() -> None:
     t = godlpack.arange(6, dtype="float32")
     capsule = t.__dlpack__(max_version=(1, 3))
     a = np.arange(4.0)
+    pickled = pickle.dumps(t)
 
     def child() -> dict[str, Any]:
         calls: dict[str, Callable[[], Any]] = {
@@ -104,6 +107,11 @@ def test_os_fork_every_call_raises() -> None:
             "ops.sum": lambda: godlpack.ops.sum(t),
             "ops.scale_": lambda: godlpack.ops.scale_(a, 2),
             "ops.copy_": lambda: godlpack.ops.copy_(t, t),
+            "pickle.dumps": lambda: pickle.dumps(t),
+            "pickle.dumps(protocol=5)": lambda: pickle.dumps(t, protocol=5),
+            "pickle.loads": lambda: pickle.loads(pickled),
+            "copy.copy": lambda: copy.copy(t),
+            "copy.deepcopy": lambda: copy.deepcopy(t),
         }
         result = {name: outcome(f) for name, f in calls.items()}
         # What stays: plain C reads of the Tensor, and releasing memory (no Go, no hang).
