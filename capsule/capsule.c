@@ -33,11 +33,45 @@ void gdl_drop_keeping_error(PyObject *o) {
 	PyErr_Restore(type, value, tb);
 }
 
+/*
+ * holds_gil reports whether this thread holds the GIL. Deleters run on any
+ * thread: one without the GIL must not touch any thread state, and after
+ * Py_FinalizeEx there is none.
+ */
+static bool holds_gil(void) {
+	PyThreadState *ts = _PyThreadState_UncheckedGet();
+#if PY_VERSION_HEX >= 0x030C0000
+	return ts != NULL; /* the thread's own, thread-local */
+#else
+	/* Before 3.12 it is the process's: the thread state of whichever thread holds the GIL. */
+	return ts != NULL && ts == PyGILState_GetThisThreadState();
+#endif
+}
+
 void gdl_delete_keeping_error(void *managed, bool versioned) {
+	if (!holds_gil()) {
+		gdl_managed_delete(managed, versioned);
+		return;
+	}
 	PyObject *type, *value, *tb;
 	PyErr_Fetch(&type, &value, &tb);
 	gdl_managed_delete(managed, versioned);
+	/* A deleter returns nothing: an error it left behind can only be reported. */
+	if (PyErr_Occurred())
+		PyErr_WriteUnraisable(NULL);
 	PyErr_Restore(type, value, tb);
+}
+
+/*
+ * Every deleter of another producer's tensor that an owner calls (the last
+ * holder of an imported tensor going: a Tensor, an Exporter, a capsule or a
+ * NumPy array over our export, at any depth of a chain of round trips) runs
+ * through gdl_delete_keeping_error: it may be Python code, and the holder may
+ * go while an exception unwinds. Set when the library loads, before any owner
+ * exists.
+ */
+__attribute__((constructor)) static void keep_errors_in_deleters(void) {
+	gdl_set_foreign_delete(gdl_delete_keeping_error);
 }
 
 /* ---- Arguments ---- */
@@ -118,10 +152,11 @@ const char gdl_name_used_versioned[] = "used_dltensor_versioned";
  * belongs to its consumer. Deleters return nothing, so nothing can fail here.
  */
 static void destroy(PyObject *capsule) {
+	/* PyCapsule_IsValid raises nothing: the exception of an unwinding caller is still the one pending. */
 	if (PyCapsule_IsValid(capsule, gdl_name_versioned))
-		gdl_managed_delete(PyCapsule_GetPointer(capsule, gdl_name_versioned), true);
+		gdl_delete_keeping_error(PyCapsule_GetPointer(capsule, gdl_name_versioned), true);
 	else if (PyCapsule_IsValid(capsule, gdl_name_legacy))
-		gdl_managed_delete(PyCapsule_GetPointer(capsule, gdl_name_legacy), false);
+		gdl_delete_keeping_error(PyCapsule_GetPointer(capsule, gdl_name_legacy), false);
 }
 
 PyObject *gdl_capsule_wrap(void *managed, bool versioned) {

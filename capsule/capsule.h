@@ -53,7 +53,14 @@ PyObject *gdl_fork_error(void);
  */
 void gdl_drop_keeping_error(PyObject *o);
 
-/* gdl_delete_keeping_error is gdl_managed_delete with the pending exception kept aside. */
+/*
+ * gdl_delete_keeping_error is gdl_managed_delete with the pending exception
+ * kept aside when this thread holds the GIL (any thread may call it, with or
+ * without the GIL); an exception the deleter leaves is reported as
+ * unraisable. Owners call every upstream deleter through it
+ * (gdl_set_foreign_delete), so whatever frees the last holder of an imported
+ * tensor keeps the caller's exception.
+ */
 void gdl_delete_keeping_error(void *managed, bool versioned);
 
 /*

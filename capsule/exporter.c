@@ -12,14 +12,11 @@ typedef struct {
 	int64_t dims[1]; /* shape[ndim], strides[ndim] */
 } Exporter;
 
-/* Dropping the owner may run a producer's deleter, Python code among them: the pending exception waits. */
+/* A producer's deleter that dropping the owner runs keeps any pending exception aside (gdl_delete_keeping_error). */
 static void exporter_dealloc(Exporter *self) {
-	PyObject *type, *value, *tb;
-	PyErr_Fetch(&type, &value, &tb);
 	if (self->src.owner != NULL)
 		gdl_owner_drop(self->src.owner);
 	Py_TYPE(self)->tp_free((PyObject *)self);
-	PyErr_Restore(type, value, tb);
 }
 
 static PyMethodDef exporter_methods[] = {GDL_EXPORTER_METHODS, {NULL}};

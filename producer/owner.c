@@ -80,15 +80,29 @@ void gdl_owner_shutdown(void) { __atomic_store_n(&shut_down, 1, __ATOMIC_SEQ_CST
 
 int gdl_owner_is_shut_down(void) { return __atomic_load_n(&shut_down, __ATOMIC_SEQ_CST); }
 
+static void (*foreign_delete)(void *managed, bool versioned);
+
+void gdl_set_foreign_delete(void (*del)(void *managed, bool versioned)) {
+	__atomic_store_n(&foreign_delete, del, __ATOMIC_RELEASE);
+}
+
+static void delete_upstream(void *managed, bool versioned) {
+	if (__atomic_load_n(&shut_down, __ATOMIC_SEQ_CST))
+		return;
+	void (*del)(void *, bool) = __atomic_load_n(&foreign_delete, __ATOMIC_ACQUIRE);
+	if (del != NULL)
+		del(managed, versioned);
+	else
+		gdl_managed_delete(managed, versioned);
+}
+
 static void release_upstream_versioned(gdl_owner *o) {
-	if (!__atomic_load_n(&shut_down, __ATOMIC_SEQ_CST))
-		gdl_managed_delete(o->ctx, 1);
+	delete_upstream(o->ctx, true);
 	free(o);
 }
 
 static void release_upstream_legacy(gdl_owner *o) {
-	if (!__atomic_load_n(&shut_down, __ATOMIC_SEQ_CST))
-		gdl_managed_delete(o->ctx, 0);
+	delete_upstream(o->ctx, false);
 	free(o);
 }
 

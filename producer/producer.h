@@ -31,6 +31,16 @@ void gdl_owner_retain(gdl_owner *o);
 void gdl_owner_drop(gdl_owner *o);
 
 /*
+ * gdl_set_foreign_delete sets the function through which owners call the
+ * deleters of other producers' tensors (gdl_owner_upstream), in place of
+ * gdl_managed_delete. Such a deleter may be Python code (a ctypes or cffi
+ * callback, or one that frees a NumPy array) and may run while a Python
+ * exception is pending: package capsule sets it, when the library loads, to
+ * one that keeps the exception aside on a thread holding the GIL.
+ */
+void gdl_set_foreign_delete(void (*del)(void *managed, bool versioned));
+
+/*
  * gdl_forked_child reports whether this process is a child forked after the
  * library was loaded. The Go runtime does not survive fork(): there, callers
  * must not enter Go, and releases that would need Go leak instead.

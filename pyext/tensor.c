@@ -63,18 +63,17 @@ PyObject *gdl_tensor_adopt(void *managed) {
 }
 
 /*
- * Dropping the owner may run a producer's deleter, which may be Python code
- * (a ctypes callback): an exception unwinding through the caller must wait.
+ * A Tensor may be freed while an exception unwinds through its caller, and
+ * what it frees may run Python code: weakref callbacks (CPython keeps the
+ * exception aside for them) and, through the owner, a producer's deleter
+ * (gdl_delete_keeping_error keeps it aside, for every holder alike).
  */
 static void tensor_dealloc(TensorObject *self) {
-	PyObject *type, *value, *tb;
-	PyErr_Fetch(&type, &value, &tb);
 	if (self->weakrefs != NULL)
 		PyObject_ClearWeakRefs((PyObject *)self);
 	if (self->src.owner != NULL)
 		gdl_owner_drop(self->src.owner);
 	PyObject_Free(self);
-	PyErr_Restore(type, value, tb);
 }
 
 static int tensor_readonly(const TensorObject *t) { return (t->src.view.flags & GDL_FLAG_READ_ONLY) != 0; }
