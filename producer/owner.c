@@ -26,17 +26,41 @@ gdl_owner *gdl_owner_new(void (*release)(gdl_owner *), void *ctx, uintptr_t hand
 	o->release = release;
 	o->ctx = ctx;
 	o->handle = handle;
+	o->next = NULL;
 	__atomic_add_fetch(&live_owners, 1, __ATOMIC_RELAXED);
 	return o;
 }
 
 void gdl_owner_retain(gdl_owner *o) { __atomic_add_fetch(&o->refs, 1, __ATOMIC_RELAXED); }
 
+/*
+ * The owners whose last reference went on this thread while it was releasing
+ * another one. A release may run a deleter that frees an object holding an
+ * export of another owner of ours, whose release may run the next deleter:
+ * done recursively, a chain of 100,000 NumPy <-> godlpack round trips
+ * overflowed the C stack. Thread-local, so no lock: each thread drains what
+ * its own releases let go.
+ */
+static __thread gdl_owner *release_queue;
+static __thread bool releasing;
+
 void gdl_owner_drop(gdl_owner *o) {
 	if (__atomic_sub_fetch(&o->refs, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
 	__atomic_sub_fetch(&live_owners, 1, __ATOMIC_RELAXED);
-	o->release(o);
+	if (releasing) {
+		o->next = release_queue;
+		release_queue = o;
+		return;
+	}
+	releasing = true;
+	for (;;) {
+		o->release(o);
+		if ((o = release_queue) == NULL)
+			break;
+		release_queue = o->next;
+	}
+	releasing = false;
 }
 
 /*
@@ -55,6 +79,7 @@ static void advise_huge_pages(void *block, size_t n) {
 }
 
 /* The owner sits in the first GDL_ALIGN bytes of its own block. */
+_Static_assert(sizeof(gdl_owner) <= GDL_ALIGN, "an owner must fit before the data of its block");
 static void release_block(gdl_owner *o) { free(o); }
 
 gdl_owner *gdl_owner_alloc(size_t nbytes, void **data) {
@@ -68,6 +93,7 @@ gdl_owner *gdl_owner_alloc(size_t nbytes, void **data) {
 	o->release = release_block;
 	o->ctx = NULL;
 	o->handle = 0;
+	o->next = NULL;
 	*data = (char *)block + GDL_ALIGN;
 	advise_huge_pages(block, GDL_ALIGN + nbytes);
 	__atomic_add_fetch(&live_owners, 1, __ATOMIC_RELAXED);

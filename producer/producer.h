@@ -23,11 +23,22 @@ struct gdl_owner {
 	void (*release)(gdl_owner *self);
 	void *ctx;
 	uintptr_t handle; /* a cgo.Handle for owners of Go memory, else 0 */
+	gdl_owner *next;  /* in its thread's queue of owners waiting to be released */
 };
 
 /* gdl_owner_new returns an owner with one reference, or NULL when out of memory. */
 gdl_owner *gdl_owner_new(void (*release)(gdl_owner *), void *ctx, uintptr_t handle);
 void gdl_owner_retain(gdl_owner *o);
+
+/*
+ * gdl_owner_drop drops a reference; the last one releases the owner. Releases
+ * never nest on a thread: an owner whose last reference goes while the thread
+ * is releasing another one (an upstream deleter that frees a NumPy array over
+ * memory we exported, which drops that export's owner, and so on down a chain
+ * of round trips) waits in the thread's queue, which the outermost release
+ * drains. So freeing a chain of any depth takes constant C stack, on any
+ * thread, with or without the GIL.
+ */
 void gdl_owner_drop(gdl_owner *o);
 
 /*
