@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"unsafe"
 )
 
 // Errors of DataType.Encode, each wrapped with the value and the data type.
@@ -27,10 +26,14 @@ const (
 	UintScalar                      // Uint, a value above math.MaxInt64
 	FloatScalar                     // Real
 	ComplexScalar                   // Real and Imag
+	// BigIntScalar is an integer beyond both int64 and uint64 (Python's
+	// 2**64, say): Real holds it rounded to float64. Float types store that
+	// value, as NumPy's full does; integer and bool types cannot hold it.
+	BigIntScalar
 )
 
 // A Scalar is one number to store as an element, of any of the kinds
-// Python's bool, int, float and complex have.
+// Python's bool, int (of any size), float and complex have.
 type Scalar struct {
 	Kind       ScalarKind
 	Int        int64
@@ -43,7 +46,7 @@ func (s Scalar) Float() float64 {
 	switch s.Kind {
 	case UintScalar:
 		return float64(s.Uint)
-	case FloatScalar, ComplexScalar:
+	case FloatScalar, ComplexScalar, BigIntScalar:
 		return s.Real
 	}
 	return float64(s.Int)
@@ -54,7 +57,7 @@ func (s Scalar) Float() float64 {
 // It converts as NumPy's full does: a value out of an integer type's range
 // is an error wrapping ErrRange, a NaN or infinity one wrapping
 // ErrNotFinite, and a complex value with an imaginary part stored in a real
-// type one wrapping ErrComplex; floats round to nearest, ties to even (the
+// type one wrapping ErrComplex (bool takes it: true unless both parts are 0); floats round to nearest, ties to even (the
 // float8, float6 and float4 types as EncodeMinifloat rounds). dt must be in
 // the table.
 func (dt DataType) Encode(s Scalar) ([]byte, error) {
@@ -62,6 +65,14 @@ func (dt DataType) Encode(s Scalar) ([]byte, error) {
 		return dt.encodeLanes(s)
 	}
 	out := make([]byte, dt.ItemSize())
+	if s.Kind == ComplexScalar && dt.Code == CodeBool {
+		// A complex is true when either part is not zero, as NumPy casts it: nothing is lost.
+		truth := s.Real != 0 || s.Imag != 0
+		s = Scalar{Kind: BoolScalar}
+		if truth {
+			s.Int = 1
+		}
+	}
 	if s.Kind == ComplexScalar && dt.Code != Complex {
 		if s.Imag != 0 {
 			return nil, fmt.Errorf("dlpack: %w: cannot store (%g%+gj) in %v", ErrComplex, s.Real, s.Imag, dt)
@@ -70,6 +81,9 @@ func (dt DataType) Encode(s Scalar) ([]byte, error) {
 	}
 	switch dt.Code {
 	case CodeBool:
+		if s.Kind == BigIntScalar {
+			return nil, fmt.Errorf("dlpack: %w: %g is out of range for %v", ErrRange, s.Real, dt)
+		}
 		if s.Kind == FloatScalar && s.Real != 0 || s.Kind == UintScalar || s.Kind != FloatScalar && s.Int != 0 {
 			out[0] = 1
 		}
@@ -124,16 +138,22 @@ func (dt DataType) encodeLanes(s Scalar) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return dt.packLanes(lane), nil
+}
+
+// packLanes returns an element of the vector type dt with the element lane
+// of its lane type in every lane.
+func (dt DataType) packLanes(lane []byte) []byte {
 	out := make([]byte, dt.ItemSize())
 	if dt.Bits >= 8 {
 		Fill(out, lane)
-		return out, nil
+		return out
 	}
 	for i := 0; i < int(dt.Lanes); i++ {
 		bit := i * int(dt.Bits)
 		out[bit/8] |= lane[0] << (bit % 8)
 	}
-	return out, nil
+	return out
 }
 
 // integer returns the bits of s as an element of the integer type dt, or an
@@ -153,6 +173,8 @@ func (s Scalar) integer(dt DataType) (uint64, error) {
 		mag = uint64(math.Abs(t))
 	case UintScalar:
 		mag = s.Uint
+	case BigIntScalar:
+		return 0, fmt.Errorf("dlpack: %w: %g is out of range for %v", ErrRange, s.Real, dt)
 	default:
 		neg = s.Int < 0
 		mag = uint64(s.Int)
@@ -200,63 +222,19 @@ func Fill(dst, elem []byte) {
 }
 
 // Arange writes the elements 0, 1, …, len(dst)/ItemSize()-1 of dt over dst,
-// after checking with CheckArange that dt holds them.
+// after checking with CheckArange that dt holds them: ArangeRange from 0 by 1.
 func (dt DataType) Arange(dst []byte) error {
-	size := dt.ItemSize()
-	n := len(dst) / max(size, 1)
-	if err := dt.CheckArange(int64(n)); err != nil {
+	zero, one := Scalar{Kind: IntScalar}, Scalar{Kind: IntScalar, Int: 1}
+	if err := dt.CheckArangeRange(zero, one, int64(len(dst)/max(dt.ItemSize(), 1))); err != nil {
 		return err
 	}
-	p := unsafe.Pointer(unsafe.SliceData(dst))
-	switch dt {
-	case Float32:
-		s := unsafe.Slice((*float32)(p), n)
-		for k := range s {
-			s[k] = float32(k)
-		}
-	case Float64:
-		s := unsafe.Slice((*float64)(p), n)
-		for k := range s {
-			s[k] = float64(k)
-		}
-	case Int64:
-		s := unsafe.Slice((*int64)(p), n)
-		for k := range s {
-			s[k] = int64(k)
-		}
-	case Int32:
-		s := unsafe.Slice((*int32)(p), n)
-		for k := range s {
-			s[k] = int32(k)
-		}
-	default:
-		for k := 0; k < n; k++ {
-			elem, err := dt.Encode(Scalar{Kind: IntScalar, Int: int64(k)})
-			if err != nil {
-				return err
-			}
-			copy(dst[k*size:], elem)
-		}
-	}
+	dt.ArangeRange(dst, zero, one)
 	return nil
 }
 
-// CheckArange returns an error wrapping ErrRange when the integer or bool
-// type dt cannot hold 0, 1, …, n-1; float types hold them all, rounded.
+// CheckArange returns an error when dt cannot hold 0, 1, …, n-1: one
+// wrapping ErrRange when an integer type cannot, ErrArangeBool when bool is
+// asked for more than two; float types hold them all, rounded.
 func (dt DataType) CheckArange(n int64) error {
-	if n <= 1 {
-		return nil
-	}
-	last := n - 1
-	switch dt.Code {
-	case CodeBool:
-		if last > 1 {
-			return fmt.Errorf("dlpack: %w: bool holds only 0 and 1, not %d values", ErrRange, n)
-		}
-	case Int, UInt:
-		if _, err := (Scalar{Kind: IntScalar, Int: last}).integer(dt); err != nil {
-			return fmt.Errorf("dlpack: %w: the last value %d does not fit in %v", ErrRange, last, dt)
-		}
-	}
-	return nil
+	return dt.CheckArangeRange(Scalar{Kind: IntScalar}, Scalar{Kind: IntScalar, Int: 1}, n)
 }

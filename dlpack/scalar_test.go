@@ -50,6 +50,8 @@ func TestEncode(t *testing.T) {
 		{Complex32, Scalar{Kind: ComplexScalar, Real: 1.5, Imag: -2}, []byte{0x00, 0x3e, 0x00, 0xc0}, nil},
 		{Float32, Scalar{Kind: ComplexScalar, Imag: 1}, nil, ErrComplex},
 		{Int64, Scalar{Kind: ComplexScalar, Real: 1, Imag: 1}, nil, ErrComplex},
+		{Bool, Scalar{Kind: ComplexScalar, Imag: 1}, []byte{1}, nil}, // NumPy: bool(1j) is True
+		{Bool, Scalar{Kind: ComplexScalar}, []byte{0}, nil},
 		{f4, f(1e300), []byte{0x7}, nil}, // saturates at 6
 		{f8, f(1), []byte{0x38}, nil},
 	}
@@ -95,14 +97,14 @@ func TestArange(t *testing.T) {
 	tests := []struct {
 		dt  DataType
 		n   int64
-		err bool
+		err error
 	}{
-		{Bool, 2, false}, {Bool, 3, true}, {Int8, 128, false}, {Int8, 129, true}, {Uint8, 256, false},
-		{Uint8, 257, true}, {Int64, math.MaxInt64, false}, {Float16, 1 << 40, false}, {Int8, 0, false},
+		{Bool, 2, nil}, {Bool, 3, ErrArangeBool}, {Int8, 128, nil}, {Int8, 129, ErrRange}, {Uint8, 256, nil},
+		{Uint8, 257, ErrRange}, {Int64, math.MaxInt64, nil}, {Float16, 1 << 40, nil}, {Int8, 0, nil},
 	}
 	for _, tt := range tests {
-		if err := tt.dt.CheckArange(tt.n); (err != nil) != tt.err || err != nil && !errors.Is(err, ErrRange) {
-			t.Errorf("%v.CheckArange(%d) = %v, want error %v", tt.dt, tt.n, err, tt.err)
+		if err := tt.dt.CheckArange(tt.n); (err != nil) != (tt.err != nil) || !errors.Is(err, tt.err) {
+			t.Errorf("%v.CheckArange(%d) = %v, want %v", tt.dt, tt.n, err, tt.err)
 		}
 	}
 	if err := Int8.Arange(make([]byte, 200)); !errors.Is(err, ErrRange) {
