@@ -20,6 +20,18 @@ import (
 //export goCreate
 func goCreate(a *C.gdl_create_args) (rc C.int) {
 	defer recovered(&rc)
+	start, stop, step := scalarOf(&a.start), scalarOf(&a.stop), scalarOf(&a.step)
+	if a.kind == C.GDL_ARANGE {
+		n, err := dlpack.ArangeLen(start, stop, step)
+		if err != nil {
+			return arangeError(err)
+		}
+		a.shape[0] = C.int64_t(n)
+		if !a.has_dtype {
+			dt := dlpack.ArangeDType(start, stop, step)
+			a.dtype = *(*C.DLDataType)(unsafe.Pointer(&dt))
+		}
+	}
 	dt := *(*dlpack.DataType)(unsafe.Pointer(&a.dtype))
 	shape := int64s(&a.shape[0], int(a.ndim))
 	l := producer.Layout{Shape: shape, DType: dt}
@@ -34,14 +46,12 @@ func goCreate(a *C.gdl_create_args) (rc C.int) {
 	var fill []byte
 	switch a.kind {
 	case C.GDL_FULL:
-		v := dlpack.Scalar{Kind: dlpack.ScalarKind(a.value_kind), Int: int64(a.ival), Uint: uint64(a.uval),
-			Real: float64(a.re), Imag: float64(a.im)}
-		if fill, err = dt.Encode(v); err != nil {
+		if fill, err = dt.Encode(scalarOf(&a.value)); err != nil {
 			return fail(valueError(err))
 		}
 	case C.GDL_ARANGE:
-		if err := dt.CheckArange(ext.Elements); err != nil {
-			return fail(capsule.Errorf(capsule.OverflowError, "arange(%d) does not fit in %v: %v", ext.Elements, dt, err))
+		if err := dt.CheckArangeRange(start, step, ext.Elements); err != nil {
+			return arangeError(fmt.Errorf("arange(%v, %v, %v) as %v: %w", start, stop, step, dt, err))
 		}
 	}
 	nbytes := ext.Bytes()
@@ -58,7 +68,7 @@ func goCreate(a *C.gdl_create_args) (rc C.int) {
 		case C.GDL_FULL:
 			dlpack.Fill(buf, fill)
 		case C.GDL_ARANGE:
-			err = dt.Arange(buf)
+			err = dt.ArangeRange(buf, start, step)
 		}
 	})
 	if err != nil {
@@ -81,4 +91,30 @@ func valueError(err error) error {
 		return capsule.Errorf(capsule.ValueError, "%s", msg)
 	}
 	return capsule.Errorf(capsule.TypeError, "%s", msg)
+}
+
+// scalarOf reads a gdl_scalar.
+func scalarOf(s *C.gdl_scalar) dlpack.Scalar {
+	return dlpack.Scalar{Kind: dlpack.ScalarKind(s.kind), Int: int64(s.ival), Uint: uint64(s.uval), Real: float64(s.re),
+		Imag: float64(s.im)}
+}
+
+var zeroDivision = C.CString("arange() step must not be zero")
+
+// arangeError raises the exception NumPy's arange raises for err and
+// returns -1: ZeroDivisionError for a zero step, ValueError for a length
+// that cannot be computed or a NaN where an integer goes, TypeError for a
+// complex argument or more than two bools, OverflowError for a value the
+// dtype cannot hold.
+func arangeError(err error) C.int {
+	switch {
+	case errors.Is(err, dlpack.ErrZeroStep):
+		C.PyErr_SetString(C.PyExc_ZeroDivisionError, zeroDivision)
+		return -1
+	case errors.Is(err, dlpack.ErrArangeLength), errors.Is(err, dlpack.ErrNotFinite):
+		return fail(capsule.Errorf(capsule.ValueError, "%v", err))
+	case errors.Is(err, dlpack.ErrRange):
+		return fail(capsule.Errorf(capsule.OverflowError, "%v", err))
+	}
+	return fail(capsule.Errorf(capsule.TypeError, "%v", err))
 }

@@ -26,7 +26,8 @@ func main() {}
 
 // The kinds of dlpack.Scalar must be ext.h's: this fails to compile if not.
 const _ = uint(dlpack.ComplexScalar-C.GDL_SCALAR_COMPLEX) + uint(C.GDL_SCALAR_COMPLEX-dlpack.ComplexScalar) +
-	uint(dlpack.BoolScalar-C.GDL_SCALAR_BOOL) + uint(C.GDL_SCALAR_BOOL-dlpack.BoolScalar)
+	uint(dlpack.BoolScalar-C.GDL_SCALAR_BOOL) + uint(C.GDL_SCALAR_BOOL-dlpack.BoolScalar) +
+	uint(dlpack.BigIntScalar-C.GDL_SCALAR_BIGINT) + uint(C.GDL_SCALAR_BIGINT-dlpack.BigIntScalar)
 
 // PyInit__core is the module's entry point. Being a Go function, it returns
 // only once the Go runtime has finished starting, so that a fork right after

@@ -2,10 +2,27 @@
 #include "ext.h"
 #include "_cgo_export.h"
 
+/*
+ * one_int reports whether a shape is one int: an object with __index__ that
+ * is no sequence, or whose length cannot be taken (a 0-d NumPy array, which
+ * NumPy reads as an int). A NumPy array of any other dimension is a sequence.
+ */
+static bool one_int(PyObject *o) {
+	if (!PyIndex_Check(o))
+		return false;
+	if (!PySequence_Check(o))
+		return true;
+	if (PySequence_Size(o) >= 0)
+		return false;
+	if (!PyErr_ExceptionMatches(PyExc_TypeError))
+		return false; /* the sequence path raises it again */
+	PyErr_Clear();
+	return true;
+}
+
 /* parse_shape reads an int or a sequence of ints. */
 static int parse_shape(PyObject *o, int32_t *ndim, int64_t *shape) {
-	/* A sequence first: a NumPy array is one, and also has __index__. */
-	if (PyIndex_Check(o) && !PySequence_Check(o)) {
+	if (one_int(o)) {
 		Py_ssize_t n = PyNumber_AsSsize_t(o, PyExc_OverflowError);
 		if (n == -1 && PyErr_Occurred())
 			return -1;
@@ -249,7 +266,7 @@ static PyObject *create(gdl_create_args *a, PyObject *shape, PyObject *dtype, DL
 static gdl_signature empty_signature = {"empty", 2, 0, 2, 1, {"shape", "dtype"}};
 static gdl_signature zeros_signature = {"zeros", 2, 0, 2, 1, {"shape", "dtype"}};
 static gdl_signature full_signature = {"full", 3, 0, 3, 2, {"shape", "value", "dtype"}};
-static gdl_signature arange_signature = {"arange", 2, 0, 2, 1, {"n", "dtype"}};
+static gdl_signature arange_signature = {"arange", 4, 0, 4, 0, {"start", "stop", "step", "dtype"}};
 
 static PyObject *mod_empty(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
 	GDL_CHECK_FORK(NULL);
@@ -269,50 +286,137 @@ static PyObject *mod_zeros(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 	return create(&c, a[0], a[1], default_float);
 }
 
-/* parse_value reads full's fill value, a bool, an int, a float or a complex, as a dlpack.Scalar. */
-static int parse_value(PyObject *v, gdl_create_args *a) {
-	if (PyBool_Check(v)) {
-		a->value_kind = GDL_SCALAR_BOOL;
-		a->ival = v == Py_True;
-	} else if (PyLong_Check(v)) {
-		int overflow;
-		a->value_kind = GDL_SCALAR_INT;
-		a->ival = PyLong_AsLongLongAndOverflow(v, &overflow);
-		if (a->ival == -1 && PyErr_Occurred())
-			return -1;
-		if (overflow > 0) {
-			/* Above int64 only uint64 can hold it. */
-			a->value_kind = GDL_SCALAR_UINT;
-			a->uval = PyLong_AsUnsignedLongLong(v);
-			if (a->uval == (unsigned long long)-1 && PyErr_Occurred()) {
-				PyErr_Format(PyExc_OverflowError, "fill value %R is out of range for every integer dtype", v);
-				return -1;
-			}
-		} else if (overflow < 0) {
-			PyErr_Format(PyExc_OverflowError, "fill value %R is out of range for every integer dtype", v);
-			return -1;
-		}
-	} else if (PyFloat_Check(v)) {
-		a->value_kind = GDL_SCALAR_FLOAT;
-		a->re = PyFloat_AS_DOUBLE(v);
-	} else if (PyComplex_Check(v)) {
-		a->value_kind = GDL_SCALAR_COMPLEX;
-		a->re = PyComplex_RealAsDouble(v);
-		a->im = PyComplex_ImagAsDouble(v);
-	} else if (PyIndex_Check(v)) {
-		/* Another library's integer (NumPy's int64): read the int it stands for. */
-		PyObject *i = PyNumber_Index(v);
-		if (i == NULL)
-			return -1;
-		int rc = parse_value(i, a);
-		Py_DECREF(i);
-		return rc;
-	} else {
-		PyErr_Format(PyExc_TypeError, "fill value must be a bool, int, float or complex, got %.200s",
-		             Py_TYPE(v)->tp_name);
+/* scalar_of_int reads a Python int: INT, UINT above int64, else BIGINT, its float64 value. */
+static int scalar_of_int(PyObject *v, gdl_scalar *s) {
+	int overflow;
+	long long i = PyLong_AsLongLongAndOverflow(v, &overflow);
+	if (i == -1 && PyErr_Occurred())
 		return -1;
+	if (overflow == 0) {
+		s->kind = GDL_SCALAR_INT;
+		s->ival = i;
+		return 0;
 	}
+	if (overflow > 0) {
+		unsigned long long u = PyLong_AsUnsignedLongLong(v);
+		if (!(u == (unsigned long long)-1 && PyErr_Occurred())) {
+			s->kind = GDL_SCALAR_UINT;
+			s->uval = u;
+			return 0;
+		}
+		PyErr_Clear();
+	}
+	/* Beyond 64 bits, float types store it and integer types refuse it (dlpack.BigIntScalar). */
+	double d = PyLong_AsDouble(v); /* OverflowError beyond float64, as NumPy's full raises */
+	if (d == -1.0 && PyErr_Occurred())
+		return -1;
+	s->kind = GDL_SCALAR_BIGINT;
+	s->re = d;
 	return 0;
+}
+
+static bool one_of(char c, const char *set) { return c != 0 && strchr(set, c) != NULL; }
+
+/*
+ * buffer_kind reads what a 0-d buffer holds, as a NumPy scalar or 0-d array
+ * exposes it, by its struct format: 'b' a bool (*truth its value), 'i' an
+ * integer, 'f' a real, 'c' a complex; 0 for anything else. NumPy's bool has
+ * no __index__ but a __float__, and its complex types a __float__ too: the
+ * format says what the number is. -1 with an exception.
+ */
+static int buffer_kind(PyObject *v, char *kind, bool *truth) {
+	*kind = 0;
+	if (!PyObject_CheckBuffer(v))
+		return 0;
+	Py_buffer b;
+	if (PyObject_GetBuffer(v, &b, PyBUF_RECORDS_RO) != 0) {
+		if (!PyErr_ExceptionMatches(PyExc_BufferError) && !PyErr_ExceptionMatches(PyExc_TypeError))
+			return -1;
+		PyErr_Clear(); /* no buffer of that kind: read it by its methods */
+		return 0;
+	}
+	const char *f = b.format != NULL ? b.format : "B";
+	if (one_of(f[0], "@=<>!"))
+		f++;
+	if (b.ndim == 0 && f[0] != 0 && (f[1] == 0 || (f[0] == 'Z' && f[2] == 0))) {
+		if (f[0] == '?')
+			*kind = 'b';
+		else if (one_of(f[0], "bBhHiIlLqQnN"))
+			*kind = 'i';
+		else if (one_of(f[0], "efdg"))
+			*kind = 'f';
+		else if (f[0] == 'Z' && one_of(f[1], "efdg"))
+			*kind = 'c';
+	}
+	*truth = *kind == 'b' && b.len >= 1 && *(const unsigned char *)b.buf != 0;
+	PyBuffer_Release(&b);
+	return 0;
+}
+
+int gdl_parse_scalar(PyObject *v, const char *what, gdl_scalar *s) {
+	static PyObject *str_complex;
+	memset(s, 0, sizeof *s);
+	if (PyBool_Check(v)) {
+		s->kind = GDL_SCALAR_BOOL;
+		s->ival = v == Py_True;
+		return 0;
+	}
+	if (PyLong_Check(v))
+		return scalar_of_int(v, s);
+	if (PyFloat_Check(v)) {
+		s->kind = GDL_SCALAR_FLOAT;
+		s->re = PyFloat_AS_DOUBLE(v);
+		return 0;
+	}
+	if (PyComplex_Check(v)) {
+		s->kind = GDL_SCALAR_COMPLEX;
+		s->re = PyComplex_RealAsDouble(v);
+		s->im = PyComplex_ImagAsDouble(v);
+		return 0;
+	}
+	char kind;
+	bool truth;
+	if (buffer_kind(v, &kind, &truth) != 0)
+		return -1;
+	if (kind == 'b') {
+		s->kind = GDL_SCALAR_BOOL;
+		s->ival = truth;
+		return 0;
+	}
+	if (kind == 'i' || (kind == 0 && PyIndex_Check(v))) {
+		PyObject *i = PyNumber_Index(v);
+		if (i != NULL) {
+			int rc = scalar_of_int(i, s);
+			Py_DECREF(i);
+			return rc;
+		}
+		/* An __index__ that refuses (NumPy's 0-d float array without its buffer): try the others. */
+		if (kind != 0 || !PyErr_ExceptionMatches(PyExc_TypeError))
+			return -1;
+		PyErr_Clear();
+	}
+	if (str_complex == NULL && (str_complex = PyUnicode_InternFromString("__complex__")) == NULL)
+		return -1;
+	if (kind == 'c' || (kind == 0 && _PyType_Lookup(Py_TYPE(v), str_complex) != NULL)) {
+		Py_complex c = PyComplex_AsCComplex(v);
+		if (c.real == -1.0 && PyErr_Occurred())
+			return -1;
+		s->kind = GDL_SCALAR_COMPLEX;
+		s->re = c.real;
+		s->im = c.imag;
+		return 0;
+	}
+	PyNumberMethods *num = Py_TYPE(v)->tp_as_number;
+	if (kind == 'f' || (kind == 0 && num != NULL && num->nb_float != NULL)) {
+		double d = PyFloat_AsDouble(v);
+		if (d == -1.0 && PyErr_Occurred())
+			return -1;
+		s->kind = GDL_SCALAR_FLOAT;
+		s->re = d;
+		return 0;
+	}
+	PyErr_Format(PyExc_TypeError, "%s must be a bool, int, float or complex, got %.200s", what, Py_TYPE(v)->tp_name);
+	return -1;
 }
 
 static PyObject *mod_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -321,26 +425,49 @@ static PyObject *mod_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, 
 	if (gdl_parse(&full_signature, args, nargs, kwnames, a) != 0)
 		return NULL;
 	gdl_create_args c = {.kind = GDL_FULL};
-	if (parse_value(a[1], &c) != 0)
+	if (gdl_parse_scalar(a[1], "fill value", &c.value) != 0)
 		return NULL;
 	return create(&c, a[0], a[2], default_float);
 }
 
+/*
+ * mod_arange is arange([start,] stop[, step], dtype=None) as NumPy's: one
+ * positional argument is stop; Go counts the elements and, without a dtype,
+ * picks int64 for ints and float64 if any argument is a float.
+ */
 static PyObject *mod_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
 	GDL_CHECK_FORK(NULL);
-	PyObject *a[2];
+	PyObject *a[4];
 	if (gdl_parse(&arange_signature, args, nargs, kwnames, a) != 0)
 		return NULL;
-	if (!PyIndex_Check(a[0]))
-		return PyErr_Format(PyExc_TypeError, "arange() needs an int n, got %.200s", Py_TYPE(a[0])->tp_name);
-	/* One integer, read as NumPy reads it: a NumPy array is a sequence too, but no n. */
-	PyObject *n = PyNumber_Index(a[0]);
-	if (n == NULL)
+	PyObject *start = a[0], *stop = a[1], *step = a[2];
+	if (stop == NULL || stop == Py_None) {
+		if (nargs == 0 || start == NULL || start == Py_None)
+			return PyErr_Format(PyExc_TypeError, "arange() requires stop to be specified");
+		stop = start;
+		start = NULL;
+	}
+	gdl_create_args c = {.kind = GDL_ARANGE, .ndim = 1};
+	c.start.kind = c.step.kind = GDL_SCALAR_INT;
+	c.step.ival = 1;
+	if ((start != NULL && gdl_parse_scalar(start, "arange() start", &c.start) != 0) ||
+	    gdl_parse_scalar(stop, "arange() stop", &c.stop) != 0 ||
+	    (step != NULL && step != Py_None && gdl_parse_scalar(step, "arange() step", &c.step) != 0))
 		return NULL;
-	gdl_create_args c = {.kind = GDL_ARANGE};
-	PyObject *r = create(&c, n, a[1], default_int);
-	Py_DECREF(n);
-	return r;
+	if (a[3] != NULL && a[3] != Py_None) {
+		if (gdl_dtype_of(a[3], &c.dtype) != 0)
+			return NULL;
+		c.has_dtype = true;
+	}
+	TensorObject *t = gdl_tensor_alloc(1);
+	if (t == NULL)
+		return NULL;
+	c.out = &t->src;
+	if (goCreate(&c) != 0) {
+		Py_DECREF(t);
+		return NULL;
+	}
+	return gdl_tensor_finish(t);
 }
 
 static PyObject *mod_live_storages(PyObject *m, PyObject *unused) { return PyLong_FromLongLong(gdl_owner_live()); }
@@ -356,7 +483,9 @@ static PyMethodDef module_methods[] = {
 	{"full", (PyCFunction)(void (*)(void))mod_full, METH_FASTCALL | METH_KEYWORDS,
 	 "full(shape, value, dtype='float32')\n--\n\nA new tensor with every element set to value."},
 	{"arange", (PyCFunction)(void (*)(void))mod_arange, METH_FASTCALL | METH_KEYWORDS,
-	 "arange(n, dtype='int64')\n--\n\nThe 1-d tensor 0, 1, ..., n-1."},
+	 "arange(start, stop=None, step=None, dtype=None)\n--\n\n"
+	 "Evenly spaced values in [start, stop) as NumPy's arange makes them; arange(n) is 0, 1, ..., n-1. "
+	 "The dtype is int64 for ints and float64 if any argument is a float, unless given."},
 	{"_live_storages", (PyCFunction)mod_live_storages, METH_NOARGS,
 	 "_live_storages()\n--\n\nHow many storages (owners of exported or imported memory) are alive."},
 	{NULL},

@@ -30,35 +30,34 @@ static PyObject *ops_sum(PyObject *m, PyObject *x) {
 	return PyFloat_FromDouble(a.fval);
 }
 
-/* parse_factor reads scale_'s factor, any integer or real, as a dlpack.Scalar. */
+/*
+ * parse_factor reads scale_'s factor as NumPy's in-place multiply takes it:
+ * a bool (np.True_ among them), any integer, or any real (gdl_parse_scalar).
+ * A complex factor, whose imaginary part a real tensor cannot hold, is a
+ * TypeError; an int beyond uint64 an OverflowError.
+ */
 static int parse_factor(PyObject *f, gdl_ops_args *a) {
-	PyNumberMethods *num = Py_TYPE(f)->tp_as_number;
-	if (PyIndex_Check(f)) {
-		/* Any integer: int, bool, NumPy's integer scalars. */
-		if ((f = PyNumber_Index(f)) == NULL)
-			return -1;
-		int overflow;
-		a->kind = GDL_SCALAR_INT;
-		a->ival = PyLong_AsLongLongAndOverflow(f, &overflow);
-		if (overflow > 0) {
-			a->kind = GDL_SCALAR_UINT;
-			a->uval = PyLong_AsUnsignedLongLong(f);
-		}
-		if (overflow < 0 || (overflow > 0 && PyErr_Occurred())) {
+	gdl_scalar s;
+	if (gdl_parse_scalar(f, "scale_() factor", &s) != 0) {
+		if (PyErr_ExceptionMatches(PyExc_TypeError)) {
 			PyErr_Clear();
-			PyErr_Format(PyExc_OverflowError, "scale_() factor %R does not fit in int64 or uint64", f);
+			PyErr_Format(PyExc_TypeError, "scale_() factor must be an int or a float, got %.200s", Py_TYPE(f)->tp_name);
 		}
-		Py_DECREF(f);
-		return PyErr_Occurred() ? -1 : 0;
+		return -1;
 	}
-	if (PyFloat_Check(f) || (num != NULL && num->nb_float != NULL && !PyComplex_Check(f))) {
-		/* Any real: float, NumPy's float scalars. */
-		a->kind = GDL_SCALAR_FLOAT;
-		a->fval = PyFloat_AsDouble(f);
-		return a->fval == -1.0 && PyErr_Occurred() ? -1 : 0;
+	switch (s.kind) {
+	case GDL_SCALAR_COMPLEX:
+		PyErr_Format(PyExc_TypeError, "scale_() factor must be an int or a float, got %.200s", Py_TYPE(f)->tp_name);
+		return -1;
+	case GDL_SCALAR_BIGINT:
+		PyErr_Format(PyExc_OverflowError, "scale_() factor %R does not fit in int64 or uint64", f);
+		return -1;
 	}
-	PyErr_Format(PyExc_TypeError, "scale_() factor must be an int or a float, got %.200s", Py_TYPE(f)->tp_name);
-	return -1;
+	a->kind = s.kind;
+	a->ival = s.ival;
+	a->uval = s.uval;
+	a->fval = s.re;
+	return 0;
 }
 
 static PyObject *ops_scale(PyObject *m, PyObject *const *args, Py_ssize_t nargs) {

@@ -20,7 +20,7 @@ import numpy as np
 import exchange_api
 from dlpack_ctypes import HandMade, _api
 
-import normalize
+import normalize  # type: ignore[import-not-found]
 
 CapsuleDestructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
@@ -46,7 +46,8 @@ def made() -> HandMade:
 def adopted(h: HandMade) -> Any:
     """An Exporter owning h's tensor: the exchange API's to_py_object on the Exporter type."""
     table = exchange_api.table_of(type(normalize.normalize(np.ones(2, np.float32))))
-    return exchange_api.to_py_object(table, ctypes.cast(h.address, ctypes.POINTER(exchange_api.DLManagedTensorVersioned)))
+    managed = ctypes.cast(h.address, ctypes.POINTER(exchange_api.DLManagedTensorVersioned))
+    return exchange_api.to_py_object(table, managed)
 
 
 def outcome(f: Callable[[], Any]) -> tuple[str, str]:
@@ -87,19 +88,19 @@ def main() -> None:
 
     h3 = made()
     box = {"x": adopted(h3)}
-    case("Exporter freed while an exception unwinds", lambda: divmod(box.pop("x"), None, None),
+    case("Exporter freed while an exception unwinds", lambda: unwinding(box),
          "TypeError", unwind, lambda: h3.deleted)
 
     h4 = made()
     e = adopted(h4)
     box = {"x": e.__dlpack__(max_version=(1, 3))}
     del e
-    case("Exporter's capsule freed while an exception unwinds", lambda: divmod(box.pop("x"), None, None),
+    case("Exporter's capsule freed while an exception unwinds", lambda: unwinding(box),
          "TypeError", unwind, lambda: h4.deleted)
 
     h5 = made()
     box = {"x": np.from_dlpack(adopted(h5))}
-    case("NumPy array over an Exporter freed while an exception unwinds", lambda: divmod(box.pop("x"), None, None),
+    case("NumPy array over an Exporter freed while an exception unwinds", lambda: unwinding(box),
          "TypeError", unwind, lambda: h5.deleted)
 
     h6 = HandMade(shape=(4,), strides=(1,), flags=1 << 7)  # an unknown flag: refused by validation
@@ -107,6 +108,11 @@ def main() -> None:
          lambda: h6.deleted)
 
     json.dump(results, sys.stdout)
+
+
+def unwinding(box: dict[str, Any]) -> None:
+    """Free box["x"] while a TypeError unwinds: divmod refuses three arguments after they were evaluated."""
+    divmod(box.pop("x"), None, None)  # type: ignore[misc, call-overload]
 
 
 def not_called() -> None:

@@ -38,9 +38,10 @@ WRONG_CALLS: dict[str, tuple[Call, str]] = {
     "full()": (lambda: godlpack.full(), "missing required argument 'shape'"),
     "full(3, 1, 'int8', 0)": (lambda: godlpack.full(3, 1, "int8", 0), "at most 3 positional"),
     "full(fill_value=)": (lambda: godlpack.full(3, fill_value=1), "unexpected keyword argument 'fill_value'"),
-    "arange()": (lambda: godlpack.arange(), "missing required argument 'n'"),
-    "arange(0, 4, 1)": (lambda: godlpack.arange(0, 4, 1), "at most 2 positional"),
-    "arange(stop=)": (lambda: godlpack.arange(stop=4), "unexpected keyword argument 'stop'"),
+    "arange()": (lambda: godlpack.arange(), "requires stop to be specified"),
+    "arange(start=)": (lambda: godlpack.arange(start=4), "requires stop to be specified"),
+    "arange(0, 4, 1, 'int8', 0)": (lambda: godlpack.arange(0, 4, 1, "int8", 0), "at most 4 positional"),
+    "arange(n=)": (lambda: godlpack.arange(n=4), "unexpected keyword argument 'n'"),
     "from_dlpack()": (lambda: godlpack.from_dlpack(), "exactly one positional argument"),
     "from_dlpack(x, y)": (lambda: godlpack.from_dlpack(tensor(), "cpu"), "exactly one positional argument"),
     "from_dlpack(x=)": (lambda: godlpack.from_dlpack(x=tensor()), "exactly one positional argument"),
@@ -300,9 +301,10 @@ def test_dtype_constructor() -> None:
         (128, "int8", OverflowError, "out of range for int8"),
         (-129, "int8", OverflowError, "out of range for int8"),
         (2**63, "int64", OverflowError, "out of range for int64"),
-        (2**64, "uint64", OverflowError, "out of range for every integer dtype"),
-        (-(2**63) - 1, "int64", OverflowError, "out of range for every integer dtype"),
-        (2**200, "float64", OverflowError, "out of range for every integer dtype"),
+        (2**64, "uint64", OverflowError, "out of range for uint64"),
+        (-(2**63) - 1, "int64", OverflowError, "out of range for int64"),
+        (2**64, "bool", OverflowError, "out of range for bool"),
+        (2**1100, "float64", OverflowError, "too large to convert to float"),
         (float("nan"), "int32", ValueError, "NaN"),
         (float("inf"), "uint16", ValueError, "Inf"),
         (1e300, "int64", OverflowError, "out of range for int64"),
@@ -329,9 +331,9 @@ def test_fill_values_at_the_edges() -> None:
 # ---- arange ----
 
 
-@pytest.mark.parametrize("n", [1.5, "3", None, (2, 3), [3], np.float64(2)])
-def test_arange_needs_an_int(n: Any) -> None:
-    with pytest.raises(TypeError, match="arange\\(\\) needs an int n"):
+@pytest.mark.parametrize("n", ["3", (2, 3), [3], b"3", object()])
+def test_arange_needs_numbers(n: Any) -> None:
+    with pytest.raises(TypeError, match="arange\\(\\) stop must be a bool, int, float or complex"):
         godlpack.arange(n)
 
 
@@ -343,16 +345,19 @@ def test_arange_refuses_arrays(n: Any) -> None:
 
 
 def test_arange_out_of_range() -> None:
-    with pytest.raises(ValueError, match="negative dimensions are not allowed"):
-        godlpack.arange(-1)
-    with pytest.raises(OverflowError):
+    assert godlpack.arange(-1).tolist() == [], "as NumPy: a negative stop makes no elements"
+    with pytest.raises(ValueError, match="would have 1.18[0-9.e+]* elements"):
         godlpack.arange(2**70)
     with pytest.raises(OverflowError, match="does not fit in int8"):
         godlpack.arange(129, dtype="int8")
-    with pytest.raises(OverflowError, match="bool holds only 0 and 1"):
+    with pytest.raises(TypeError, match="arange of bool makes at most two elements"):
         godlpack.arange(3, dtype="bool")
     with pytest.raises(ValueError, match="overflows int64"):
         godlpack.arange(2**62)
+    with pytest.raises(ZeroDivisionError, match="step must not be zero"):
+        godlpack.arange(0, 4, 0)
+    with pytest.raises(ValueError, match="has no length"):
+        godlpack.arange(float("nan"))
     assert godlpack.arange(128, dtype="int8").tolist()[-1] == 127
 
 

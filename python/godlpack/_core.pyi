@@ -1,7 +1,19 @@
 """Type stubs for godlpack._core, the Go extension module."""
 
 import sys
-from typing import Any, ClassVar, Final, Literal, Protocol, Sequence, SupportsIndex, Union, final
+from typing import (
+    Any,
+    ClassVar,
+    Final,
+    Literal,
+    Protocol,
+    Sequence,
+    SupportsComplex,
+    SupportsFloat,
+    SupportsIndex,
+    Union,
+    final,
+)
 
 from typing_extensions import CapsuleType
 
@@ -83,12 +95,20 @@ class Tensor:
 def from_dlpack(x: _SupportsDLPack | Any, /, *, device: _Device = None, copy: bool | None = None) -> Tensor: ...
 def empty(shape: _ShapeLike, dtype: _DTypeLike = "float32") -> Tensor: ...
 def zeros(shape: _ShapeLike, dtype: _DTypeLike = "float32") -> Tensor: ...
-def full(shape: _ShapeLike, value: bool | int | float | complex, dtype: _DTypeLike = "float32") -> Tensor: ...
-def arange(n: SupportsIndex, dtype: _DTypeLike = "int64") -> Tensor: ...
+def full(
+    shape: _ShapeLike, value: bool | int | float | complex | SupportsIndex | SupportsFloat | SupportsComplex,
+    dtype: _DTypeLike = "float32",
+) -> Tensor: ...
+def arange(
+    start: bool | int | float | SupportsIndex | SupportsFloat,
+    stop: bool | int | float | SupportsIndex | SupportsFloat | None = None,
+    step: bool | int | float | SupportsIndex | SupportsFloat | None = None,
+    dtype: _DTypeLike | None = None,
+) -> Tensor: ...
 def _live_storages() -> int: ...
 def _rebuild(
     buffer: Any, dtype: tuple[int, int, int], shape: tuple[int, ...], strides: tuple[int, ...] | None, padded: bool, /
 ) -> Tensor: ...
 def _ops_sum(x: Any, /) -> int | float: ...
-def _ops_scale(x: Any, a: int | float, /) -> None: ...
+def _ops_scale(x: Any, a: int | float | SupportsIndex | SupportsFloat, /) -> None: ...
 def _ops_copy(dst: Any, src: Any, /) -> None: ...

@@ -12,7 +12,7 @@ float16, bfloat16, float32 and float64; ``copy_`` copies any dtype.
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any, SupportsFloat, SupportsIndex, Union
 
 from godlpack import _core
 
@@ -31,13 +31,14 @@ def sum(x: Any, /) -> Union[int, float]:  # noqa: A001 - the name of the operati
     return _core._ops_sum(x)
 
 
-def scale_(x: Any, a: Union[int, float], /) -> None:
+def scale_(x: Any, a: Union[int, float, SupportsIndex, SupportsFloat], /) -> None:
     """Multiply the elements of ``x`` by ``a`` in place, in ``x``'s own memory.
 
     Float dtypes round ``a`` to the dtype and multiply in it, as
-    ``x *= x.dtype.type(a)`` does in NumPy. Integer dtypes need an ``int``
-    ``a`` that fits the dtype (``TypeError`` for a float, ``OverflowError``
-    otherwise) and wrap around on overflow.
+    ``x *= x.dtype.type(a)`` does in NumPy. Integer dtypes need an integer
+    ``a`` (an ``int``, a ``bool``, NumPy's integers and ``np.True_``) that
+    fits the dtype (``TypeError`` for a float, ``OverflowError`` otherwise)
+    and wrap around on overflow.
 
     Raises ``BufferError`` when ``x`` may not be written: its producer marked
     it read-only (``READ_ONLY``), it spoke only the legacy DLPack protocol,
