@@ -14,6 +14,15 @@
 // runtime, and two runtimes cannot share a process: New refuses, with an
 // ImportError, to make a module in a process where another extension built
 // on package capsule (godlpack._core among them) already runs one.
+//
+// The Go runtime preempts long-running Go code by sending SIGURG to its
+// thread. A Python program that installs a SIGURG handler of its own
+// replaces the runtime's and then sees those signals too. Only the
+// environment the process starts with can turn them off
+// (GODEBUG=asyncpreemptoff=1): //go:debug and go.mod refuse that setting,
+// and the runtime has read the environment before any code of the
+// extension runs. Turning them off lets the garbage collector wait for
+// loops it can no longer interrupt (godlpack's README measures it).
 package pymodule
 
 /*
