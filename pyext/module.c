@@ -320,8 +320,9 @@ static bool one_of(char c, const char *set) { return c != 0 && strchr(set, c) !=
 /*
  * buffer_kind reads what a 0-d buffer holds, as a NumPy scalar or 0-d array
  * exposes it, by its struct format: 'b' a bool (*truth its value), 'i' an
- * integer, 'f' a real, 'c' a complex; 0 for anything else. NumPy's bool has
- * no __index__ but a __float__, and its complex types a __float__ too: the
+ * integer, 'f' a real, 'c' a complex; 'a' for a buffer of one dimension or
+ * more (an array, no number), 0 for anything else. NumPy's bool has no
+ * __index__ but a __float__, and its complex types a __float__ too: the
  * format says what the number is. -1 with an exception.
  */
 static int buffer_kind(PyObject *v, char *kind, bool *truth) {
@@ -338,7 +339,9 @@ static int buffer_kind(PyObject *v, char *kind, bool *truth) {
 	const char *f = b.format != NULL ? b.format : "B";
 	if (one_of(f[0], "@=<>!"))
 		f++;
-	if (b.ndim == 0 && f[0] != 0 && (f[1] == 0 || (f[0] == 'Z' && f[2] == 0))) {
+	if (b.ndim > 0)
+		*kind = 'a';
+	else if (f[0] != 0 && (f[1] == 0 || (f[0] == 'Z' && f[2] == 0))) {
 		if (f[0] == '?')
 			*kind = 'b';
 		else if (one_of(f[0], "bBhHiIlLqQnN"))
@@ -383,7 +386,8 @@ int gdl_parse_scalar(PyObject *v, const char *what, gdl_scalar *s) {
 		s->ival = truth;
 		return 0;
 	}
-	if (kind == 'i' || (kind == 0 && PyIndex_Check(v))) {
+	/* An array is no number: its own __index__ says why (NumPy's: only integer scalar arrays). */
+	if (kind == 'i' || ((kind == 0 || kind == 'a') && PyIndex_Check(v))) {
 		PyObject *i = PyNumber_Index(v);
 		if (i != NULL) {
 			int rc = scalar_of_int(i, s);
@@ -395,6 +399,8 @@ int gdl_parse_scalar(PyObject *v, const char *what, gdl_scalar *s) {
 			return -1;
 		PyErr_Clear();
 	}
+	if (kind == 'a')
+		goto refuse;
 	if (str_complex == NULL && (str_complex = PyUnicode_InternFromString("__complex__")) == NULL)
 		return -1;
 	if (kind == 'c' || (kind == 0 && _PyType_Lookup(Py_TYPE(v), str_complex) != NULL)) {
@@ -415,6 +421,7 @@ int gdl_parse_scalar(PyObject *v, const char *what, gdl_scalar *s) {
 		s->re = d;
 		return 0;
 	}
+refuse:
 	PyErr_Format(PyExc_TypeError, "%s must be a bool, int, float or complex, got %.200s", what, Py_TYPE(v)->tp_name);
 	return -1;
 }
