@@ -8,6 +8,7 @@ cleanly; the child checks that every storage is gone and that the producer at th
 
 NumPy-only chains (np.from_dlpack of np.from_dlpack ...) crash at about 1,000,000 links on their own,
 in NumPy's deleters: not godlpack's to fix, so the chains here always pass through godlpack.
+The promise: docs/protocol.md#lifetimes.
 """
 
 from __future__ import annotations

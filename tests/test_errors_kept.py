@@ -9,7 +9,7 @@ counter stays at 0: ctypes cannot even convert its argument). Every case below c
 and message the caller sees and that each deleter and destructor ran exactly once.
 
 The Exporter of package capsule (examples/normalize, a Go extension of its own) runs the same cases in a
-process of its own: tests/errors_kept_worker.py.
+process of its own: tests/errors_kept_worker.py. The promise: docs/protocol.md#errors-never-lost.
 """
 
 from __future__ import annotations
