@@ -155,6 +155,6 @@ soak: $(PY)
 
 # Build outputs; distclean also removes the venvs (and with them the PyTorch download).
 clean:
-	rm -rf build dist python/*.egg-info python/godlpack/_core* normalize normalize.h
+	rm -rf build dist python/*.egg-info python/godlpack/_core*.so python/godlpack/_core*.h normalize normalize.h
 distclean: clean
 	rm -rf .venv .venv-*
