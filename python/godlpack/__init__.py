@@ -15,8 +15,7 @@ from godlpack._core import (
     zeros,
 )
 from godlpack import ops
-
-__version__ = "0.1.0"
+from godlpack._version import __version__
 
 __all__ = [
     "DLPACK_VERSION",
