@@ -1,78 +1,188 @@
-"""The cost of one zero-copy DLPack exchange, for every producer -> consumer pair.
+"""The cost of one zero-copy DLPack exchange, for every producer -> consumer pair, with the targets godlpack
+holds itself to.
 
-Each exchange hands a 1-element float32 tensor from a producer (numpy, torch or
-godlpack) to a consumer's from_dlpack and drops the result. Every figure is the
-median over several rounds, measured in this one run, and is shown beside the
-same exchange done by NumPy alone (numpy -> numpy) and by PyTorch alone
-(torch -> torch).
+Each exchange hands a tensor from a producer (NumPy, PyTorch, godlpack or tvm-ffi) to a consumer's
+from_dlpack and drops the result. All pairs are measured in this one process, in interleaved rounds, so
+that every ratio compares figures taken moments apart; a ratio is the median of its per-round ratios.
 
-    python bench/exchange.py [--rounds 7] [--number 100000]
+    python bench/exchange.py [--rounds 9] [--number 20000] [--json out.json] [--plot out.png]
+                             [--readme README.md]
+
+--readme rewrites the section of README.md between <!-- exchange-bench:start --> and
+<!-- exchange-bench:end --> with what this run printed; --plot draws the pairs as a bar chart.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
+import platform
 import statistics
+import sys
 import timeit
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 import torch
+import tvm_ffi
 
 import godlpack
 
+Call = Callable[[], Any]
+LIBRARIES = ["numpy", "torch", "godlpack", "tvm-ffi"]
 CONSUMERS: dict[str, Callable[[Any], Any]] = {
     "numpy": np.from_dlpack,
     "torch": torch.from_dlpack,
     "godlpack": godlpack.from_dlpack,
+    "tvm-ffi": tvm_ffi.from_dlpack,
 }
+GIB = 1 << 30
 
 
-def producers() -> dict[str, Any]:
+def producers(nbytes: int) -> dict[str, Any]:
+    """A float32 tensor of nbytes from each library (large ones are never touched, so take no memory)."""
+    n = nbytes // 4
+    a = np.zeros(n, dtype=np.float32)
     return {
-        "numpy": np.zeros(1, dtype=np.float32),
-        "torch": torch.zeros(1, dtype=torch.float32),
-        "godlpack": godlpack.zeros(1, dtype="float32"),
+        "numpy": a,
+        "torch": torch.zeros(n, dtype=torch.float32),
+        "godlpack": godlpack.empty(n, dtype="float32") if n > 1 else godlpack.zeros(n, dtype="float32"),
+        "tvm-ffi": tvm_ffi.from_dlpack(a),
     }
 
 
-def measure(consume: Callable[[Any], Any], source: Any, rounds: int, number: int) -> float:
-    """Median nanoseconds per exchange over rounds of number calls each."""
-    timer = timeit.Timer(lambda: consume(source))
-    timer.timeit(number // 10)  # warm up caches and lazy imports
+def cases() -> dict[str, Call]:
+    small, large = producers(4), producers(GIB)
+    out: dict[str, Call] = {}
+    for p in LIBRARIES:
+        for c in LIBRARIES:
+            src, consume = small[p], CONSUMERS[c]
+            out[f"{p} -> {c}"] = lambda consume=consume, src=src: consume(src)
+    for pair in ["numpy -> godlpack", "godlpack -> numpy", "godlpack -> torch", "torch -> godlpack"]:
+        p, c = pair.split(" -> ")
+        src, consume = large[p], CONSUMERS[c]
+        out[f"{pair} (1 GiB)"] = lambda consume=consume, src=src: consume(src)
+    out["godlpack.empty(1)"] = lambda: godlpack.empty(1)
+    out["numpy.empty(1)"] = lambda: np.empty(1, dtype=np.float32)
+    return out
+
+
+# (figure, measured, anchor, target): measured / anchor must stay at or below target.
+TARGETS = [
+    ("gd.from_dlpack(torch) vs tvm_ffi.from_dlpack(torch)", "torch -> godlpack", "torch -> tvm-ffi", 0.85),
+    ("gd.from_dlpack(numpy) vs tvm_ffi.from_dlpack(numpy)", "numpy -> godlpack", "numpy -> tvm-ffi", 0.85),
+    ("gd.from_dlpack(numpy) vs np.from_dlpack(numpy)", "numpy -> godlpack", "numpy -> numpy", 1.0),
+    ("tvm_ffi.from_dlpack(godlpack) vs tvm_ffi.from_dlpack(torch)", "godlpack -> tvm-ffi", "torch -> tvm-ffi", 1.0),
+    ("gd.empty(1) vs np.empty(1)", "godlpack.empty(1)", "numpy.empty(1)", 1.5),
+    ("np.from_dlpack(godlpack) vs np.from_dlpack(numpy)", "godlpack -> numpy", "numpy -> numpy", 1.0),
+    ("torch.from_dlpack(godlpack) vs torch.from_dlpack(torch)", "godlpack -> torch", "torch -> torch", 0.3),
+    ("gd.from_dlpack(numpy): 1 GiB vs 1 element", "numpy -> godlpack (1 GiB)", "numpy -> godlpack", 1.1),
+    ("np.from_dlpack(godlpack): 1 GiB vs 1 element", "godlpack -> numpy (1 GiB)", "godlpack -> numpy", 1.1),
+    ("torch.from_dlpack(godlpack): 1 GiB vs 1 element", "godlpack -> torch (1 GiB)", "godlpack -> torch", 1.1),
+]
+
+
+def measure(calls: dict[str, Call], rounds: int, number: int) -> dict[str, list[float]]:
+    """ns per call of each case, one figure per round; the rounds interleave the cases."""
+    timers = {name: timeit.Timer(call) for name, call in calls.items()}
+    for t in timers.values():
+        t.timeit(max(number // 10, 1))  # warm caches, lazy imports and the exchange-API tables
+    per_round: dict[str, list[float]] = {name: [] for name in calls}
+    gc.collect()
     gc.disable()
     try:
-        times = [timer.timeit(number) / number * 1e9 for _ in range(rounds)]
+        for _ in range(rounds):
+            for name, t in timers.items():
+                per_round[name].append(t.timeit(number) / number * 1e9)
     finally:
         gc.enable()
-    return statistics.median(times)
+    return per_round
+
+
+def report(per_round: dict[str, list[float]], rounds: int, number: int) -> tuple[str, bool]:
+    med = {name: statistics.median(v) for name, v in per_round.items()}
+    lines = [
+        f"godlpack {godlpack.__version__}, numpy {np.__version__}, torch {torch.__version__}, "
+        f"tvm-ffi {tvm_ffi.__version__}, Python {platform.python_version()}; 1-element float32 unless said; "
+        f"median of {rounds} interleaved rounds of {number:,} calls",
+        "",
+        "| producer -> consumer | " + " | ".join(LIBRARIES) + " |",
+        "| --- | " + " | ".join("---:" for _ in LIBRARIES) + " |",
+    ]
+    for p in LIBRARIES:
+        row = [f"{med[f'{p} -> {c}']:,.0f} ns" for c in LIBRARIES]
+        lines.append(f"| **{p}** -> | " + " | ".join(row) + " |")
+    lines += ["", "| figure | godlpack | anchor | ratio | target | |", "| --- | ---: | ---: | ---: | ---: | --- |"]
+    all_met = True
+    for figure, measured, anchor, target in TARGETS:
+        ratio = statistics.median(m / a for m, a in zip(per_round[measured], per_round[anchor]))
+        met = ratio <= target
+        all_met &= met
+        lines.append(f"| {figure} | {med[measured]:,.0f} ns | {med[anchor]:,.0f} ns | {ratio:.2f}x | "
+                     f"<= {target:.2f}x | {'met' if met else 'MISSED'} |")
+    return "\n".join(lines), all_met
+
+
+def plot(per_round: dict[str, list[float]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    med = {name: statistics.median(v) for name, v in per_round.items()}
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    width = 0.2
+    for i, p in enumerate(LIBRARIES):
+        values = [med[f"{p} -> {c}"] for c in LIBRARIES]
+        bars = ax.bar([k + (i - 1.5) * width for k in range(len(LIBRARIES))], values, width, label=f"from {p}")
+        ax.bar_label(bars, labels=[f"{v:,.0f}" for v in values], fontsize=6, rotation=90, padding=2)
+    ax.set_xticks(range(len(LIBRARIES)), [f"{c}.from_dlpack" for c in LIBRARIES])
+    ax.set_yscale("log")
+    ax.set_ylabel("ns per exchange (log scale)")
+    ax.set_title("One zero-copy DLPack exchange of a 1-element float32 tensor (lower is faster)")
+    ax.legend(title="producer", fontsize=8)
+    ax.grid(axis="y", which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def rewrite_readme(readme: Path, text: str, image: Path | None) -> None:
+    start, end = "<!-- exchange-bench:start -->", "<!-- exchange-bench:end -->"
+    body = readme.read_text()
+    if start not in body or end not in body:
+        raise SystemExit(f"{readme} has no {start} ... {end} section")
+    picture = f"\n![ns per exchange, every producer and consumer]({image.as_posix()})\n" if image else ""
+    block = f"{start}\n`python bench/exchange.py` printed:\n\n{text}\n{picture}{end}"
+    head, rest = body.split(start, 1)
+    readme.write_text(head + block + rest.split(end, 1)[1])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--number", type=int, default=100_000)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--number", type=int, default=20_000)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--plot", type=Path)
+    parser.add_argument("--readme", type=Path)
     args = parser.parse_args()
 
     torch.set_num_threads(1)
-    sources = producers()
-    results: dict[tuple[str, str], float] = {}
-    for producer, source in sources.items():
-        for consumer, consume in CONSUMERS.items():
-            results[producer, consumer] = measure(consume, source, args.rounds, args.number)
-
-    numpy_alone = results["numpy", "numpy"]
-    torch_alone = results["torch", "torch"]
-    print(
-        f"godlpack {godlpack.__version__}, numpy {np.__version__}, torch {torch.__version__}; "
-        f"1-element float32, median of {args.rounds} rounds x {args.number:,}"
-    )
-    print()
-    print(f"| producer -> consumer | ns / exchange | vs numpy -> numpy | vs torch -> torch |")
-    print(f"| --- | ---: | ---: | ---: |")
-    for (producer, consumer), ns in results.items():
-        print(f"| {producer} -> {consumer} | {ns:,.0f} | {ns / numpy_alone:.2f}x | {ns / torch_alone:.2f}x |")
+    per_round = measure(cases(), args.rounds, args.number)
+    text, all_met = report(per_round, args.rounds, args.number)
+    print(text)
+    if args.json:
+        args.json.write_text(json.dumps(per_round, indent=1))
+    if args.plot:
+        plot(per_round, args.plot)
+    if args.readme:
+        image = None
+        if args.plot:
+            image = args.plot.resolve().relative_to(args.readme.resolve().parent)
+        rewrite_readme(args.readme, text, image)
+    if not all_met:
+        print("\nsome targets were missed", file=sys.stderr)
 
 
 if __name__ == "__main__":

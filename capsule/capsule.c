@@ -53,13 +53,16 @@ void gdl_delete_keeping_error(void *managed, bool versioned) {
 		gdl_managed_delete(managed, versioned);
 		return;
 	}
-	PyObject *type, *value, *tb;
-	PyErr_Fetch(&type, &value, &tb);
+	PyObject *type = NULL, *value = NULL, *tb = NULL;
+	bool pending = PyErr_Occurred() != NULL; /* nearly never: set aside only what is there */
+	if (pending)
+		PyErr_Fetch(&type, &value, &tb);
 	gdl_managed_delete(managed, versioned);
 	/* A deleter returns nothing: an error it left behind can only be reported. */
 	if (PyErr_Occurred())
 		PyErr_WriteUnraisable(NULL);
-	PyErr_Restore(type, value, tb);
+	if (pending)
+		PyErr_Restore(type, value, tb);
 }
 
 /*

@@ -185,15 +185,47 @@ static const DLPackExchangeAPI *table_of(PyObject *capsule) {
 }
 
 /*
- * requires_grad reports whether x is an autograd tensor that requires grad:
- * 1, 0, or -1 with an exception. Only types that have the attribute are
- * asked.
+ * What gdl_exchange_take knows of the type it saw last, learnt once and kept
+ * while the type's version tag (which CPython changes with any change to the
+ * type, and never gives two types) stays the same.
  */
-static int requires_grad(PyObject *x, bool *autograd) {
-	*autograd = _PyType_Lookup(Py_TYPE(x), str_requires_grad) != NULL;
-	if (!*autograd)
-		return 0;
-	PyObject *r = PyObject_GetAttr(x, str_requires_grad);
+static struct {
+	PyTypeObject *type;
+	unsigned int tag;
+	const DLPackExchangeAPI *table; /* the type's own usable table, or NULL */
+	PyObject *requires_grad;        /* the type's requires_grad attribute (borrowed from the type), or NULL */
+	getter requires_grad_get;       /* its getter, when it is a C getset descriptor */
+	void *requires_grad_closure;
+} seen;
+
+/* learn fills seen for tp; -1 with an exception. */
+static int learn(PyTypeObject *tp) {
+	/*
+	 * The table of tp's own dict only: a subclass inherits its base's table but
+	 * may override __dlpack__ (PyTorch's subclasses do, and torch's table
+	 * would export past them), so a subclass's answer is its __dlpack__'s.
+	 */
+	PyObject *capsule = tp->tp_dict == NULL ? NULL : PyDict_GetItemWithError(tp->tp_dict, str_exchange_api);
+	if (capsule == NULL && PyErr_Occurred())
+		return -1;
+	seen.type = NULL; /* until complete */
+	seen.table = capsule == NULL ? NULL : table_of(capsule);
+	seen.requires_grad = _PyType_Lookup(tp, str_requires_grad); /* also gives tp a version tag */
+	seen.requires_grad_get = NULL;
+	if (seen.requires_grad != NULL && Py_IS_TYPE(seen.requires_grad, &PyGetSetDescr_Type)) {
+		PyGetSetDef *def = ((PyGetSetDescrObject *)seen.requires_grad)->d_getset;
+		seen.requires_grad_get = def->get;
+		seen.requires_grad_closure = def->closure;
+	}
+	seen.tag = tp->tp_version_tag;
+	seen.type = seen.tag != 0 ? tp : NULL; /* a type without a tag is learnt at every call */
+	return 0;
+}
+
+/* requires_grad asks x, of the type seen learnt, whether it requires grad: 1, 0, or -1 with an exception. */
+static int requires_grad(PyObject *x) {
+	PyObject *r = seen.requires_grad_get != NULL ? seen.requires_grad_get(x, seen.requires_grad_closure)
+	                                             : PyObject_GetAttr(x, str_requires_grad);
 	if (r == NULL)
 		return -1;
 	int yes = PyObject_IsTrue(r);
@@ -214,26 +246,21 @@ int gdl_exchange_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
 	 * may override __dlpack__ (PyTorch's subclasses do, and torch's table
 	 * would export past them), so a subclass's answer is its __dlpack__'s.
 	 */
-	PyObject *dict = Py_TYPE(x)->tp_dict;
-	PyObject *capsule = dict == NULL ? NULL : PyDict_GetItemWithError(dict, str_exchange_api);
-	const DLPackExchangeAPI *t = capsule == NULL ? NULL : table_of(capsule);
-	if (t == NULL) {
-		if (PyErr_Occurred())
-			return -1;
+	PyTypeObject *tp = Py_TYPE(x);
+	if ((tp != seen.type || tp->tp_version_tag != seen.tag) && learn(tp) != 0)
+		return -1;
+	const DLPackExchangeAPI *t = seen.table;
+	if (t == NULL)
 		return 1;
-	}
 	/*
 	 * PyTorch's table exports what its __dlpack__ refuses: a tensor that
 	 * requires grad, and a conjugate view unconjugated (wrong values). Those
 	 * take the __dlpack__ path, whose answer is the producer's own.
 	 */
-	bool autograd;
-	int grad = requires_grad(x, &autograd);
-	if (grad != 0) {
-		if (grad < 0)
-			return -1;
-		return 1;
-	}
+	bool autograd = seen.requires_grad != NULL;
+	int grad = autograd ? requires_grad(x) : 0;
+	if (grad != 0)
+		return grad < 0 ? -1 : 1;
 	DLManagedTensorVersioned *m = NULL;
 	if (t->managed_tensor_from_py_object_no_sync(x, &m) != 0 || m == NULL) {
 		/* What the table cannot export, __dlpack__ answers (or refuses) in the producer's own words. */

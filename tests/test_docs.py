@@ -103,8 +103,8 @@ def named_paths() -> list[tuple[Path, str]]:
     found = set()
     for doc in DOCUMENTS:
         for token in re.findall(r"`([^`\s]+)`", doc.read_text()):
-            if re.fullmatch(r"\.?[\w-]+(/[\w.*-]*)+(::\w+)?", token) and not token.startswith("build/"):
-                found.add((doc, token))  # build/ holds what make writes, not files of the repository
+            if re.fullmatch(r"\.?[\w-]+(/[\w.*-]*)+(::\w+)?", token) and not token.startswith(("build/", "dist/")):
+                found.add((doc, token))  # build/ and dist/ hold what make writes, not files of the repository
     return sorted(found)
 
 
