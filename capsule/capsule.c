@@ -101,6 +101,15 @@ static int keyword_index(const gdl_signature *sig, PyObject *key) {
 }
 
 int gdl_parse(gdl_signature *sig, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **slots) {
+	if (kwnames == NULL && nargs >= sig->required && nargs <= sig->max_positional) {
+		/* Positional arguments alone, as many as allowed: the common call, with nothing to check. */
+		int i = 0;
+		for (; i < nargs; i++)
+			slots[i] = args[i];
+		for (; i < sig->n; i++)
+			slots[i] = NULL;
+		return 0;
+	}
 	if (intern_names(sig) != 0)
 		return -1;
 	for (int i = 0; i < sig->n; i++)
@@ -116,6 +125,12 @@ int gdl_parse(gdl_signature *sig, PyObject *const *args, Py_ssize_t nargs, PyObj
 	for (Py_ssize_t i = 0; i < nargs; i++)
 		slots[i] = args[i];
 	Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+	if (kwnames != NULL && kwnames == sig->last_kwnames && nargs == 0) {
+		/* The names of the last call, which passed every check: only the values are new. */
+		for (Py_ssize_t i = 0; i < nkw; i++)
+			slots[sig->last_slots[i]] = args[i];
+		goto required;
+	}
 	for (Py_ssize_t i = 0; i < nkw; i++) {
 		PyObject *key = PyTuple_GET_ITEM(kwnames, i);
 		/* Python passes unique str names; a C caller may not. */
@@ -134,6 +149,13 @@ int gdl_parse(gdl_signature *sig, PyObject *const *args, Py_ssize_t nargs, PyObj
 		}
 		slots[j] = args[nargs + i];
 	}
+	if (nargs == 0 && nkw <= (Py_ssize_t)sizeof sig->last_slots) {
+		for (Py_ssize_t i = 0; i < nkw; i++)
+			sig->last_slots[i] = (int8_t)keyword_index(sig, PyTuple_GET_ITEM(kwnames, i));
+		Py_XINCREF(kwnames);
+		Py_XSETREF(sig->last_kwnames, kwnames);
+	}
+required:
 	for (int i = 0; i < sig->required; i++)
 		if (slots[i] == NULL) {
 			PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s'", sig->func, sig->names[i]);
@@ -155,6 +177,10 @@ const char gdl_name_used_versioned[] = "used_dltensor_versioned";
  * belongs to its consumer. Deleters return nothing, so nothing can fail here.
  */
 static void destroy(PyObject *capsule) {
+	/* A consumed capsule ("used_…") is the common end: no name to compare. The pointer is ours, never NULL. */
+	const char *name = PyCapsule_GetName(capsule);
+	if (name == NULL || name[0] == 'u')
+		return;
 	/* PyCapsule_IsValid raises nothing: the exception of an unwinding caller is still the one pending. */
 	if (PyCapsule_IsValid(capsule, gdl_name_versioned))
 		gdl_delete_keeping_error(PyCapsule_GetPointer(capsule, gdl_name_versioned), true);

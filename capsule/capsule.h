@@ -84,6 +84,9 @@ typedef struct {
 	int n, positional_only, max_positional, required;
 	const char *names[8];
 	PyObject *interned[8];
+	/* The keyword names of the last call and the slot of each: callers pass the same tuple again and again. */
+	PyObject *last_kwnames;
+	int8_t last_slots[8];
 } gdl_signature;
 
 /*
@@ -186,9 +189,9 @@ int gdl_validate(void *managed, bool versioned, int64_t *strides_buf, gdl_inspec
 
 /*
  * gdl_source_fill describes a validated tensor v held by owner (whose
- * reference it takes) in s, whose view.shape and view.strides point to room
- * for v->ndim values each; flags are the holder's (READ_ONLY, IS_COPIED,
- * IS_SUBBYTE_TYPE_PADDED).
+ * reference it takes; NULL for a tensor gdl_source_adopt then hands over) in
+ * s, whose view.shape and view.strides point to room for v->ndim values
+ * each; flags are the holder's (READ_ONLY, IS_COPIED, IS_SUBBYTE_TYPE_PADDED).
  */
 void gdl_source_fill(gdl_source *s, gdl_owner *owner, const gdl_inspected *v, uint64_t flags);
 

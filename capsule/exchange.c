@@ -45,7 +45,8 @@ static int api_from_py_object(void *py_object, DLManagedTensorVersioned **out) {
 	gdl_view v;
 	gdl_exported_view(s, &v);
 	/* Our version: every dtype and device we hold is described by it. */
-	if ((*out = gdl_pack(s->owner, &v, true, GDL_MINOR_VERSION)) == NULL) {
+	gdl_owner *owner = gdl_source_owner((gdl_source *)s);
+	if (owner == NULL || (*out = gdl_pack(owner, &v, true, GDL_MINOR_VERSION)) == NULL) {
 		PyErr_NoMemory();
 		return -1;
 	}

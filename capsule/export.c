@@ -137,7 +137,8 @@ PyObject *gdl_export(const gdl_source *s, PyObject *const *args, Py_ssize_t narg
 		gdl_view view;
 		gdl_exported_view(s, &view);
 		view.device = device;
-		if ((managed = gdl_pack(s->owner, &view, v.major != 0, v.minor)) == NULL)
+		gdl_owner *owner = gdl_source_owner((gdl_source *)s);
+		if (owner == NULL || (managed = gdl_pack(owner, &view, v.major != 0, v.minor)) == NULL)
 			return PyErr_NoMemory();
 	}
 	return gdl_capsule_wrap(managed, v.major != 0);

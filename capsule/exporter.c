@@ -14,8 +14,7 @@ typedef struct {
 
 /* A producer's deleter that dropping the owner runs keeps any pending exception aside (gdl_delete_keeping_error). */
 static void exporter_dealloc(Exporter *self) {
-	if (self->src.owner != NULL)
-		gdl_owner_drop(self->src.owner);
+	gdl_source_release(&self->src);
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
 

@@ -18,6 +18,7 @@ int gdl_validate(void *managed, bool versioned, int64_t *strides_buf, gdl_inspec
 
 void gdl_source_fill(gdl_source *s, gdl_owner *owner, const gdl_inspected *v, uint64_t flags) {
 	s->owner = owner;
+	s->pending = NULL;
 	s->view.data = v->data;
 	s->view.device = v->device;
 	s->view.dtype = v->dtype;
@@ -38,12 +39,11 @@ PyObject *gdl_adopt(void *managed, PyObject *(*make)(int32_t ndim, gdl_source **
 		return NULL;
 	gdl_source *s;
 	PyObject *o = make(v.ndim, &s);
-	gdl_owner *owner = o == NULL ? NULL : gdl_owner_upstream(managed, true);
-	if (owner == NULL) {
-		Py_XDECREF(o);
+	if (o == NULL) {
 		gdl_delete_keeping_error(managed, true);
-		return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+		return NULL;
 	}
-	gdl_source_fill(s, owner, &v, v.flags);
+	gdl_source_fill(s, NULL, &v, v.flags);
+	gdl_source_adopt(s, managed, true);
 	return o;
 }

@@ -135,3 +135,38 @@ static void release_upstream_legacy(gdl_owner *o) {
 gdl_owner *gdl_owner_upstream(void *managed, bool versioned) {
 	return gdl_owner_new(versioned ? release_upstream_versioned : release_upstream_legacy, managed, 0);
 }
+
+void gdl_source_adopt(gdl_source *s, void *managed, bool versioned) {
+	s->owner = NULL;
+	s->pending = managed;
+	s->pending_versioned = versioned;
+	__atomic_add_fetch(&live_owners, 1, __ATOMIC_RELAXED); /* a storage, as its owner would be */
+}
+
+gdl_owner *gdl_source_owner(gdl_source *s) {
+	if (s->owner == NULL && s->pending != NULL) {
+		gdl_owner *o = gdl_owner_upstream(s->pending, s->pending_versioned);
+		if (o == NULL)
+			return NULL;
+		__atomic_sub_fetch(&live_owners, 1, __ATOMIC_RELAXED); /* the owner counts it now */
+		s->owner = o;
+		s->pending = NULL;
+	}
+	return s->owner;
+}
+
+void gdl_source_release(gdl_source *s) {
+	if (s->owner != NULL) {
+		gdl_owner_drop(s->owner);
+	} else if (s->pending != NULL) {
+		__atomic_sub_fetch(&live_owners, 1, __ATOMIC_RELAXED);
+		/*
+		 * Not through the release queue: a pending tensor was never exported by
+		 * us, so it ends a chain of round trips, and its deleter's own releases
+		 * queue behind the first owner they drop.
+		 */
+		delete_upstream(s->pending, s->pending_versioned);
+	}
+	s->owner = NULL;
+	s->pending = NULL;
+}

@@ -113,13 +113,38 @@ void *gdl_pack(gdl_owner *owner, const gdl_view *v, bool versioned, uint32_t min
  * A gdl_source is memory held by an owner (one reference) and a checked
  * layout of it: what an exporting object keeps, to export as often as it is
  * asked. view.shape and view.strides point to storage of the holder's.
+ *
+ * A source made from another producer's managed tensor may hold that tensor
+ * itself instead (pending, with owner NULL): most imported tensors are never
+ * exported again, and wrapping them in an owner only when asked
+ * (gdl_source_owner) saves an allocation per import. Whoever holds a source
+ * lets go of it with gdl_source_release.
  */
 typedef struct {
 	gdl_owner *owner;
+	void *pending; /* a managed tensor not yet wrapped in an owner, when owner is NULL */
+	bool pending_versioned;
 	gdl_view view;
 	DLPackVersion need; /* gdl_min_version of the dtype and device */
 	int64_t nbytes;     /* the size of a C-contiguous copy of the elements */
 } gdl_source;
+
+/*
+ * gdl_source_adopt makes s hold another producer's managed tensor, pending:
+ * it counts as a live storage from now on, and its deleter runs exactly once,
+ * through the owner gdl_source_owner makes, or through gdl_source_release.
+ */
+void gdl_source_adopt(gdl_source *s, void *managed, bool versioned);
+
+/*
+ * gdl_source_owner returns s's owner, wrapping a pending managed tensor in
+ * one on first call, for an export to retain. NULL when out of memory (s is
+ * unchanged). The holder's lock (the GIL for a Python object) must be held.
+ */
+gdl_owner *gdl_source_owner(gdl_source *s);
+
+/* gdl_source_release drops s's owner, or deletes its pending tensor: the holder's last act. */
+void gdl_source_release(gdl_source *s);
 
 /*
  * gdl_contiguous lays out a tensor of shape (ndim values) and dtype dt

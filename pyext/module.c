@@ -198,14 +198,10 @@ static PyObject *mod_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_
 		}
 		return gdl_tensor_finish(t);
 	}
-	gdl_owner *owner = gdl_owner_upstream(tk.managed, tk.versioned);
-	if (owner == NULL) {
-		Py_DECREF(t);
-		return refuse(&tk, PyExc_MemoryError, "cannot allocate the owner of an imported tensor");
-	}
 	if (req.has_device && req.device.device_type == kDLCPU)
 		v.device = (DLDevice){kDLCPU, 0};
-	gdl_source_fill(&t->src, owner, &v, flags);
+	gdl_source_fill(&t->src, NULL, &v, flags);
+	gdl_source_adopt(&t->src, tk.managed, tk.versioned);
 	return gdl_tensor_finish(t);
 }
 

@@ -192,8 +192,13 @@ static PyObject *raw_view(TensorObject *d) {
 		return NULL;
 	const int64_t one = 1;
 	void *data = d->src.view.data != NULL ? d->src.view.data : (void *)no_data;
-	gdl_owner_retain(d->src.owner);
-	return fill(r, d->src.owner, data, &d->src.nbytes, &one, (DLDataType){kDLUInt, 8, 1}, d->src.nbytes,
+	gdl_owner *owner = gdl_source_owner(&d->src);
+	if (owner == NULL) {
+		Py_DECREF(r);
+		return PyErr_NoMemory();
+	}
+	gdl_owner_retain(owner);
+	return fill(r, owner, data, &d->src.nbytes, &one, (DLDataType){kDLUInt, 8, 1}, d->src.nbytes,
 	            d->src.view.flags & GDL_FLAG_READ_ONLY);
 }
 
