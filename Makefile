@@ -153,15 +153,17 @@ wheels:
 packaging-test: $(PY) wheels
 	GODLPACK_PACKAGING_TEST=1 GODLPACK_PYTHONS="$(PYTHONS)" $(PY) -m pytest -q -p no:cacheprovider tests/packaging
 
+# The speed figures, against NumPy, PyTorch and tvm-ffi in the same run: each script prints its tables and
+# writes them into its section of README.md; exchange.py also draws docs/exchange.png, which the README shows.
 bench: $(PY)
-	$(PY) -m pip install ".[test]"
-	$(PY) bench/exchange.py
-	$(PY) bench/copies.py
+	$(PY) -m pip install ".[test,bench]"
+	$(PY) bench/exchange.py --plot docs/exchange.png --readme README.md
+	$(PY) bench/copies.py --readme README.md
 
 # One million exchanges in mixed directions: resident memory and live storages must end where they settled.
 soak: $(PY)
 	$(PY) -m pip install ".[test]"
-	$(PY) bench/soak.py
+	$(PY) bench/soak.py --readme README.md
 
 # Build outputs; distclean also removes the venvs (and with them the PyTorch download).
 clean:

@@ -29,6 +29,7 @@ import torch
 import tvm_ffi
 
 import godlpack
+from readme import rewrite_section
 
 Call = Callable[[], Any]
 LIBRARIES = ["numpy", "torch", "godlpack", "tvm-ffi"]
@@ -140,23 +141,13 @@ def plot(per_round: dict[str, list[float]], path: Path) -> None:
         ax.bar_label(bars, labels=[f"{v:,.0f}" for v in values], fontsize=6, rotation=90, padding=2)
     ax.set_xticks(range(len(LIBRARIES)), [f"{c}.from_dlpack" for c in LIBRARIES])
     ax.set_yscale("log")
+    ax.set_ylim(top=max(med[f"{p} -> {c}"] for p in LIBRARIES for c in LIBRARIES) * 4)  # room for the labels
     ax.set_ylabel("ns per exchange (log scale)")
     ax.set_title("One zero-copy DLPack exchange of a 1-element float32 tensor (lower is faster)")
     ax.legend(title="producer", fontsize=8)
     ax.grid(axis="y", which="both", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-
-
-def rewrite_readme(readme: Path, text: str, image: Path | None) -> None:
-    start, end = "<!-- exchange-bench:start -->", "<!-- exchange-bench:end -->"
-    body = readme.read_text()
-    if start not in body or end not in body:
-        raise SystemExit(f"{readme} has no {start} ... {end} section")
-    picture = f"\n![ns per exchange, every producer and consumer]({image.as_posix()})\n" if image else ""
-    block = f"{start}\n`python bench/exchange.py` printed:\n\n{text}\n{picture}{end}"
-    head, rest = body.split(start, 1)
-    readme.write_text(head + block + rest.split(end, 1)[1])
 
 
 def main() -> None:
@@ -177,10 +168,8 @@ def main() -> None:
     if args.plot:
         plot(per_round, args.plot)
     if args.readme:
-        image = None
-        if args.plot:
-            image = args.plot.resolve().relative_to(args.readme.resolve().parent)
-        rewrite_readme(args.readme, text, image)
+        rewrite_section(args.readme, "exchange-bench", "bench/exchange.py", text, args.plot,
+                        alt="ns per exchange, every producer and consumer")
     if not all_met:
         print("\nsome targets were missed", file=sys.stderr)
 

@@ -6,10 +6,11 @@ Exchanges go numpy -> godlpack, godlpack -> numpy, torch -> godlpack, godlpack -
 most 100,000 exchanges) resident memory is read from /proc/self/statm; at the end it must be within
 --rss-slack bytes (1 MiB) of that figure, and godlpack's live storage counter back at its baseline.
 
-    python bench/soak.py [--exchanges 1000000] [--seconds 0] [--json]
+    python bench/soak.py [--exchanges 1000000] [--seconds 0] [--json] [--readme README.md]
 
 --seconds bounds the run in time (0: no bound) for CI; the exchange count then may fall short of
---exchanges, and the figures say how many ran. Exit status 1 when memory grew or a storage leaked.
+--exchanges, and the figures say how many ran. Exit status 1 when memory grew or a storage leaked. --readme
+writes the report into README.md's soak-bench section.
 """
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 import torch
 
 import godlpack
+from readme import rewrite_section
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 MiB = 1 << 20
@@ -109,6 +112,7 @@ def main() -> int:
     p.add_argument("--warmup", type=int, default=0, help="warm-up exchanges (default: a tenth, at most 100,000)")
     p.add_argument("--rss-slack", type=int, default=MiB, help="allowed RSS growth after warm-up, bytes")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument("--readme", type=Path, help="write the report into this README's soak-bench section")
     args = p.parse_args()
     warmup = args.warmup or min(args.exchanges // 10, 100_000)
     r = run(args.exchanges, warmup, args.seconds)
@@ -117,15 +121,23 @@ def main() -> int:
     if args.json:
         print(json.dumps(r))
     else:
-        print(f"exchanges      {r['exchanges']:,} in {r['seconds']} s ({r['exchanges_per_second']:,}/s), "
-              f"warm-up {r['warmup_exchanges']:,}")
-        print(f"RSS            {r['rss_after_warmup_bytes'] / MiB:.2f} MiB after warm-up, "
-              f"{r['rss_end_bytes'] / MiB:.2f} MiB at the end: {r['rss_growth_bytes'] / 1024:+.0f} KiB "
-              f"(allowed {args.rss_slack / 1024:.0f} KiB)")
-        print(f"live storages  baseline {r['live_baseline']}, after warm-up {r['live_after_warmup']}, "
-              f"end {r['live_end']}")
-        print(f"versions       Python {r['python']}, NumPy {r['numpy']}, PyTorch {r['torch']}")
-        print("OK" if ok else "FAIL")
+        text = "\n".join([
+            "| figure | value |",
+            "| --- | --- |",
+            f"| exchanges | {r['exchanges']:,} in {r['seconds']} s ({r['exchanges_per_second']:,} a second), "
+            f"warm-up {r['warmup_exchanges']:,} |",
+            f"| resident memory | {r['rss_after_warmup_bytes'] / MiB:.2f} MiB after warm-up, "
+            f"{r['rss_end_bytes'] / MiB:.2f} MiB at the end: {r['rss_growth_bytes'] / 1024:+.0f} KiB "
+            f"(allowed {args.rss_slack / 1024:+.0f} KiB) |",
+            f"| live storages | baseline {r['live_baseline']}, after warm-up {r['live_after_warmup']}, "
+            f"end {r['live_end']} |",
+            f"| versions | Python {r['python']}, NumPy {r['numpy']}, PyTorch {r['torch']} |",
+            "",
+            "OK" if ok else "FAIL",
+        ])
+        print(text)
+        if args.readme:
+            rewrite_section(args.readme, "soak-bench", "bench/soak.py", text)
     return 0 if ok else 1
 
 
