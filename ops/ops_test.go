@@ -224,46 +224,33 @@ func benchmarkTensor(b *testing.B, strided bool) *consumer.Tensor {
 	return tensor(b, mem, l, dlpack.Current)
 }
 
-func BenchmarkSum(b *testing.B) {
+// benchmarkKernel runs kernel on 2**19 float32 elements, contiguous and
+// with a stride of 2; dst is a contiguous tensor of the same shape.
+func benchmarkKernel(b *testing.B, kernel func(x, dst *consumer.Tensor) error) {
 	for _, strided := range []bool{false, true} {
 		b.Run(map[bool]string{false: "contiguous", true: "strided"}[strided], func(b *testing.B) {
-			x := benchmarkTensor(b, strided)
+			x, dst := benchmarkTensor(b, strided), benchmarkTensor(b, false)
 			defer x.Release()
+			defer dst.Release()
 			for b.Loop() {
-				if _, err := ops.Sum(x); err != nil {
+				if err := kernel(x, dst); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 	}
+}
+
+func BenchmarkSum(b *testing.B) {
+	benchmarkKernel(b, func(x, _ *consumer.Tensor) error { _, err := ops.Sum(x); return err })
 }
 
 func BenchmarkScale(b *testing.B) {
-	for _, strided := range []bool{false, true} {
-		b.Run(map[bool]string{false: "contiguous", true: "strided"}[strided], func(b *testing.B) {
-			x := benchmarkTensor(b, strided)
-			defer x.Release()
-			for b.Loop() {
-				if err := ops.Scale(x, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 1}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchmarkKernel(b, func(x, _ *consumer.Tensor) error {
+		return ops.Scale(x, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 1})
+	})
 }
 
 func BenchmarkCopy(b *testing.B) {
-	for _, strided := range []bool{false, true} {
-		b.Run(map[bool]string{false: "contiguous", true: "strided"}[strided], func(b *testing.B) {
-			src := benchmarkTensor(b, strided)
-			defer src.Release()
-			dst := benchmarkTensor(b, false)
-			defer dst.Release()
-			for b.Loop() {
-				if err := ops.Copy(dst, src); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchmarkKernel(b, func(src, dst *consumer.Tensor) error { return ops.Copy(dst, src) })
 }

@@ -264,22 +264,23 @@ static gdl_signature zeros_signature = {"zeros", 2, 0, 2, 1, {"shape", "dtype"}}
 static gdl_signature full_signature = {"full", 3, 0, 3, 2, {"shape", "value", "dtype"}};
 static gdl_signature arange_signature = {"arange", 4, 0, 4, 0, {"start", "stop", "step", "dtype"}};
 
-static PyObject *mod_empty(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+/* empty_or_zeros is empty(shape, dtype='float32') and zeros(shape, dtype='float32'). */
+static PyObject *empty_or_zeros(int kind, gdl_signature *sig, PyObject *const *args, Py_ssize_t nargs,
+                                PyObject *kwnames) {
 	GDL_CHECK_FORK(NULL);
 	PyObject *a[2];
-	if (gdl_parse(&empty_signature, args, nargs, kwnames, a) != 0)
+	if (gdl_parse(sig, args, nargs, kwnames, a) != 0)
 		return NULL;
-	gdl_create_args c = {.kind = GDL_EMPTY};
+	gdl_create_args c = {.kind = kind};
 	return create(&c, a[0], a[1], default_float);
 }
 
+static PyObject *mod_empty(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+	return empty_or_zeros(GDL_EMPTY, &empty_signature, args, nargs, kwnames);
+}
+
 static PyObject *mod_zeros(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-	GDL_CHECK_FORK(NULL);
-	PyObject *a[2];
-	if (gdl_parse(&zeros_signature, args, nargs, kwnames, a) != 0)
-		return NULL;
-	gdl_create_args c = {.kind = GDL_ZEROS};
-	return create(&c, a[0], a[1], default_float);
+	return empty_or_zeros(GDL_ZEROS, &zeros_signature, args, nargs, kwnames);
 }
 
 /* scalar_of_int reads a Python int: INT, UINT above int64, else BIGINT, its float64 value. */
