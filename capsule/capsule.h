@@ -127,9 +127,10 @@ void *gdl_capsule_take(PyObject *capsule, bool *versioned);
  * gdl_export is __dlpack__(*, stream, max_version, dl_device, copy) of an
  * object whose tensor s describes: its arguments parsed and checked, the
  * version negotiated, a copy made for copy=True, and the managed tensor
- * wrapped in a capsule. Go is entered only to copy.
+ * wrapped in a capsule. Go is entered only to copy. s may gain its owner
+ * (gdl_source_owner).
  */
-PyObject *gdl_export(const gdl_source *s, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *gdl_export(gdl_source *s, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
 /* gdl_export_device is __dlpack_device__(): the (device_type, device_id) of s. */
 PyObject *gdl_export_device(const gdl_source *s);

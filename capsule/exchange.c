@@ -19,33 +19,33 @@ static int nexporters;
 static PyObject *(*to_object)(void *managed);
 
 /* source_of finds the gdl_source of an instance of an exporter type, or raises TypeError. */
-static const gdl_source *source_of(PyObject *o) {
+static gdl_source *source_of(PyObject *o) {
 	for (int i = 0; i < nexporters; i++)
 		if (PyObject_TypeCheck(o, exporters[i].type))
-			return (const gdl_source *)((const char *)o + exporters[i].offset);
+			return (gdl_source *)((char *)o + exporters[i].offset);
 	PyErr_Format(PyExc_TypeError, "a godlpack exporter method got a %.200s", Py_TYPE(o)->tp_name);
 	return NULL;
 }
 
 PyObject *gdl_method_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-	const gdl_source *s = source_of(self);
+	gdl_source *s = source_of(self);
 	return s == NULL ? NULL : gdl_export(s, args, nargs, kwnames);
 }
 
 PyObject *gdl_method_dlpack_device(PyObject *self, PyObject *unused) {
-	const gdl_source *s = source_of(self);
+	gdl_source *s = source_of(self);
 	return s == NULL ? NULL : gdl_export_device(s);
 }
 
 static int api_from_py_object(void *py_object, DLManagedTensorVersioned **out) {
 	GDL_CHECK_FORK(-1);
-	const gdl_source *s = source_of(py_object);
+	gdl_source *s = source_of(py_object);
 	if (s == NULL)
 		return -1;
 	gdl_view v;
 	gdl_exported_view(s, &v);
 	/* Our version: every dtype and device we hold is described by it. */
-	gdl_owner *owner = gdl_source_owner((gdl_source *)s);
+	gdl_owner *owner = gdl_source_owner(s);
 	if (owner == NULL || (*out = gdl_pack(owner, &v, true, GDL_MINOR_VERSION)) == NULL) {
 		PyErr_NoMemory();
 		return -1;
@@ -54,7 +54,7 @@ static int api_from_py_object(void *py_object, DLManagedTensorVersioned **out) {
 }
 
 static int api_dltensor_from_py_object(void *py_object, DLTensor *out) {
-	const gdl_source *s = source_of(py_object);
+	gdl_source *s = source_of(py_object);
 	if (s == NULL)
 		return -1;
 	gdl_view v;

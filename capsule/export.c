@@ -108,7 +108,7 @@ void gdl_exported_view(const gdl_source *s, gdl_view *v) {
  * cost less than one crossing into Go (bench/exchange.py), so Go is entered
  * only to copy, or to say why a version cannot describe the tensor.
  */
-PyObject *gdl_export(const gdl_source *s, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+PyObject *gdl_export(gdl_source *s, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
 	GDL_CHECK_FORK(NULL);
 	PyObject *a[4];
 	if (gdl_parse(&dlpack_signature, args, nargs, kwnames, a) != 0)
@@ -126,18 +126,18 @@ PyObject *gdl_export(const gdl_source *s, PyObject *const *args, Py_ssize_t narg
 	/* A copy is writable, whoever may write the original. */
 	bool read_only = (s->view.flags & GDL_FLAG_READ_ONLY) && copy != 1;
 	if (gdl_negotiate(asked, s->need, read_only, &v) != GDL_NEGOTIATED) {
-		godlpackCapsuleRefuse((gdl_source *)s, asked);
+		godlpackCapsuleRefuse(s, asked);
 		return NULL;
 	}
 	void *managed;
 	if (copy == 1) {
-		if (godlpackCapsuleCopy((gdl_source *)s, v, &managed) != 0)
+		if (godlpackCapsuleCopy(s, v, &managed) != 0)
 			return NULL;
 	} else {
 		gdl_view view;
 		gdl_exported_view(s, &view);
 		view.device = device;
-		gdl_owner *owner = gdl_source_owner((gdl_source *)s);
+		gdl_owner *owner = gdl_source_owner(s);
 		if (owner == NULL || (managed = gdl_pack(owner, &view, v.major != 0, v.minor)) == NULL)
 			return PyErr_NoMemory();
 	}

@@ -283,7 +283,11 @@ static void release_buffer(gdl_owner *o) {
 	 */
 	if (!gdl_owner_is_shut_down() && Py_IsInitialized()) {
 		PyGILState_STATE g = PyGILState_Ensure();
+		/* Releasing may run the exporter's Python code: an exception unwinding through the caller waits. */
+		PyObject *type, *value, *tb;
+		PyErr_Fetch(&type, &value, &tb);
 		PyBuffer_Release(view);
+		PyErr_Restore(type, value, tb);
 		PyGILState_Release(g);
 		free(view);
 	}
