@@ -83,6 +83,7 @@ def outcome(f: Callable[[], Any]) -> str:
     return "ok"
 
 
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
 def test_os_fork_every_call_raises() -> None:
     t = godlpack.arange(6, dtype="float32")
     capsule = t.__dlpack__(max_version=(1, 3))
@@ -129,6 +130,7 @@ def test_os_fork_every_call_raises() -> None:
     del capsule, t
 
 
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
 def test_os_fork_child_releases_tensors() -> None:
     """Dropping tensors, capsules and NumPy views in the child frees them in C and never hangs."""
     t = godlpack.from_dlpack(np.arange(8.0))
@@ -188,6 +190,7 @@ def test_fork_before_import_works() -> None:
     assert out == "child [0, 1, 2]\nstatus 0\n"
 
 
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
 def test_multiprocessing_fork_raises_clearly() -> None:
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(1) as pool:
