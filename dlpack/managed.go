@@ -16,15 +16,6 @@ type Managed struct {
 	Versioned bool
 }
 
-// Tensor returns the DLTensor inside the managed tensor, which must not be
-// nil.
-func (m Managed) Tensor() *Tensor {
-	if m.Versioned {
-		return &(*ManagedTensorVersioned)(m.Pointer).DLTensor
-	}
-	return &(*ManagedTensor)(m.Pointer).DLTensor
-}
-
 // Delete calls the managed tensor's deleter, as the spec allows: a nil
 // pointer or a nil deleter does nothing. It is the only function of this
 // package that calls C code; the deleter may run any code its producer
