@@ -37,11 +37,16 @@
 // `#cgo pkg-config: python3`. For that reason this package has no Go tests of
 // its own; godlpack's Python tests and the example extension in the
 // repository's examples directory exercise it from Python.
+//
+// The extension exports only its PyInit_ function: this package links it
+// with exports.so, a linker script that keeps every other symbol (the Go
+// runtime's, cgo's, its own) local to the library.
 package capsule
 
 /*
 #cgo pkg-config: python3
 #cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -O2
+#cgo LDFLAGS: ${SRCDIR}/exports.so
 #include "capsule.h"
 */
 import "C"
