@@ -1,16 +1,21 @@
 //go:build !cgo
 
-package dlpack
+package cabi
 
-// cABI returns nil when cgo is off; the tests then check the Go mirrors
-// against the published layout only.
-func cABI() map[string]uint64 { return nil }
+// Enabled reports whether cgo built this package; without cgo every
+// function returns the zero value and the tests check the Go side alone.
+const Enabled = false
 
-// cMinVersion is MinVersion when cgo is off: there is no C to compare.
-func cMinVersion(dt DataType, dev Device) Version { return MinVersion(dt, dev) }
+// Facts returns nil: without cgo there is no C compiler's view to report.
+func Facts() map[string]uint64 { return nil }
 
-// cKnown is DataType.Known when cgo is off: there is no C to compare.
-func cKnown(dt DataType) bool { return dt.Known() }
+// MinVersion returns 0.0 without cgo.
+func MinVersion(code, bits uint8, lanes uint16, deviceType, deviceID int32) (major, minor uint32) {
+	return 0, 0
+}
 
-// cValid is DataType.Check when cgo is off: there is no C to compare.
-func cValid(dt DataType) bool { return dt.Check() == nil }
+// Known returns false without cgo.
+func Known(code, bits uint8, lanes uint16) bool { return false }
+
+// Valid returns false without cgo.
+func Valid(code, bits uint8, lanes uint16) bool { return false }
