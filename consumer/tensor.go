@@ -18,6 +18,7 @@ var (
 	ErrReadOnly = errors.New("consumer: tensor is read-only")
 	ErrDType    = errors.New("consumer: data type mismatch")
 	ErrLayout   = errors.New("consumer: layout mismatch")
+	ErrNoMemory = errors.New("consumer: out of memory")
 )
 
 // A Tensor owns a managed tensor received from a producer: it was validated
@@ -240,7 +241,8 @@ func (t *Tensor) CopyTo(dst []byte) error {
 // CopyFrom copies the elements of src into t, element by element in
 // index order, whatever the strides of either. Both must have the same shape
 // and data type, and t must be writable. src may overlap t: it is then
-// copied through a temporary buffer.
+// copied through a temporary buffer of C memory, and an error wrapping
+// [ErrNoMemory] says when that cannot be allocated.
 func (t *Tensor) CopyFrom(src *Tensor) error {
 	if err := t.CheckWritable(); err != nil {
 		return err
@@ -264,7 +266,11 @@ func (t *Tensor) CopyFrom(src *Tensor) error {
 	}
 	from, fromStrides := src.Data, src.Strides
 	if overlap(t, src) {
-		tmp := make([]byte, src.NBytes())
+		tmp := scratch(src.NBytes())
+		if tmp == nil {
+			return fmt.Errorf("%w: cannot allocate %d bytes to copy overlapping tensors", ErrNoMemory, src.NBytes())
+		}
+		defer free(tmp)
 		if err := src.CopyTo(tmp); err != nil {
 			return err
 		}

@@ -221,89 +221,90 @@ func (dt DataType) ArangeRange(dst []byte, start, step Scalar) error {
 	}
 	lane := dt.Lane()
 	first, _ := lane.Encode(start)
-	if dt.Lanes == 1 {
-		copy(dst, first)
-		if n > 1 {
-			second, _ := lane.Encode(start.add(step))
-			copy(dst[size:], second)
-			dt.fill(dst[:n*size], n)
-		}
-		return nil
-	}
-	// A vector: the sequence of its lane type, each value copied into every lane.
-	ls := lane.ItemSize()
-	seq := make([]byte, n*ls)
-	copy(seq, first)
+	var second []byte
 	if n > 1 {
-		second, _ := lane.Encode(start.add(step))
-		copy(seq[ls:], second)
-		lane.fill(seq, n)
+		second, _ = lane.Encode(start.add(step))
 	}
-	for k := 0; k < n; k++ {
-		copy(dst[k*size:], dt.packLanes(seq[k*ls:(k+1)*ls]))
+	// The sequence of the lane type, one value at the start of each element;
+	// a vector's value is then copied into its other lanes in place. Nothing
+	// is allocated whose size depends on n: dst is the only buffer.
+	copy(dst, first)
+	if n > 1 {
+		copy(dst[size:], second)
+		lane.fill(dst[:n*size], n, size)
+	}
+	if dt.Lanes > 1 {
+		for k := 0; k < n; k++ {
+			dt.spreadLane(dst[k*size : (k+1)*size])
+		}
 	}
 	return nil
 }
 
-// fill writes elements 2 … n-1 of a one-lane dt over dst from its first two
-// elements, as ArangeRange says. Explicit conversions round every product
-// to the type, so that the compiler never fuses it with the sum.
-func (dt DataType) fill(dst []byte, n int) {
+// fill writes elements 2 … n-1 of a one-lane dt over dst, element k at byte
+// k*stride, from its first two elements, as ArangeRange says. Explicit
+// conversions round every product to the type, so that the compiler never
+// fuses it with the sum.
+func (dt DataType) fill(dst []byte, n, stride int) {
 	if n <= 2 {
 		return
 	}
 	size := dt.ItemSize()
 	p := unsafe.Pointer(unsafe.SliceData(dst))
+	dense := stride == size
 	switch {
-	case dt == Float64:
+	case dt == Float64 && dense:
 		s := unsafe.Slice((*float64)(p), n)
 		start, delta := s[0], s[1]-s[0]
 		for k := 2; k < n; k++ {
 			s[k] = start + float64(float64(k)*delta)
 		}
-	case dt == Float32:
+	case dt == Float32 && dense:
 		s := unsafe.Slice((*float32)(p), n)
 		start, delta := s[0], s[1]-s[0]
 		for k := 2; k < n; k++ {
 			s[k] = start + float32(float32(k)*delta)
 		}
-	case dt == Int64:
+	case dt == Int64 && dense:
 		s := unsafe.Slice((*int64)(p), n)
 		start, delta := s[0], s[1]-s[0] // CheckArangeRange proved every value fits
 		for k := 2; k < n; k++ {
 			s[k] = start + int64(k)*delta
 		}
+	case dt == Float64: // the parts of a complex128, or the lanes of a vector
+		start := math.Float64frombits(binary.LittleEndian.Uint64(dst))
+		delta := math.Float64frombits(binary.LittleEndian.Uint64(dst[stride:])) - start
+		for k := 2; k < n; k++ {
+			binary.LittleEndian.PutUint64(dst[k*stride:], math.Float64bits(start+float64(float64(k)*delta)))
+		}
+	case dt == Float32:
+		start := math.Float32frombits(binary.LittleEndian.Uint32(dst))
+		delta := math.Float32frombits(binary.LittleEndian.Uint32(dst[stride:])) - start
+		for k := 2; k < n; k++ {
+			binary.LittleEndian.PutUint32(dst[k*stride:], math.Float32bits(start+float32(float32(k)*delta)))
+		}
 	case dt.Code == Int || dt.Code == UInt:
 		// Modulo 2**64, whose low bytes are right modulo 2**bits; no value wraps (CheckArangeRange).
 		var a, b [8]byte
 		copy(a[:], dst[:size])
-		copy(b[:], dst[size:2*size])
+		copy(b[:], dst[stride:stride+size])
 		start := binary.LittleEndian.Uint64(a[:])
 		delta := binary.LittleEndian.Uint64(b[:]) - start
 		for k := 2; k < n; k++ {
-			putUint(dst[k*size:(k+1)*size], start+uint64(k)*delta)
+			putUint(dst[k*stride:k*stride+size], start+uint64(k)*delta)
 		}
 	case dt.Code == Complex:
 		// Each part as a real type of half the width: complex32 as float16, complex64 as float32, …
 		part := DataType{Code: Float, Bits: dt.Bits / 2, Lanes: 1}
-		ps := part.ItemSize()
-		for _, off := range []int{0, ps} {
-			re := make([]byte, n*ps)
-			copy(re, dst[off:off+ps])
-			copy(re[ps:], dst[size+off:size+off+ps])
-			part.fill(re, n)
-			for k := 2; k < n; k++ {
-				copy(dst[k*size+off:], re[k*ps:(k+1)*ps])
-			}
-		}
+		part.fill(dst, n, stride)
+		part.fill(dst[part.ItemSize():], n, stride)
 	default:
 		// float16 as NumPy fills it, bfloat16 and the minifloats as ml_dtypes does: in float32.
 		start := float32(dt.realOf(dst[:size]))
-		delta := float32(dt.realOf(dst[size:2*size])) - start
+		delta := float32(dt.realOf(dst[stride:stride+size])) - start
 		for k := 2; k < n; k++ {
 			v := start + float32(float32(k)*delta)
-			b, _ := dt.Encode(Scalar{Kind: FloatScalar, Real: float64(v)})
-			copy(dst[k*size:], b)
+			dt.encodeTo(dst[k*stride:k*stride+size], Scalar{Kind: FloatScalar, Real: float64(v)})
 		}
 	}
 }

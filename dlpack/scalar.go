@@ -61,10 +61,22 @@ func (s Scalar) Float() float64 {
 // float8, float6 and float4 types as EncodeMinifloat rounds). dt must be in
 // the table.
 func (dt DataType) Encode(s Scalar) ([]byte, error) {
-	if dt.Lanes > 1 {
-		return dt.encodeLanes(s)
-	}
 	out := make([]byte, dt.ItemSize())
+	if err := dt.encodeTo(out, s); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// encodeTo is Encode into out, which has ItemSize() bytes.
+func (dt DataType) encodeTo(out []byte, s Scalar) error {
+	if dt.Lanes > 1 {
+		if err := dt.Lane().encodeTo(out[:dt.Lane().ItemSize()], s); err != nil {
+			return err
+		}
+		dt.spreadLane(out)
+		return nil
+	}
 	if s.Kind == ComplexScalar && dt.Code == CodeBool {
 		// A complex is true when either part is not zero, as NumPy casts it: nothing is lost.
 		truth := s.Real != 0 || s.Imag != 0
@@ -75,14 +87,14 @@ func (dt DataType) Encode(s Scalar) ([]byte, error) {
 	}
 	if s.Kind == ComplexScalar && dt.Code != Complex {
 		if s.Imag != 0 {
-			return nil, fmt.Errorf("dlpack: %w: cannot store (%g%+gj) in %v", ErrComplex, s.Real, s.Imag, dt)
+			return fmt.Errorf("dlpack: %w: cannot store (%g%+gj) in %v", ErrComplex, s.Real, s.Imag, dt)
 		}
 		s.Kind = FloatScalar
 	}
 	switch dt.Code {
 	case CodeBool:
 		if s.Kind == BigIntScalar {
-			return nil, fmt.Errorf("dlpack: %w: %g is out of range for %v", ErrRange, s.Real, dt)
+			return fmt.Errorf("dlpack: %w: %g is out of range for %v", ErrRange, s.Real, dt)
 		}
 		if s.Kind == FloatScalar && s.Real != 0 || s.Kind == UintScalar || s.Kind != FloatScalar && s.Int != 0 {
 			out[0] = 1
@@ -90,7 +102,7 @@ func (dt DataType) Encode(s Scalar) ([]byte, error) {
 	case Int, UInt:
 		v, err := s.integer(dt)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		putUint(out, v)
 	case Float:
@@ -124,36 +136,27 @@ func (dt DataType) Encode(s Scalar) ([]byte, error) {
 	default:
 		b, ok := EncodeMinifloat(dt.Code, s.Float())
 		if !ok {
-			return nil, fmt.Errorf("dlpack: %w %v", ErrUnknownDataType, dt)
+			return fmt.Errorf("dlpack: %w %v", ErrUnknownDataType, dt)
 		}
 		out[0] = b
 	}
-	return out, nil
+	return nil
 }
 
-// encodeLanes is Encode for a vector type: s in every lane, lanes narrower
-// than a byte packed little bit-endian, as DLPack packs sub-byte values.
-func (dt DataType) encodeLanes(s Scalar) ([]byte, error) {
-	lane, err := dt.Lane().Encode(s)
-	if err != nil {
-		return nil, err
-	}
-	return dt.packLanes(lane), nil
-}
-
-// packLanes returns an element of the vector type dt with the element lane
-// of its lane type in every lane.
-func (dt DataType) packLanes(lane []byte) []byte {
-	out := make([]byte, dt.ItemSize())
+// spreadLane copies the value of the lane type at the start of e, an
+// element of the vector type dt, into every lane of e, lanes narrower than a
+// byte packed little bit-endian, as DLPack packs sub-byte values.
+func (dt DataType) spreadLane(e []byte) {
 	if dt.Bits >= 8 {
-		Fill(out, lane)
-		return out
+		Fill(e, e[:dt.Lane().ItemSize()])
+		return
 	}
+	v := e[0]
+	clear(e)
 	for i := 0; i < int(dt.Lanes); i++ {
 		bit := i * int(dt.Bits)
-		out[bit/8] |= lane[0] << (bit % 8)
+		e[bit/8] |= v << (bit % 8)
 	}
-	return out
 }
 
 // integer returns the bits of s as an element of the integer type dt, or an
