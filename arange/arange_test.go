@@ -1,4 +1,4 @@
-package dlpack
+package arange
 
 import (
 	"encoding/binary"
@@ -6,21 +6,25 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/minifloat"
+	"github.com/godlpack/godlpack/scalar"
 )
 
-func si(v int64) Scalar   { return Scalar{Kind: IntScalar, Int: v} }
-func sf(v float64) Scalar { return Scalar{Kind: FloatScalar, Real: v} }
+func si(v int64) scalar.Scalar   { return scalar.Scalar{Kind: scalar.Int, Int: v} }
+func sf(v float64) scalar.Scalar { return scalar.Scalar{Kind: scalar.Float, Real: v} }
 
-func TestArangeLen(t *testing.T) {
-	u := func(v uint64) Scalar { return Scalar{Kind: UintScalar, Uint: v} }
-	b := func(v bool) Scalar {
+func TestLen(t *testing.T) {
+	u := func(v uint64) scalar.Scalar { return scalar.Scalar{Kind: scalar.Uint, Uint: v} }
+	b := func(v bool) scalar.Scalar {
 		if v {
-			return Scalar{Kind: BoolScalar, Int: 1}
+			return scalar.Scalar{Kind: scalar.Bool, Int: 1}
 		}
-		return Scalar{Kind: BoolScalar}
+		return scalar.Scalar{Kind: scalar.Bool}
 	}
 	tests := []struct {
-		start, stop, step Scalar
+		start, stop, step scalar.Scalar
 		want              int64
 		err               error
 	}{
@@ -43,49 +47,49 @@ func TestArangeLen(t *testing.T) {
 		{si(0), si(10), sf(math.Inf(1)), 1, nil},
 		{si(0), si(10), sf(math.Inf(-1)), 0, nil},
 		{si(0), u(math.MaxUint64), si(1 << 62), 4, nil},
-		{si(math.MinInt64), si(math.MaxInt64), si(1), 0, ErrArangeLength},
+		{si(math.MinInt64), si(math.MaxInt64), si(1), 0, ErrLength},
 		{si(0), si(5), si(0), 0, ErrZeroStep},
 		{si(0), si(5), sf(0), 0, ErrZeroStep},
 		{si(0), si(5), b(false), 0, ErrZeroStep},
-		{si(0), sf(math.NaN()), si(1), 0, ErrArangeLength},
-		{si(0), sf(math.Inf(1)), si(1), 0, ErrArangeLength},
-		{si(0), sf(math.Inf(-1)), si(1), 0, ErrArangeLength}, // NumPy refuses a length below int64 too
-		{si(0), sf(1), sf(1e-20), 0, ErrArangeLength},
-		{si(0), Scalar{Kind: BigIntScalar, Real: 0x1p70}, si(1), 0, ErrArangeLength},
-		{si(0), si(3), Scalar{Kind: ComplexScalar, Real: 1}, 0, ErrComplex},
+		{si(0), sf(math.NaN()), si(1), 0, ErrLength},
+		{si(0), sf(math.Inf(1)), si(1), 0, ErrLength},
+		{si(0), sf(math.Inf(-1)), si(1), 0, ErrLength}, // NumPy refuses a length below int64 too
+		{si(0), sf(1), sf(1e-20), 0, ErrLength},
+		{si(0), scalar.Scalar{Kind: scalar.BigInt, Real: 0x1p70}, si(1), 0, ErrLength},
+		{si(0), si(3), scalar.Scalar{Kind: scalar.Complex, Real: 1}, 0, scalar.ErrComplex},
 	}
 	for _, tt := range tests {
-		got, err := ArangeLen(tt.start, tt.stop, tt.step)
+		got, err := Len(tt.start, tt.stop, tt.step)
 		if got != tt.want || !errors.Is(err, tt.err) || (err == nil) != (tt.err == nil) {
-			t.Errorf("ArangeLen(%v, %v, %v) = %d, %v; want %d, %v", tt.start, tt.stop, tt.step, got, err, tt.want, tt.err)
+			t.Errorf("Len(%v, %v, %v) = %d, %v; want %d, %v", tt.start, tt.stop, tt.step, got, err, tt.want, tt.err)
 		}
 	}
 }
 
-func TestArangeDType(t *testing.T) {
-	if got := ArangeDType(si(0), si(5), Scalar{Kind: BoolScalar, Int: 1}); got != Int64 {
+func TestDType(t *testing.T) {
+	if got := DType(si(0), si(5), scalar.Scalar{Kind: scalar.Bool, Int: 1}); got != dlpack.Int64 {
 		t.Errorf("ints: %v, want int64", got)
 	}
-	if got := ArangeDType(si(0), sf(5), si(1)); got != Float64 {
+	if got := DType(si(0), sf(5), si(1)); got != dlpack.Float64 {
 		t.Errorf("a float among them: %v, want float64", got)
 	}
-	if got := ArangeDType(si(0), Scalar{Kind: UintScalar, Uint: 1 << 63}); got != Float64 {
+	if got := DType(si(0), scalar.Scalar{Kind: scalar.Uint, Uint: 1 << 63}); got != dlpack.Float64 {
 		t.Errorf("an int beyond int64: %v, want float64 (as NumPy picks)", got)
 	}
 }
 
-// arange runs ArangeRange for n elements of dt.
-func arange(t *testing.T, dt DataType, start, step Scalar, n int) []byte {
+// arange runs Write for n elements of dt.
+func arange(t *testing.T, dt dlpack.DataType, start, step scalar.Scalar, n int) []byte {
 	t.Helper()
 	dst := make([]byte, n*dt.ItemSize())
-	if err := dt.ArangeRange(dst, start, step); err != nil {
+	if err := Write(dt, dst, start, step); err != nil {
 		t.Fatalf("%v from %v by %v: %v", dt, start, step, err)
 	}
 	return dst
 }
 
-func TestArangeRangeIntegers(t *testing.T) {
-	le := func(dt DataType, vs ...int64) []byte {
+func TestWriteIntegers(t *testing.T) {
+	le := func(dt dlpack.DataType, vs ...int64) []byte {
 		out := make([]byte, 0, len(vs)*dt.ItemSize())
 		for _, v := range vs {
 			var b [8]byte
@@ -95,21 +99,21 @@ func TestArangeRangeIntegers(t *testing.T) {
 		return out
 	}
 	tests := []struct {
-		dt          DataType
-		start, step Scalar
+		dt          dlpack.DataType
+		start, step scalar.Scalar
 		n           int
 		want        []byte
 	}{
-		{Int64, si(2), si(1), 3, le(Int64, 2, 3, 4)},
-		{Int64, si(5), si(-2), 2, le(Int64, 5, 3)},
-		{Int8, si(-3), si(1), 6, le(Int8, -3, -2, -1, 0, 1, 2)},
-		{Uint8, si(3), si(-1), 3, le(Uint8, 3, 2, 1)},
+		{dlpack.Int64, si(2), si(1), 3, le(dlpack.Int64, 2, 3, 4)},
+		{dlpack.Int64, si(5), si(-2), 2, le(dlpack.Int64, 5, 3)},
+		{dlpack.Int8, si(-3), si(1), 6, le(dlpack.Int8, -3, -2, -1, 0, 1, 2)},
+		{dlpack.Uint8, si(3), si(-1), 3, le(dlpack.Uint8, 3, 2, 1)},
 		// NumPy stores 0 and int(1.5) = 1, then steps by their difference: 0, 1, 2.
-		{Uint8, si(0), sf(1.5), 3, le(Uint8, 0, 1, 2)},
-		{Int64, sf(0.5), si(1), 5, le(Int64, 0, 1, 2, 3, 4)},
-		{Int32, si(-2147483648), si(1 << 30), 4, le(Int32, -2147483648, -1073741824, 0, 1073741824)},
-		{Uint64, Scalar{Kind: UintScalar, Uint: math.MaxUint64}, si(-1 << 62), 3,
-			le(Uint64, -1, -1-1<<62, math.MaxInt64)},
+		{dlpack.Uint8, si(0), sf(1.5), 3, le(dlpack.Uint8, 0, 1, 2)},
+		{dlpack.Int64, sf(0.5), si(1), 5, le(dlpack.Int64, 0, 1, 2, 3, 4)},
+		{dlpack.Int32, si(-2147483648), si(1 << 30), 4, le(dlpack.Int32, -2147483648, -1073741824, 0, 1073741824)},
+		{dlpack.Uint64, scalar.Scalar{Kind: scalar.Uint, Uint: math.MaxUint64}, si(-1 << 62), 3,
+			le(dlpack.Uint64, -1, -1-1<<62, math.MaxInt64)},
 	}
 	for _, tt := range tests {
 		if got := arange(t, tt.dt, tt.start, tt.step, tt.n); !slices.Equal(got, tt.want) {
@@ -117,33 +121,33 @@ func TestArangeRangeIntegers(t *testing.T) {
 		}
 	}
 	for _, bad := range []struct {
-		dt          DataType
-		start, step Scalar
+		dt          dlpack.DataType
+		start, step scalar.Scalar
 		n           int
 		err         error
 	}{
-		{Int8, si(0), si(1), 129, ErrRange}, // NumPy wraps around to -128
-		{Uint8, si(3), si(-1), 5, ErrRange}, // NumPy wraps around to 255
-		{Uint8, si(-1), si(1), 1, ErrRange}, // as NumPy refuses -1 for uint8
-		{Int64, si(math.MaxInt64), si(1), 2, ErrRange},
-		{Int64, si(0), si(1 << 62), 3, ErrRange},
-		{Bool, si(0), si(1), 3, ErrArangeBool}, // NumPy: at most two bools
-		{Int32, sf(math.NaN()), si(1), 1, ErrNotFinite},
+		{dlpack.Int8, si(0), si(1), 129, scalar.ErrRange}, // NumPy wraps around to -128
+		{dlpack.Uint8, si(3), si(-1), 5, scalar.ErrRange}, // NumPy wraps around to 255
+		{dlpack.Uint8, si(-1), si(1), 1, scalar.ErrRange}, // as NumPy refuses -1 for uint8
+		{dlpack.Int64, si(math.MaxInt64), si(1), 2, scalar.ErrRange},
+		{dlpack.Int64, si(0), si(1 << 62), 3, scalar.ErrRange},
+		{dlpack.Bool, si(0), si(1), 3, ErrBool}, // NumPy: at most two bools
+		{dlpack.Int32, sf(math.NaN()), si(1), 1, scalar.ErrNotFinite},
 	} {
-		err := bad.dt.ArangeRange(make([]byte, bad.n*bad.dt.ItemSize()), bad.start, bad.step)
+		err := Write(bad.dt, make([]byte, bad.n*bad.dt.ItemSize()), bad.start, bad.step)
 		if !errors.Is(err, bad.err) {
 			t.Errorf("%v from %v by %v, %d elements: %v, want %v", bad.dt, bad.start, bad.step, bad.n, err, bad.err)
 		}
-		if err2 := bad.dt.CheckArangeRange(bad.start, bad.step, int64(bad.n)); !errors.Is(err2, bad.err) {
-			t.Errorf("CheckArangeRange disagrees: %v", err2)
+		if err2 := Check(bad.dt, bad.start, bad.step, int64(bad.n)); !errors.Is(err2, bad.err) {
+			t.Errorf("Check disagrees: %v", err2)
 		}
 	}
-	if got := arange(t, Bool, si(1), si(1), 2); !slices.Equal(got, []byte{1, 1}) {
+	if got := arange(t, dlpack.Bool, si(1), si(1), 2); !slices.Equal(got, []byte{1, 1}) {
 		t.Errorf("bool from 1 by 1: %v, want [1 1] (NumPy's [True, True])", got)
 	}
 }
 
-func TestArangeRangeFloats(t *testing.T) {
+func TestWriteFloats(t *testing.T) {
 	f64s := func(b []byte) []float64 {
 		out := make([]float64, len(b)/8)
 		for i := range out {
@@ -159,72 +163,72 @@ func TestArangeRangeFloats(t *testing.T) {
 		return out
 	}
 	// What NumPy 2.4 gives: np.arange(0, 1, 0.1), np.arange(1, 2, 0.1, dtype="float32")[:4].
-	if got, want := f64s(arange(t, Float64, si(0), sf(0.1), 10)),
+	if got, want := f64s(arange(t, dlpack.Float64, si(0), sf(0.1), 10)),
 		[]float64{0, 0.1, 0.2, 0.30000000000000004, 0.4, 0.5, 0.6000000000000001, 0.7000000000000001, 0.8, 0.9}; !slices.Equal(got, want) {
 		t.Errorf("float64 from 0 by 0.1: %v, want %v", got, want)
 	}
-	if got, want := f32s(arange(t, Float32, si(1), sf(0.1), 4)),
+	if got, want := f32s(arange(t, dlpack.Float32, si(1), sf(0.1), 4)),
 		[]float64{1, 1.100000023841858, 1.2000000476837158, 1.3000000715255737}; !slices.Equal(got, want) {
 		t.Errorf("float32 from 1 by 0.1: %v, want %v", got, want)
 	}
-	if got, want := f64s(arange(t, Float64, sf(0.1), sf(0.3), 3)), []float64{0.1, 0.4, 0.7000000000000001}; !slices.Equal(got, want) {
+	if got, want := f64s(arange(t, dlpack.Float64, sf(0.1), sf(0.3), 3)), []float64{0.1, 0.4, 0.7000000000000001}; !slices.Equal(got, want) {
 		t.Errorf("float64 from 0.1 by 0.3: %v, want %v", got, want)
 	}
 	// float16 in float32 arithmetic: np.arange(0, 1, 0.1, dtype="float16")[[3, 9]].
-	h := arange(t, Float16, si(0), sf(0.1), 10)
+	h := arange(t, dlpack.Float16, si(0), sf(0.1), 10)
 	for i, want := range map[int]float64{3: 0.2998046875, 9: 0.89990234375} {
-		if got := DecodeFloat16(binary.LittleEndian.Uint16(h[2*i:])); got != want {
+		if got := minifloat.DecodeFloat16(binary.LittleEndian.Uint16(h[2*i:])); got != want {
 			t.Errorf("float16 from 0 by 0.1, element %d: %v, want %v", i, got, want)
 		}
 	}
 	// complex128: the real part steps, the imaginary part stays 0.
-	c := arange(t, Complex128, si(1), sf(0.5), 3)
+	c := arange(t, dlpack.Complex128, si(1), sf(0.5), 3)
 	if got := f64s(c); !slices.Equal(got, []float64{1, 0, 1.5, 0, 2, 0}) {
 		t.Errorf("complex128 from 1 by 0.5: %v", got)
 	}
 	// A vector type holds the value in every lane; sub-byte lanes are packed.
-	f4x2 := DataType{Code: Float4E2M1FN, Bits: 4, Lanes: 2}
+	f4x2 := dlpack.DataType{Code: dlpack.Float4E2M1FN, Bits: 4, Lanes: 2}
 	if got := arange(t, f4x2, si(0), si(1), 4); !slices.Equal(got, []byte{0x00, 0x22, 0x44, 0x55}) {
 		t.Errorf("float4_e2m1fn x2 from 0 by 1: %x, want 00 22 44 55", got)
 	}
-	i16x2 := DataType{Code: Int, Bits: 16, Lanes: 2}
+	i16x2 := dlpack.DataType{Code: dlpack.Int, Bits: 16, Lanes: 2}
 	if got := arange(t, i16x2, si(1), si(-2), 2); !slices.Equal(got, []byte{1, 0, 1, 0, 0xff, 0xff, 0xff, 0xff}) {
 		t.Errorf("int16 x2 from 1 by -2: %x", got)
 	}
 }
 
-func TestEncodeBigInt(t *testing.T) {
-	big := Scalar{Kind: BigIntScalar, Real: 0x1p64}
-	for _, dt := range []DataType{Bool, Int64, Uint64, Int8} {
-		if _, err := dt.Encode(big); !errors.Is(err, ErrRange) {
-			t.Errorf("%v.Encode(2**64): %v, want ErrRange", dt, err)
+// TestFromZero writes 0, 1, 2, … in every kind of data type, and checks
+// which counts of them each integer type and bool hold.
+func TestFromZero(t *testing.T) {
+	zero, one := si(0), si(1)
+	f8, _ := dlpack.ParseDataType("float8_e4m3fn")
+	for _, dt := range []dlpack.DataType{dlpack.Int8, dlpack.Uint16, dlpack.Int32, dlpack.Int64, dlpack.Float16, dlpack.Float32, dlpack.Float64, dlpack.Bfloat16, dlpack.Complex128, f8} {
+		const n = 9
+		dst := make([]byte, n*dt.ItemSize())
+		if err := Write(dt, dst, zero, one); err != nil {
+			t.Fatalf("%v: %v", dt, err)
+		}
+		for k := 0; k < n; k++ {
+			want, _ := scalar.Encode(dt, scalar.Scalar{Kind: scalar.Int, Int: int64(k)})
+			if got := dst[k*dt.ItemSize() : (k+1)*dt.ItemSize()]; !slices.Equal(got, want) {
+				t.Errorf("%v element %d: %x, want %x", dt, k, got, want)
+			}
 		}
 	}
-	got, err := Float64.Encode(big)
-	if err != nil || math.Float64frombits(binary.LittleEndian.Uint64(got)) != 0x1p64 {
-		t.Errorf("float64.Encode(2**64) = %x, %v", got, err)
+	tests := []struct {
+		dt  dlpack.DataType
+		n   int64
+		err error
+	}{
+		{dlpack.Bool, 2, nil}, {dlpack.Bool, 3, ErrBool}, {dlpack.Int8, 128, nil}, {dlpack.Int8, 129, scalar.ErrRange}, {dlpack.Uint8, 256, nil},
+		{dlpack.Uint8, 257, scalar.ErrRange}, {dlpack.Int64, math.MaxInt64, nil}, {dlpack.Float16, 1 << 40, nil}, {dlpack.Int8, 0, nil},
 	}
-	got, err = Complex64.Encode(Scalar{Kind: BigIntScalar, Real: -0x1p70})
-	if err != nil || math.Float32frombits(binary.LittleEndian.Uint32(got)) != -0x1p70 {
-		t.Errorf("complex64.Encode(-2**70) = %x, %v", got, err)
-	}
-}
-
-func TestScalarString(t *testing.T) {
-	for s, want := range map[Scalar]string{
-		{Kind: BoolScalar, Int: 1}:                "True",
-		{Kind: IntScalar, Int: -3}:                "-3",
-		{Kind: UintScalar, Uint: math.MaxUint64}:  "18446744073709551615",
-		{Kind: FloatScalar, Real: 2}:              "2.0",
-		{Kind: FloatScalar, Real: 0.1}:            "0.1",
-		{Kind: FloatScalar, Real: math.NaN()}:     "nan",
-		{Kind: FloatScalar, Real: math.Inf(-1)}:   "-inf",
-		{Kind: BigIntScalar, Real: 0x1p64}:        "1.8446744073709552e+19",
-		{Kind: ComplexScalar, Real: 1, Imag: -2}:  "(1-2j)",
-		{Kind: ComplexScalar, Real: 0.5, Imag: 1}: "(0.5+1j)",
-	} {
-		if got := s.String(); got != want {
-			t.Errorf("%#v.String() = %q, want %q", s, got, want)
+	for _, tt := range tests {
+		if err := Check(tt.dt, zero, one, tt.n); (err != nil) != (tt.err != nil) || !errors.Is(err, tt.err) {
+			t.Errorf("Check(%v, 0, 1, %d) = %v, want %v", tt.dt, tt.n, err, tt.err)
 		}
+	}
+	if err := Write(dlpack.Int8, make([]byte, 200), zero, one); !errors.Is(err, scalar.ErrRange) {
+		t.Errorf("int8 from 0 by 1, 200 elements: %v, want ErrRange", err)
 	}
 }

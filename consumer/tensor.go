@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/strided"
 )
 
 // Errors of the methods of Tensor. Each is wrapped with the values at fault.
@@ -218,7 +219,7 @@ func walk[T any](t *Tensor) iter.Seq[*T] {
 
 // CopyTo copies the elements, in C order, into dst, which may be Go memory
 // or C memory viewed with unsafe.Slice. dst must hold NBytes bytes. The
-// copy moves the longest contiguous runs at a time (see dlpack.Copy).
+// copy moves the longest contiguous runs at a time (see strided.Copy).
 func (t *Tensor) CopyTo(dst []byte) error {
 	if err := t.CheckReadable(); err != nil {
 		return err
@@ -234,7 +235,7 @@ func (t *Tensor) CopyTo(dst []byte) error {
 		copy(dst, unsafe.Slice((*byte)(t.Data), n))
 		return nil
 	}
-	dlpack.Copy(unsafe.Pointer(&dst[0]), nil, t.Data, t.Strides, t.Shape, t.ItemSize())
+	strided.Copy(unsafe.Pointer(&dst[0]), nil, t.Data, t.Strides, t.Shape, t.ItemSize())
 	return nil
 }
 
@@ -276,7 +277,7 @@ func (t *Tensor) CopyFrom(src *Tensor) error {
 		}
 		from, fromStrides = unsafe.Pointer(&tmp[0]), nil
 	}
-	dlpack.Copy(t.Data, t.Strides, from, fromStrides, t.Shape, size)
+	strided.Copy(t.Data, t.Strides, from, fromStrides, t.Shape, size)
 	return nil
 }
 

@@ -303,7 +303,7 @@ static int scalar_of_int(PyObject *v, gdl_scalar *s) {
 		}
 		PyErr_Clear();
 	}
-	/* Beyond 64 bits, float types store it and integer types refuse it (dlpack.BigIntScalar). */
+	/* Beyond 64 bits, float types store it and integer types refuse it (scalar.BigInt). */
 	double d = PyLong_AsDouble(v); /* OverflowError beyond float64, as NumPy's full raises */
 	if (d == -1.0 && PyErr_Occurred())
 		return -1;

@@ -1,12 +1,21 @@
-package dlpack
+// Package scalar stores numbers as elements of DLPack data types: a
+// [Scalar] holds any of the values Python's bool, int, float and complex
+// have, [Encode] and [Put] convert it to the bytes of one element as
+// NumPy's full does, and [Fill] repeats an element over a buffer.
+package scalar
 
 import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
+
+	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/minifloat"
 )
 
-// Errors of DataType.Encode, each wrapped with the value and the data type.
+// Errors of [Encode] and [Put], each wrapped with the value and the data type.
 var (
 	// ErrRange: the value is beyond what the data type holds.
 	ErrRange = errors.New("value out of range")
@@ -16,26 +25,26 @@ var (
 	ErrComplex = errors.New("complex value for a real data type")
 )
 
-// A ScalarKind says which fields of a Scalar hold its value.
-type ScalarKind uint8
+// A Kind says which fields of a [Scalar] holds its value.
+type Kind uint8
 
 // The kinds of Scalar.
 const (
-	BoolScalar    ScalarKind = iota // Int is 0 or 1
-	IntScalar                       // Int
-	UintScalar                      // Uint, a value above math.MaxInt64
-	FloatScalar                     // Real
-	ComplexScalar                   // Real and Imag
-	// BigIntScalar is an integer beyond both int64 and uint64 (Python's
+	Bool    Kind = iota // Int is 0 or 1
+	Int                 // Int
+	Uint                // Uint, a value above math.MaxInt64
+	Float               // Real
+	Complex             // Real and Imag
+	// BigInt is an integer beyond both int64 and uint64 (Python's
 	// 2**64, say): Real holds it rounded to float64. Float types store that
 	// value, as NumPy's full does; integer and bool types cannot hold it.
-	BigIntScalar
+	BigInt
 )
 
 // A Scalar is one number to store as an element, of any of the kinds
 // Python's bool, int (of any size), float and complex have.
 type Scalar struct {
-	Kind       ScalarKind
+	Kind       Kind
 	Int        int64
 	Uint       uint64
 	Real, Imag float64
@@ -44,9 +53,9 @@ type Scalar struct {
 // Float returns s as a float64 (its real part for a complex).
 func (s Scalar) Float() float64 {
 	switch s.Kind {
-	case UintScalar:
+	case Uint:
 		return float64(s.Uint)
-	case FloatScalar, ComplexScalar, BigIntScalar:
+	case Float, Complex, BigInt:
 		return s.Real
 	}
 	return float64(s.Int)
@@ -57,75 +66,76 @@ func (s Scalar) Float() float64 {
 // It converts as NumPy's full does: a value out of an integer type's range
 // is an error wrapping ErrRange, a NaN or infinity one wrapping
 // ErrNotFinite, and a complex value with an imaginary part stored in a real
-// type one wrapping ErrComplex (bool takes it: true unless both parts are 0); floats round to nearest, ties to even (the
-// float8, float6 and float4 types as EncodeMinifloat rounds). dt must be in
-// the table.
-func (dt DataType) Encode(s Scalar) ([]byte, error) {
+// type one wrapping ErrComplex (bool takes it: true unless both parts are
+// 0); floats round to nearest, ties to even (the
+// float8, float6 and float4 types as [minifloat.Encode] rounds). dt must be
+// valid ([dlpack.DataType.Check]).
+func Encode(dt dlpack.DataType, s Scalar) ([]byte, error) {
 	out := make([]byte, dt.ItemSize())
-	if err := dt.encodeTo(out, s); err != nil {
+	if err := Put(dt, out, s); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// encodeTo is Encode into out, which has ItemSize() bytes.
-func (dt DataType) encodeTo(out []byte, s Scalar) error {
+// Put is [Encode] into out, which has dt.ItemSize() bytes.
+func Put(dt dlpack.DataType, out []byte, s Scalar) error {
 	if dt.Lanes > 1 {
-		if err := dt.Lane().encodeTo(out[:dt.Lane().ItemSize()], s); err != nil {
+		if err := Put(dt.Lane(), out[:dt.Lane().ItemSize()], s); err != nil {
 			return err
 		}
-		dt.spreadLane(out)
+		FillLanes(dt, out)
 		return nil
 	}
-	if s.Kind == ComplexScalar && dt.Code == CodeBool {
+	if s.Kind == Complex && dt.Code == dlpack.CodeBool {
 		// A complex is true when either part is not zero, as NumPy casts it: nothing is lost.
 		truth := s.Real != 0 || s.Imag != 0
-		s = Scalar{Kind: BoolScalar}
+		s = Scalar{Kind: Bool}
 		if truth {
 			s.Int = 1
 		}
 	}
-	if s.Kind == ComplexScalar && dt.Code != Complex {
+	if s.Kind == Complex && dt.Code != dlpack.Complex {
 		if s.Imag != 0 {
-			return fmt.Errorf("dlpack: %w: cannot store (%g%+gj) in %v", ErrComplex, s.Real, s.Imag, dt)
+			return fmt.Errorf("scalar: %w: cannot store (%g%+gj) in %v", ErrComplex, s.Real, s.Imag, dt)
 		}
-		s.Kind = FloatScalar
+		s.Kind = Float
 	}
 	switch dt.Code {
-	case CodeBool:
-		if s.Kind == BigIntScalar {
-			return fmt.Errorf("dlpack: %w: %g is out of range for %v", ErrRange, s.Real, dt)
+	case dlpack.CodeBool:
+		if s.Kind == BigInt {
+			return fmt.Errorf("scalar: %w: %g is out of range for %v", ErrRange, s.Real, dt)
 		}
-		if s.Kind == FloatScalar && s.Real != 0 || s.Kind == UintScalar || s.Kind != FloatScalar && s.Int != 0 {
+		if s.Kind == Float && s.Real != 0 || s.Kind == Uint || s.Kind != Float && s.Int != 0 {
 			out[0] = 1
 		}
-	case Int, UInt:
+	case dlpack.Int, dlpack.UInt:
 		v, err := s.integer(dt)
 		if err != nil {
 			return err
 		}
 		putUint(out, v)
-	case Float:
+	case dlpack.Float:
 		f := s.Float()
 		switch dt.Bits {
 		case 16:
-			putUint(out, uint64(EncodeFloat16(f)))
+			putUint(out, uint64(minifloat.EncodeFloat16(f)))
 		case 32:
 			putUint(out, uint64(math.Float32bits(float32(f))))
 		default:
 			putUint(out, math.Float64bits(f))
 		}
-	case Bfloat:
-		putUint(out, uint64(EncodeBfloat16(s.Float())))
-	case Complex:
+	case dlpack.Bfloat:
+		putUint(out, uint64(minifloat.EncodeBfloat16(s.Float())))
+	case dlpack.Complex:
 		re, im := s.Float(), 0.0
-		if s.Kind == ComplexScalar {
+		if s.Kind == Complex {
 			im = s.Imag
 		}
 		switch dt.Bits {
 		case 32:
-			putUint(out[:2], uint64(EncodeFloat16(re)))
-			putUint(out[2:], uint64(EncodeFloat16(im)))
+			putUint(out[:2], uint64(minifloat.EncodeFloat16(re)))
+			putUint(out[2:], uint64(minifloat.EncodeFloat16(im)))
 		case 64:
 			putUint(out[:4], uint64(math.Float32bits(float32(re))))
 			putUint(out[4:], uint64(math.Float32bits(float32(im))))
@@ -134,19 +144,19 @@ func (dt DataType) encodeTo(out []byte, s Scalar) error {
 			putUint(out[8:], math.Float64bits(im))
 		}
 	default:
-		b, ok := EncodeMinifloat(dt.Code, s.Float())
+		b, ok := minifloat.Encode(dt.Code, s.Float())
 		if !ok {
-			return fmt.Errorf("dlpack: %w %v", ErrUnknownDataType, dt)
+			return fmt.Errorf("scalar: %w %v", dlpack.ErrUnknownDataType, dt)
 		}
 		out[0] = b
 	}
 	return nil
 }
 
-// spreadLane copies the value of the lane type at the start of e, an
+// FillLanes copies the value of dt's lane type at the start of e, an
 // element of the vector type dt, into every lane of e, lanes narrower than a
 // byte packed little bit-endian, as DLPack packs sub-byte values.
-func (dt DataType) spreadLane(e []byte) {
+func FillLanes(dt dlpack.DataType, e []byte) {
 	if dt.Bits >= 8 {
 		Fill(e, e[:dt.Lane().ItemSize()])
 		return
@@ -161,23 +171,23 @@ func (dt DataType) spreadLane(e []byte) {
 
 // integer returns the bits of s as an element of the integer type dt, or an
 // error if dt does not hold it.
-func (s Scalar) integer(dt DataType) (uint64, error) {
+func (s Scalar) integer(dt dlpack.DataType) (uint64, error) {
 	neg, mag := false, uint64(0) // the value is -mag when neg, else mag
 	switch s.Kind {
-	case FloatScalar:
+	case Float:
 		if math.IsNaN(s.Real) || math.IsInf(s.Real, 0) {
-			return 0, fmt.Errorf("dlpack: %w: cannot store %g in %v", ErrNotFinite, s.Real, dt)
+			return 0, fmt.Errorf("scalar: %w: cannot store %g in %v", ErrNotFinite, s.Real, dt)
 		}
 		t := math.Trunc(s.Real)
 		if t < -(1<<63) || t >= 1<<64 {
-			return 0, fmt.Errorf("dlpack: %w: %g is out of range for %v", ErrRange, s.Real, dt)
+			return 0, fmt.Errorf("scalar: %w: %g is out of range for %v", ErrRange, s.Real, dt)
 		}
 		neg = t < 0
 		mag = uint64(math.Abs(t))
-	case UintScalar:
+	case Uint:
 		mag = s.Uint
-	case BigIntScalar:
-		return 0, fmt.Errorf("dlpack: %w: %g is out of range for %v", ErrRange, s.Real, dt)
+	case BigInt:
+		return 0, fmt.Errorf("scalar: %w: %g is out of range for %v", ErrRange, s.Real, dt)
 	default:
 		neg = s.Int < 0
 		mag = uint64(s.Int)
@@ -186,7 +196,7 @@ func (s Scalar) integer(dt DataType) (uint64, error) {
 		}
 	}
 	var ok bool
-	if dt.Code == Int {
+	if dt.Code == dlpack.Int {
 		limit := uint64(1) << (dt.Bits - 1) // -limit <= v < limit
 		ok = neg && mag <= limit || !neg && mag < limit
 	} else {
@@ -195,9 +205,9 @@ func (s Scalar) integer(dt DataType) (uint64, error) {
 	}
 	if !ok {
 		if neg {
-			return 0, fmt.Errorf("dlpack: %w: -%d is out of range for %v", ErrRange, mag, dt)
+			return 0, fmt.Errorf("scalar: %w: -%d is out of range for %v", ErrRange, mag, dt)
 		}
-		return 0, fmt.Errorf("dlpack: %w: %d is out of range for %v", ErrRange, mag, dt)
+		return 0, fmt.Errorf("scalar: %w: %d is out of range for %v", ErrRange, mag, dt)
 	}
 	if neg {
 		return -mag, nil
@@ -224,20 +234,43 @@ func Fill(dst, elem []byte) {
 	}
 }
 
-// Arange writes the elements 0, 1, …, len(dst)/ItemSize()-1 of dt over dst,
-// after checking with CheckArange that dt holds them: ArangeRange from 0 by 1.
-func (dt DataType) Arange(dst []byte) error {
-	zero, one := Scalar{Kind: IntScalar}, Scalar{Kind: IntScalar, Int: 1}
-	if err := dt.CheckArangeRange(zero, one, int64(len(dst)/max(dt.ItemSize(), 1))); err != nil {
-		return err
+// String returns s as Python prints a number: 3, 2.5, (1+2j), True.
+func (s Scalar) String() string {
+	switch s.Kind {
+	case Bool:
+		if s.Int != 0 {
+			return "True"
+		}
+		return "False"
+	case Int:
+		return fmt.Sprint(s.Int)
+	case Uint:
+		return fmt.Sprint(s.Uint)
+	case Complex:
+		// Python drops ".0" from the parts of a complex: (1-2j).
+		re, im := strings.TrimSuffix(pyFloat(s.Real), ".0"), strings.TrimSuffix(pyFloat(s.Imag), ".0")
+		if !strings.HasPrefix(im, "-") {
+			im = "+" + im
+		}
+		return "(" + re + im + "j)"
 	}
-	dt.ArangeRange(dst, zero, one)
-	return nil
+	return pyFloat(s.Real)
 }
 
-// CheckArange returns an error when dt cannot hold 0, 1, …, n-1: one
-// wrapping ErrRange when an integer type cannot, ErrArangeBool when bool is
-// asked for more than two; float types hold them all, rounded.
-func (dt DataType) CheckArange(n int64) error {
-	return dt.CheckArangeRange(Scalar{Kind: IntScalar}, Scalar{Kind: IntScalar, Int: 1}, n)
+// pyFloat formats f as Python's repr does: nan, inf, 2.0, 0.1, 1e+20.
+func pyFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case math.IsInf(f, 0):
+		if f < 0 {
+			return "-inf"
+		}
+		return "inf"
+	}
+	out := strconv.FormatFloat(f, 'g', -1, 64)
+	if !strings.ContainsAny(out, ".en") {
+		out += ".0"
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package dlpack
+package scalar
 
 import (
 	"encoding/binary"
@@ -6,63 +6,65 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/godlpack/godlpack/dlpack"
 )
 
 func TestEncode(t *testing.T) {
-	i := func(v int64) Scalar { return Scalar{Kind: IntScalar, Int: v} }
-	f := func(v float64) Scalar { return Scalar{Kind: FloatScalar, Real: v} }
+	i := func(v int64) Scalar { return Scalar{Kind: Int, Int: v} }
+	f := func(v float64) Scalar { return Scalar{Kind: Float, Real: v} }
 	le := func(n int, v uint64) []byte { b := make([]byte, 8); binary.LittleEndian.PutUint64(b, v); return b[:n] }
-	f4, _ := ParseDataType("float4_e2m1fn")
-	f8, _ := ParseDataType("float8_e4m3fn")
+	f4, _ := dlpack.ParseDataType("float4_e2m1fn")
+	f8, _ := dlpack.ParseDataType("float8_e4m3fn")
 	tests := []struct {
-		dt   DataType
+		dt   dlpack.DataType
 		s    Scalar
 		want []byte
 		err  error
 	}{
-		{Bool, i(2), []byte{1}, nil},
-		{Bool, f(0), []byte{0}, nil},
-		{Bool, f(-0.5), []byte{1}, nil},
-		{Bool, Scalar{Kind: UintScalar, Uint: 1 << 63}, []byte{1}, nil},
-		{Int8, i(-128), []byte{0x80}, nil},
-		{Int8, i(127), []byte{0x7f}, nil},
-		{Int8, i(128), nil, ErrRange},
-		{Int8, i(-129), nil, ErrRange},
-		{Int64, i(math.MinInt64), le(8, 1<<63), nil},
-		{Int64, Scalar{Kind: UintScalar, Uint: 1 << 63}, nil, ErrRange},
-		{Uint8, i(255), []byte{255}, nil},
-		{Uint8, i(256), nil, ErrRange},
-		{Uint8, i(-1), nil, ErrRange},
-		{Uint64, Scalar{Kind: UintScalar, Uint: math.MaxUint64}, le(8, math.MaxUint64), nil},
-		{Int32, f(-2.9), le(4, uint64(0xfffffffe)), nil}, // truncated toward zero
-		{Int64, f(-9223372036854775808), le(8, 1<<63), nil},
-		{Int64, f(1e300), nil, ErrRange},
-		{Uint16, f(-1), nil, ErrRange},
-		{Uint16, f(-0.5), []byte{0, 0}, nil},
-		{Int32, f(math.NaN()), nil, ErrNotFinite},
-		{Uint16, f(math.Inf(1)), nil, ErrNotFinite},
-		{Float16, f(1.5), le(2, 0x3e00), nil},
-		{Float32, f(1e300), le(4, uint64(math.Float32bits(float32(math.Inf(1))))), nil},
-		{Float64, i(3), le(8, math.Float64bits(3)), nil},
-		{Bfloat16, f(1), le(2, 0x3f80), nil},
-		{Complex64, Scalar{Kind: ComplexScalar, Real: 1, Imag: -2}, append(le(4, uint64(math.Float32bits(1))), le(4, uint64(math.Float32bits(-2)))...), nil},
-		{Float32, Scalar{Kind: ComplexScalar, Real: 2}, le(4, uint64(math.Float32bits(2))), nil},
-		{Complex32, Scalar{Kind: ComplexScalar, Real: 1.5, Imag: -2}, []byte{0x00, 0x3e, 0x00, 0xc0}, nil},
-		{Float32, Scalar{Kind: ComplexScalar, Imag: 1}, nil, ErrComplex},
-		{Int64, Scalar{Kind: ComplexScalar, Real: 1, Imag: 1}, nil, ErrComplex},
-		{Bool, Scalar{Kind: ComplexScalar, Imag: 1}, []byte{1}, nil}, // NumPy: bool(1j) is True
-		{Bool, Scalar{Kind: ComplexScalar}, []byte{0}, nil},
+		{dlpack.Bool, i(2), []byte{1}, nil},
+		{dlpack.Bool, f(0), []byte{0}, nil},
+		{dlpack.Bool, f(-0.5), []byte{1}, nil},
+		{dlpack.Bool, Scalar{Kind: Uint, Uint: 1 << 63}, []byte{1}, nil},
+		{dlpack.Int8, i(-128), []byte{0x80}, nil},
+		{dlpack.Int8, i(127), []byte{0x7f}, nil},
+		{dlpack.Int8, i(128), nil, ErrRange},
+		{dlpack.Int8, i(-129), nil, ErrRange},
+		{dlpack.Int64, i(math.MinInt64), le(8, 1<<63), nil},
+		{dlpack.Int64, Scalar{Kind: Uint, Uint: 1 << 63}, nil, ErrRange},
+		{dlpack.Uint8, i(255), []byte{255}, nil},
+		{dlpack.Uint8, i(256), nil, ErrRange},
+		{dlpack.Uint8, i(-1), nil, ErrRange},
+		{dlpack.Uint64, Scalar{Kind: Uint, Uint: math.MaxUint64}, le(8, math.MaxUint64), nil},
+		{dlpack.Int32, f(-2.9), le(4, uint64(0xfffffffe)), nil}, // truncated toward zero
+		{dlpack.Int64, f(-9223372036854775808), le(8, 1<<63), nil},
+		{dlpack.Int64, f(1e300), nil, ErrRange},
+		{dlpack.Uint16, f(-1), nil, ErrRange},
+		{dlpack.Uint16, f(-0.5), []byte{0, 0}, nil},
+		{dlpack.Int32, f(math.NaN()), nil, ErrNotFinite},
+		{dlpack.Uint16, f(math.Inf(1)), nil, ErrNotFinite},
+		{dlpack.Float16, f(1.5), le(2, 0x3e00), nil},
+		{dlpack.Float32, f(1e300), le(4, uint64(math.Float32bits(float32(math.Inf(1))))), nil},
+		{dlpack.Float64, i(3), le(8, math.Float64bits(3)), nil},
+		{dlpack.Bfloat16, f(1), le(2, 0x3f80), nil},
+		{dlpack.Complex64, Scalar{Kind: Complex, Real: 1, Imag: -2}, append(le(4, uint64(math.Float32bits(1))), le(4, uint64(math.Float32bits(-2)))...), nil},
+		{dlpack.Float32, Scalar{Kind: Complex, Real: 2}, le(4, uint64(math.Float32bits(2))), nil},
+		{dlpack.Complex32, Scalar{Kind: Complex, Real: 1.5, Imag: -2}, []byte{0x00, 0x3e, 0x00, 0xc0}, nil},
+		{dlpack.Float32, Scalar{Kind: Complex, Imag: 1}, nil, ErrComplex},
+		{dlpack.Int64, Scalar{Kind: Complex, Real: 1, Imag: 1}, nil, ErrComplex},
+		{dlpack.Bool, Scalar{Kind: Complex, Imag: 1}, []byte{1}, nil}, // NumPy: bool(1j) is True
+		{dlpack.Bool, Scalar{Kind: Complex}, []byte{0}, nil},
 		{f4, f(1e300), []byte{0x7}, nil}, // saturates at 6
 		{f8, f(1), []byte{0x38}, nil},
 	}
 	for _, tt := range tests {
-		got, err := tt.dt.Encode(tt.s)
+		got, err := Encode(tt.dt, tt.s)
 		if !errors.Is(err, tt.err) || (err == nil) != (tt.err == nil) {
-			t.Errorf("%v.Encode(%+v): error %v, want %v", tt.dt, tt.s, err, tt.err)
+			t.Errorf("Encode(%v, %+v): error %v, want %v", tt.dt, tt.s, err, tt.err)
 			continue
 		}
 		if err == nil && !slices.Equal(got, tt.want) {
-			t.Errorf("%v.Encode(%+v) = %x, want %x", tt.dt, tt.s, got, tt.want)
+			t.Errorf("Encode(%v, %+v) = %x, want %x", tt.dt, tt.s, got, tt.want)
 		}
 	}
 }
@@ -79,51 +81,54 @@ func TestFill(t *testing.T) {
 	}
 }
 
-func TestArange(t *testing.T) {
-	f8, _ := ParseDataType("float8_e4m3fn")
-	for _, dt := range []DataType{Int8, Uint16, Int32, Int64, Float16, Float32, Float64, Bfloat16, Complex128, f8} {
-		const n = 9
-		dst := make([]byte, n*dt.ItemSize())
-		if err := dt.Arange(dst); err != nil {
-			t.Fatalf("%v: %v", dt, err)
-		}
-		for k := 0; k < n; k++ {
-			want, _ := dt.Encode(Scalar{Kind: IntScalar, Int: int64(k)})
-			if got := dst[k*dt.ItemSize() : (k+1)*dt.ItemSize()]; !slices.Equal(got, want) {
-				t.Errorf("%v element %d: %x, want %x", dt, k, got, want)
-			}
-		}
-	}
-	tests := []struct {
-		dt  DataType
-		n   int64
-		err error
-	}{
-		{Bool, 2, nil}, {Bool, 3, ErrArangeBool}, {Int8, 128, nil}, {Int8, 129, ErrRange}, {Uint8, 256, nil},
-		{Uint8, 257, ErrRange}, {Int64, math.MaxInt64, nil}, {Float16, 1 << 40, nil}, {Int8, 0, nil},
-	}
-	for _, tt := range tests {
-		if err := tt.dt.CheckArange(tt.n); (err != nil) != (tt.err != nil) || !errors.Is(err, tt.err) {
-			t.Errorf("%v.CheckArange(%d) = %v, want %v", tt.dt, tt.n, err, tt.err)
-		}
-	}
-	if err := Int8.Arange(make([]byte, 200)); !errors.Is(err, ErrRange) {
-		t.Errorf("int8 Arange of 200 elements: %v, want ErrRange", err)
-	}
-}
-
 func TestEncodeVector(t *testing.T) {
-	f4x2 := DataType{Code: Float4E2M1FN, Bits: 4, Lanes: 2}
-	got, err := f4x2.Encode(Scalar{Kind: FloatScalar, Real: 1}) // float4_e2m1fn 1.0 is code 2
+	f4x2 := dlpack.DataType{Code: dlpack.Float4E2M1FN, Bits: 4, Lanes: 2}
+	got, err := Encode(f4x2, Scalar{Kind: Float, Real: 1}) // float4_e2m1fn 1.0 is code 2
 	if err != nil || !slices.Equal(got, []byte{0x22}) {
 		t.Errorf("float4_e2m1fn x2 of 1.0 = %x, %v; want 22", got, err)
 	}
-	i16x3 := DataType{Code: Int, Bits: 16, Lanes: 3}
-	got, err = i16x3.Encode(Scalar{Kind: IntScalar, Int: -2})
+	i16x3 := dlpack.DataType{Code: dlpack.Int, Bits: 16, Lanes: 3}
+	got, err = Encode(i16x3, Scalar{Kind: Int, Int: -2})
 	if err != nil || !slices.Equal(got, []byte{0xfe, 0xff, 0xfe, 0xff, 0xfe, 0xff}) {
 		t.Errorf("int16 x3 of -2 = %x, %v", got, err)
 	}
-	if _, err := i16x3.Encode(Scalar{Kind: IntScalar, Int: 1 << 20}); !errors.Is(err, ErrRange) {
+	if _, err := Encode(i16x3, Scalar{Kind: Int, Int: 1 << 20}); !errors.Is(err, ErrRange) {
 		t.Errorf("int16 x3 of 2**20: %v, want ErrRange", err)
+	}
+}
+
+func TestEncodeBigInt(t *testing.T) {
+	big := Scalar{Kind: BigInt, Real: 0x1p64}
+	for _, dt := range []dlpack.DataType{dlpack.Bool, dlpack.Int64, dlpack.Uint64, dlpack.Int8} {
+		if _, err := Encode(dt, big); !errors.Is(err, ErrRange) {
+			t.Errorf("Encode(%v, 2**64): %v, want ErrRange", dt, err)
+		}
+	}
+	got, err := Encode(dlpack.Float64, big)
+	if err != nil || math.Float64frombits(binary.LittleEndian.Uint64(got)) != 0x1p64 {
+		t.Errorf("Encode(float64, 2**64) = %x, %v", got, err)
+	}
+	got, err = Encode(dlpack.Complex64, Scalar{Kind: BigInt, Real: -0x1p70})
+	if err != nil || math.Float32frombits(binary.LittleEndian.Uint32(got)) != -0x1p70 {
+		t.Errorf("Encode(complex64, -2**70) = %x, %v", got, err)
+	}
+}
+
+func TestScalarString(t *testing.T) {
+	for s, want := range map[Scalar]string{
+		{Kind: Bool, Int: 1}:                "True",
+		{Kind: Int, Int: -3}:                "-3",
+		{Kind: Uint, Uint: math.MaxUint64}:  "18446744073709551615",
+		{Kind: Float, Real: 2}:              "2.0",
+		{Kind: Float, Real: 0.1}:            "0.1",
+		{Kind: Float, Real: math.NaN()}:     "nan",
+		{Kind: Float, Real: math.Inf(-1)}:   "-inf",
+		{Kind: BigInt, Real: 0x1p64}:        "1.8446744073709552e+19",
+		{Kind: Complex, Real: 1, Imag: -2}:  "(1-2j)",
+		{Kind: Complex, Real: 0.5, Imag: 1}: "(0.5+1j)",
+	} {
+		if got := s.String(); got != want {
+			t.Errorf("%#v.String() = %q, want %q", s, got, want)
+		}
 	}
 }
