@@ -32,3 +32,12 @@ func cValid(dt DataType) bool {
 	}
 	return cabi.Valid(uint8(dt.Code), dt.Bits, dt.Lanes)
 }
+
+// cItemSize is the header's gdl_itemsize; without cgo it is
+// DataType.StorageSize.
+func cItemSize(dt DataType, padded bool) int {
+	if !cabi.Enabled {
+		return dt.StorageSize(padded)
+	}
+	return int(cabi.ItemSize(uint8(dt.Code), dt.Bits, dt.Lanes, padded))
+}

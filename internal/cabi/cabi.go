@@ -125,6 +125,11 @@ static bool gdl_dtype_valid_of(uint8_t code, uint8_t bits, uint16_t lanes) {
 	return gdl_dtype_valid(dt);
 }
 
+static int64_t gdl_itemsize_of(uint8_t code, uint8_t bits, uint16_t lanes, bool padded) {
+	DLDataType dt = {code, bits, lanes};
+	return gdl_itemsize(dt, padded);
+}
+
 static DLPackVersion gdl_min_version_of(uint8_t code, uint8_t bits, uint16_t lanes, int32_t type, int32_t id) {
 	DLDataType dt = {code, bits, lanes};
 	DLDevice dev = {(DLDeviceType)type, id};
@@ -163,4 +168,9 @@ func Known(code, bits uint8, lanes uint16) bool {
 // Valid is the header's gdl_dtype_valid of the data type (code, bits, lanes).
 func Valid(code, bits uint8, lanes uint16) bool {
 	return bool(C.gdl_dtype_valid_of(C.uint8_t(code), C.uint8_t(bits), C.uint16_t(lanes)))
+}
+
+// ItemSize is the header's gdl_itemsize of the data type (code, bits, lanes).
+func ItemSize(code, bits uint8, lanes uint16, padded bool) int64 {
+	return int64(C.gdl_itemsize_of(C.uint8_t(code), C.uint8_t(bits), C.uint16_t(lanes), C.bool(padded)))
 }

@@ -19,3 +19,6 @@ func Known(code, bits uint8, lanes uint16) bool { return false }
 
 // Valid returns false without cgo.
 func Valid(code, bits uint8, lanes uint16) bool { return false }
+
+// ItemSize returns 0 without cgo.
+func ItemSize(code, bits uint8, lanes uint16, padded bool) int64 { return 0 }
