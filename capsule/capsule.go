@@ -45,7 +45,7 @@ package capsule
 
 /*
 #cgo pkg-config: python3
-#cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -O2
+#cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -O2 -Wall -Wextra -Wno-unused-parameter
 #cgo LDFLAGS: ${SRCDIR}/exports.so
 #include "capsule.h"
 */

@@ -5,7 +5,7 @@ package consumer
 // entering Go; and the allocator of CopyFrom's temporary buffer.
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../dlpack -O2
+#cgo CFLAGS: -I${SRCDIR}/../dlpack -O2 -Wall -Wextra -Wno-unused-parameter
 #include <stdlib.h>
 
 // gdl_scratch_alloc is malloc, which returns NULL when memory runs out where

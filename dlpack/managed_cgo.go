@@ -2,6 +2,7 @@
 
 package dlpack
 
+// #cgo CFLAGS: -Wall -Wextra -Wno-unused-parameter
 // #include "dlpack.h"
 import "C"
 

@@ -9,7 +9,7 @@ package main
 
 /*
 #cgo pkg-config: python3
-#cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -I${SRCDIR}/../capsule -O2
+#cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -I${SRCDIR}/../capsule -O2 -Wall -Wextra -Wno-unused-parameter
 #include "ext.h"
 #include <stdlib.h>
 */

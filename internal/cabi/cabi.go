@@ -8,7 +8,7 @@
 package cabi
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../../dlpack
+#cgo CFLAGS: -I${SRCDIR}/../../dlpack -Wall -Wextra -Wno-unused-parameter
 #include <stddef.h>
 #include <stdint.h>
 #include "dlpack.h"

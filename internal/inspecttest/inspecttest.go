@@ -3,7 +3,7 @@
 // package consumer. Only tests import it.
 package inspecttest
 
-// #cgo CFLAGS: -I${SRCDIR}/../../dlpack -I${SRCDIR}/../../consumer
+// #cgo CFLAGS: -I${SRCDIR}/../../dlpack -I${SRCDIR}/../../consumer -Wall -Wextra -Wno-unused-parameter
 // #include "inspect.h"
 import "C"
 

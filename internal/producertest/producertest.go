@@ -4,7 +4,7 @@
 package producertest
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../../dlpack -I${SRCDIR}/../../producer
+#cgo CFLAGS: -I${SRCDIR}/../../dlpack -I${SRCDIR}/../../producer -Wall -Wextra -Wno-unused-parameter
 #include <stdlib.h>
 #include "producer.h"
 
