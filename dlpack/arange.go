@@ -283,9 +283,9 @@ func (dt DataType) fill(dst []byte, n int) {
 		for k := 2; k < n; k++ {
 			putUint(dst[k*size:(k+1)*size], start+uint64(k)*delta)
 		}
-	case dt.Code == Complex:
+	case dt.Code == Complex || dt.Code == Bcomplex:
 		// Each part as a real type of half the width: complex32 as float16, complex64 as float32, …
-		part := DataType{Code: Float, Bits: dt.Bits / 2, Lanes: 1}
+		part := dt.complexPart()
 		ps := part.ItemSize()
 		for _, off := range []int{0, ps} {
 			re := make([]byte, n*ps)

@@ -84,6 +84,9 @@ static const gdl_abi_entry gdl_abi[] = {
 	GDL_VAL(kDLHexagon),
 	GDL_VAL(kDLMAIA),
 	GDL_VAL(kDLTrn),
+	GDL_VAL(kDLTPU),
+	GDL_VAL(kDLTPUHost),
+	GDL_VAL(kDLAscend),
 
 	GDL_VAL(kDLInt),
 	GDL_VAL(kDLUInt),
@@ -103,6 +106,7 @@ static const gdl_abi_entry gdl_abi[] = {
 	GDL_VAL(kDLFloat6_e2m3fn),
 	GDL_VAL(kDLFloat6_e3m2fn),
 	GDL_VAL(kDLFloat4_e2m1fn),
+	GDL_VAL(kDLBcomplex),
 };
 
 static int gdl_abi_len(void) { return (int)(sizeof gdl_abi / sizeof gdl_abi[0]); }
@@ -117,6 +121,13 @@ static bool gdl_dtype_known_of(uint8_t code, uint8_t bits, uint16_t lanes) {
 static bool gdl_dtype_valid_of(uint8_t code, uint8_t bits, uint16_t lanes) {
 	DLDataType dt = {code, bits, lanes};
 	return gdl_dtype_valid(dt);
+}
+
+static const char *gdl_device_type_name_of(int32_t t) { return gdl_device_type_name(t); }
+
+static bool gdl_cpu_accessible_of(int32_t t) {
+	DLDevice d = {(DLDeviceType)t, 0};
+	return gdl_is_cpu_accessible(d);
 }
 
 static DLPackVersion gdl_min_version_of(uint8_t code, uint8_t bits, uint16_t lanes, int32_t type, int32_t id) {
@@ -149,6 +160,18 @@ func cMinVersion(dt DataType, dev Device) Version {
 
 // cKnown is the C header's gdl_dtype_known, DataType.Known for C code on the
 // hot path; the tests hold the two together.
+// cDeviceTypeName is gdl_device_type_name(t); false where C names no device type.
+func cDeviceTypeName(t DeviceType) (string, bool) {
+	p := C.gdl_device_type_name_of(C.int32_t(t))
+	if p == nil {
+		return "", false
+	}
+	return C.GoString(p), true
+}
+
+// cCPUAccessible is the C header's gdl_is_cpu_accessible for device type t.
+func cCPUAccessible(t DeviceType) bool { return bool(C.gdl_cpu_accessible_of(C.int32_t(t))) }
+
 func cKnown(dt DataType) bool {
 	return bool(C.gdl_dtype_known_of(C.uint8_t(dt.Code), C.uint8_t(dt.Bits), C.uint16_t(dt.Lanes)))
 }

@@ -14,3 +14,14 @@ func cKnown(dt DataType) bool { return dt.Known() }
 
 // cValid is DataType.Check when cgo is off: there is no C to compare.
 func cValid(dt DataType) bool { return dt.Check() == nil }
+
+// cDeviceTypeName is DeviceType.String for known types when cgo is off: there is no C to compare.
+func cDeviceTypeName(t DeviceType) (string, bool) {
+	if !t.Known() {
+		return "", false
+	}
+	return t.String(), true
+}
+
+// cCPUAccessible is DeviceType.CPUAccessible when cgo is off: there is no C to compare.
+func cCPUAccessible(t DeviceType) bool { return t.CPUAccessible() }

@@ -73,7 +73,7 @@ func (dt DataType) Encode(s Scalar) ([]byte, error) {
 			s.Int = 1
 		}
 	}
-	if s.Kind == ComplexScalar && dt.Code != Complex {
+	if s.Kind == ComplexScalar && dt.Code != Complex && dt.Code != Bcomplex {
 		if s.Imag != 0 {
 			return nil, fmt.Errorf("dlpack: %w: cannot store (%g%+gj) in %v", ErrComplex, s.Real, s.Imag, dt)
 		}
@@ -105,21 +105,20 @@ func (dt DataType) Encode(s Scalar) ([]byte, error) {
 		}
 	case Bfloat:
 		putUint(out, uint64(EncodeBfloat16(s.Float())))
-	case Complex:
+	case Complex, Bcomplex:
+		// Each part as the real type of half the width: complex32 as float16, bcomplex32 as bfloat16, …
 		re, im := s.Float(), 0.0
 		if s.Kind == ComplexScalar {
 			im = s.Imag
 		}
-		switch dt.Bits {
-		case 32:
-			putUint(out[:2], uint64(EncodeFloat16(re)))
-			putUint(out[2:], uint64(EncodeFloat16(im)))
-		case 64:
-			putUint(out[:4], uint64(math.Float32bits(float32(re))))
-			putUint(out[4:], uint64(math.Float32bits(float32(im))))
-		default:
-			putUint(out[:8], math.Float64bits(re))
-			putUint(out[8:], math.Float64bits(im))
+		part := dt.complexPart()
+		size := part.ItemSize()
+		for i, v := range []float64{re, im} {
+			b, err := part.Encode(Scalar{Kind: FloatScalar, Real: v})
+			if err != nil {
+				return nil, err
+			}
+			copy(out[i*size:], b)
 		}
 	default:
 		b, ok := EncodeMinifloat(dt.Code, s.Float())
@@ -129,6 +128,15 @@ func (dt DataType) Encode(s Scalar) ([]byte, error) {
 		out[0] = b
 	}
 	return out, nil
+}
+
+// complexPart is the real type of each part of an element of the complex
+// type dt: complex32's float16, bcomplex32's bfloat16, complex64's float32.
+func (dt DataType) complexPart() DataType {
+	if dt.Code == Bcomplex {
+		return DataType{Bfloat, dt.Bits / 2, 1}
+	}
+	return DataType{Float, dt.Bits / 2, 1}
 }
 
 // encodeLanes is Encode for a vector type: s in every lane, lanes narrower

@@ -21,6 +21,9 @@ func TestEncode(t *testing.T) {
 		err  error
 	}{
 		{Bool, i(2), []byte{1}, nil},
+		// bcomplex32: bfloat16 1.5 (0x3fc0) then -2 (0xc000), as two bfloat16 are laid out.
+		{Bcomplex32, Scalar{Kind: ComplexScalar, Real: 1.5, Imag: -2}, []byte{0xc0, 0x3f, 0x00, 0xc0}, nil},
+		{Bcomplex32, f(1), []byte{0x80, 0x3f, 0, 0}, nil},
 		{Bool, f(0), []byte{0}, nil},
 		{Bool, f(-0.5), []byte{1}, nil},
 		{Bool, Scalar{Kind: UintScalar, Uint: 1 << 63}, []byte{1}, nil},
@@ -81,7 +84,7 @@ func TestFill(t *testing.T) {
 
 func TestArange(t *testing.T) {
 	f8, _ := ParseDataType("float8_e4m3fn")
-	for _, dt := range []DataType{Int8, Uint16, Int32, Int64, Float16, Float32, Float64, Bfloat16, Complex128, f8} {
+	for _, dt := range []DataType{Int8, Uint16, Int32, Int64, Float16, Float32, Float64, Bfloat16, Complex128, Bcomplex32, f8} {
 		const n = 9
 		dst := make([]byte, n*dt.ItemSize())
 		if err := dt.Arange(dst); err != nil {
