@@ -24,6 +24,10 @@ int gdl_device_pair(PyObject *pair, PyObject *exc, const char *what, DLDevice *o
 		PyErr_Format(PyExc_ValueError, "%s a device of int32 values, got an out-of-range device %R", what, pair);
 		return -1;
 	}
+	if (t == kDLCPU && i != 0) {
+		PyErr_Format(PyExc_ValueError, "%s a device DLPack defines, got %R: the CPU is device (1, 0)", what, pair);
+		return -1;
+	}
 	if (id == Py_None && t != kDLCPU) {
 		PyErr_Format(exc, "%s a (device_type, device_id) tuple of ints, got %R (only a CPU's id may be None)", what,
 		             pair);
@@ -71,6 +75,10 @@ static int named_device(PyObject *o, const char *what, DLDevice *out) {
 	if (!ok) {
 		PyErr_Format(PyExc_ValueError, "%s %R names no device: write a DLPack device type and an index, such as "
 		             "'cpu', 'cpu:0', 'cuda:1' or 'rocm_host:0'", what, o);
+		return -1;
+	}
+	if (type == kDLCPU && id != 0) {
+		PyErr_Format(PyExc_ValueError, "%s %R names no device DLPack defines: the CPU is 'cpu:0'", what, o);
 		return -1;
 	}
 	if (colon == NULL && type != kDLCPU) {
