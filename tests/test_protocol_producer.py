@@ -441,7 +441,9 @@ def test_dtype_packed_sub_byte_exports_without_padded_flag() -> None:
 
 # docs/protocol.md#producer-newer-dtypes-and-devices
 @pytest.mark.parametrize(
-    "device, needs", [((17, 0), (1, 0)), ((18, 0), (1, 2))], ids=["maia-needs-1.0", "trn-needs-1.2"]
+    "device, needs",
+    [((17, 0), (1, 0)), ((18, 0), (1, 2)), ((19, 0), (1, 3)), ((20, 0), (1, 3)), ((21, 1), (1, 3))],
+    ids=["maia-needs-1.0", "trn-needs-1.2", "tpu-needs-1.3", "tpu-host-needs-1.3", "ascend-needs-1.3"],
 )
 def test_device_newer_than_negotiated(device: tuple[int, int], needs: tuple[int, int]) -> None:
     h = made(device=device)
