@@ -2,7 +2,7 @@
 
 Paddle answers __dlpack_device__() with (DLDeviceType.kDLCPU, None), which NumPy accepts; main adds the type code
 kDLBcomplex (18) and the device types kDLTPU (19), kDLTPUHost (20, pinned host memory the CPU reads) and
-kDLAscend (21). docs/protocol.md#consumer-producers-as-they-are and #consumer-dlpack-after-13.
+kDLAscend (21).
 """
 
 from __future__ import annotations
@@ -17,6 +17,9 @@ import pytest
 
 import godlpack
 from dlpack_ctypes import HandMade, Producer, contiguous_strides, decode
+
+
+# docs/protocol.md#consumer-producers-as-they-are
 
 
 class DLDeviceType(enum.IntEnum):
@@ -76,6 +79,7 @@ def test_intenum_device_of_a_capsule_producer() -> None:
 
 
 # ---- bcomplex ----
+# docs/protocol.md#consumer-dlpack-after-13
 
 
 def bfloat16_bits(x: float) -> int:

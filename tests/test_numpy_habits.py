@@ -1,6 +1,6 @@
 """What NumPy and PyTorch users expect: defaults, dtype and device objects, len, bool, str and repr.
 
-docs/protocol.md#python-surface-as-numpy-and-pytorch-users-write-it states these promises; each is checked here
+docs/protocol.md#the-python-surface-as-numpy-and-pytorch-users-write-it and #dtypes-dtype-objects state these promises; each is checked here
 against NumPy or PyTorch themselves where they have the same thing.
 """
 
@@ -18,6 +18,7 @@ import godlpack
 from godlpack import DType
 
 # ---- defaults ----
+# docs/protocol.md#dtypes-dtype-objects
 
 
 @pytest.mark.parametrize("make", ["empty", "zeros"])
@@ -141,6 +142,7 @@ def test_dtype_equality_and_hash() -> None:
 
 
 # ---- devices ----
+# docs/protocol.md#consumer-device
 
 
 def test_device_is_its_tuple_with_names() -> None:
@@ -201,6 +203,7 @@ def test_other_devices_in_dl_device_are_buffer_error() -> None:
 
 
 # ---- len and bool ----
+# docs/protocol.md#the-python-surface-as-numpy-and-pytorch-users-write-it
 
 
 @pytest.mark.parametrize("shape", [(0,), (3,), (2, 5), (0, 4), (4, 0, 2)])
