@@ -433,7 +433,7 @@ PyTypeObject gdl_DTypeType = {
 	.tp_hash = (hashfunc)dtype_hash,
 	.tp_richcompare = (richcmpfunc)dtype_richcompare,
 	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_doc = "DType(dtype)\n--\n\nAn element type of the DLPack table: code, bits and lanes. dtype is a name "
+	.tp_doc = "DType(name)\n--\n\nAn element type of the DLPack table: code, bits and lanes. name is a name "
 	          "('float32', 'torch.float32', NumPy's 'f4', '<f8', 'double'), a NumPy dtype or scalar type, a PyTorch "
 	          "dtype, Python's bool, int, float or complex, or an object with __dlpack_data_type__(). Equal to its "
 	          "name as a str, and to the NumPy and PyTorch dtypes of the same DLPack type; hashed as its name.",

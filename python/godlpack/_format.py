@@ -26,7 +26,7 @@ def tensor_str(t: Tensor) -> str:
     except ImportError:
         return _plain(t)
     try:
-        array = numpy.asarray(memoryview(t))
+        array = numpy.asarray(memoryview(typing.cast(typing.Any, t)))  # zero-copy; typed as a buffer from 3.12
     except (BufferError, TypeError, ValueError):
         array = numpy.array(t.tolist())  # a vector dtype's lanes make one more dimension
         if array.size == 0:
