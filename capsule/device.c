@@ -6,8 +6,7 @@ int gdl_device_pair(PyObject *pair, PyObject *exc, const char *what, DLDevice *o
 	PyObject *type = PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2 ? PyTuple_GET_ITEM(pair, 0) : NULL;
 	PyObject *id = type != NULL ? PyTuple_GET_ITEM(pair, 1) : NULL;
 	/* A device type may be an IntEnum (PyTorch's, Paddle's); a CPU's id may be None, as Paddle answers. */
-	if (type == NULL || !PyLong_Check(type) || !(PyLong_Check(id) || id == Py_None) || PyBool_Check(type) ||
-	    PyBool_Check(id)) {
+	if (type == NULL || !PyLong_Check(type) || !(PyLong_Check(id) || id == Py_None)) {
 		PyErr_Format(exc, "%s a (device_type, device_id) tuple of ints, got %R", what, pair);
 		return -1;
 	}
@@ -117,8 +116,11 @@ static int torch_device(PyObject *o, const char *what, DLDevice *out) {
 		Py_XDECREF(version);
 		if (hip == NULL)
 			PyErr_Clear(); /* a torch without torch.version.hip: a CUDA build */
-		name = hip != NULL && PyObject_IsTrue(hip) == 1 ? "rocm" : "cuda";
+		int rocm = hip != NULL ? PyObject_IsTrue(hip) : 0;
 		Py_XDECREF(hip);
+		if (rocm < 0)
+			goto done;
+		name = rocm ? "rocm" : "cuda";
 	} else if (strcmp(name, "mps") == 0) {
 		name = "metal";
 	} else if (strcmp(name, "xpu") == 0) {
