@@ -23,10 +23,6 @@ int gdl_device_pair(PyObject *pair, PyObject *exc, const char *what, DLDevice *o
 		PyErr_Format(PyExc_ValueError, "%s a device of int32 values, got an out-of-range device %R", what, pair);
 		return -1;
 	}
-	if (t == kDLCPU && i != 0) {
-		PyErr_Format(PyExc_ValueError, "%s a device DLPack defines, got %R: the CPU is device (1, 0)", what, pair);
-		return -1;
-	}
 	if (id == Py_None && t != kDLCPU) {
 		PyErr_Format(exc, "%s a (device_type, device_id) tuple of ints, got %R (only a CPU's id may be None)", what,
 		             pair);
@@ -146,7 +142,14 @@ int gdl_parse_device(PyObject *o, PyObject *exc, const char *what, DLDevice *out
 	if (PyTuple_Check(o)) {
 		char must[64];
 		PyOS_snprintf(must, sizeof must, "%s must be", what);
-		return gdl_device_pair(o, exc, must, out);
+		if (gdl_device_pair(o, exc, must, out) != 0)
+			return -1;
+		/* A producer may say what it likes of its own memory; a caller asking for a CPU other than 0 is wrong. */
+		if (out->device_type == kDLCPU && out->device_id != 0) {
+			PyErr_Format(PyExc_ValueError, "%s %R names no device DLPack defines: the CPU is (1, 0)", what, o);
+			return -1;
+		}
+		return 0;
 	}
 	if (PyUnicode_Check(o))
 		return named_device(o, what, out);

@@ -166,3 +166,13 @@ def test_new_devices_are_named_and_passed_through(device: tuple[int, int], name:
     assert h.deleted == 1
 
 
+
+
+def test_a_producers_own_cpu_id_is_its_business() -> None:
+    # A caller asking for "cpu:1" is wrong (ValueError); a producer that says its CPU memory is device 1 is read.
+    h = HandMade(shape=(4,), strides=(1,))
+    t = godlpack.from_dlpack(Producer(h.capsule(), device=(1, 1)))
+    assert t.device == (1, 0) and t.shape == (4,)
+    del t
+    gc.collect()
+    assert h.deleted == 1
