@@ -228,8 +228,8 @@ void *gdl_copy(gdl_source *s);
 int gdl_import_managed(PyObject *x, const gdl_request *req, void **managed, bool *versioned);
 
 /*
- * gdl_validate checks a managed tensor the caller owns: gdl_inspect, and
- * consumer.Inspect in Go for what the hot path leaves. On success out
+ * gdl_validate checks a managed tensor the caller owns with gdl_inspect, the
+ * consumer's rule, entering Go only to word a refusal. On success out
  * describes it (strides_buf, GDL_MAX_NDIM long, may hold its strides); on
  * failure the deleter has run and a BufferError names the fault: -1.
  */

@@ -100,45 +100,25 @@ func godlpackCapsuleRefuse(s *C.gdl_source, asked C.DLPackVersion) {
 	}
 }
 
-// godlpackCapsuleInspect is gdl_validate's path into Go for the tensors
-// gdl_inspect leaves: consumer.Inspect decides, and fills out, or raises
-// the BufferError that names the fault (-1). It never deletes the tensor.
+// godlpackCapsuleRefuseImport is gdl_validate's path into Go for a tensor
+// gdl_inspect refused: it raises the BufferError that consumer.Inspect's
+// error words. It never deletes the tensor.
 //
-//export godlpackCapsuleInspect
-func godlpackCapsuleInspect(managed unsafe.Pointer, versioned C.bool, stridesBuf *C.int64_t, out *C.gdl_inspected) (rc C.int) {
-	defer recoverInto(&rc)
-	buf := unsafe.Slice((*int64)(unsafe.Pointer(stridesBuf)), dlpack.MaxNDim)
-	v, err := consumer.Inspect(dlpack.Managed{Pointer: managed, Versioned: bool(versioned)}, buf)
-	if err != nil {
-		var ce *consumer.Error
-		if errors.As(err, &ce) && ce.Version {
-			Raise(BufferError, "cannot import a DLPack %v tensor: godlpack reads major version %d (it speaks %v)",
-				v.Version, dlpack.MajorVersion, dlpack.Current)
-		} else {
-			Raise(BufferError, "cannot import the tensor: %v", err)
-		}
-		return -1
+//export godlpackCapsuleRefuseImport
+func godlpackCapsuleRefuseImport(managed unsafe.Pointer, versioned C.bool) {
+	defer recoverInto(nil)
+	var buf [dlpack.MaxNDim]int64
+	v, err := consumer.Inspect(dlpack.Managed{Pointer: managed, Versioned: bool(versioned)}, buf[:])
+	var ce *consumer.Error
+	switch {
+	case err == nil:
+		Raise(RuntimeError, "capsule: internal error: consumer.Inspect accepts a tensor gdl_inspect refused")
+	case errors.As(err, &ce) && ce.Version:
+		Raise(BufferError, "cannot import a DLPack %v tensor: godlpack reads major version %d (it speaks %v)",
+			v.Version, dlpack.MajorVersion, dlpack.Current)
+	default:
+		Raise(BufferError, "cannot import the tensor: %v", err)
 	}
-	out.data = v.Data
-	out.ndim = C.int32_t(len(v.Shape))
-	if len(v.Shape) > 0 {
-		out.shape = (*C.int64_t)(unsafe.Pointer(&v.Shape[0]))
-		out.strides = (*C.int64_t)(unsafe.Pointer(&v.Strides[0]))
-	} else {
-		out.shape, out.strides = nil, nil
-	}
-	out.dtype = *(*C.DLDataType)(unsafe.Pointer(&v.DType))
-	out.device = *(*C.DLDevice)(unsafe.Pointer(&v.Device))
-	out.flags = C.uint64_t(v.Flags)
-	out.version = C.DLPackVersion{major: C.uint32_t(v.Version.Major), minor: C.uint32_t(v.Version.Minor)}
-	out.versioned = C.bool(v.Versioned)
-	out.c_contiguous = C.bool(v.Extent.CContiguous)
-	out.elements = C.int64_t(v.Extent.Elements)
-	out.low, out.high = C.int64_t(v.Extent.Low), C.int64_t(v.Extent.High)
-	nbytes, _ := v.Extent.DenseBytes(v.DType, v.Flags.Has(dlpack.IsSubbyteTypePadded)) // Inspect refused an overflow
-	out.nbytes = C.int64_t(nbytes)
-	out.itemsize = C.int64_t(v.DType.StorageSize(v.Flags.Has(dlpack.IsSubbyteTypePadded)))
-	return 0
 }
 
 // recoverInto turns a panic into a RuntimeError and, when rc is not nil,

@@ -5,14 +5,13 @@
 #include "_cgo_export.h"
 
 int gdl_validate(void *managed, bool versioned, int64_t *strides_buf, gdl_inspected *out) {
-	if (gdl_inspect(managed, versioned, strides_buf, out))
+	if (gdl_inspect(managed, versioned, strides_buf, out) == GDL_INSPECT_OK)
 		return 0;
-	/* Go decides what the hot path leaves: the rare layouts, devices and every fault. */
-	if (gdl_forked_child()) {
+	/* Go words the fault (consumer.Inspect): only refusals cross into Go. */
+	if (gdl_forked_child())
 		gdl_fork_error();
-	} else if (godlpackCapsuleInspect(managed, versioned, strides_buf, out) == 0) {
-		return 0;
-	}
+	else
+		godlpackCapsuleRefuseImport(managed, versioned);
 	gdl_delete_keeping_error(managed, versioned);
 	return -1;
 }

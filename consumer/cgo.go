@@ -1,8 +1,8 @@
 package consumer
 
-// The C half of this package: gdl_inspect (inspect.c), the hot path of
-// Inspect for C callers (package capsule) that import a tensor without
-// entering Go; and the allocator of CopyFrom's temporary buffer.
+// The C half of this package: gdl_inspect (inspect.c), the consumer's rule,
+// which Inspect calls and C callers (package capsule) call without entering
+// Go; and the allocator of CopyFrom's temporary buffer.
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/../dlpack -O2 -Wall -Wextra -Wno-unused-parameter

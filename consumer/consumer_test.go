@@ -4,6 +4,7 @@ import (
 	"errors"
 	"github.com/godlpack/godlpack/consumer"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
@@ -29,9 +30,23 @@ type spec struct {
 	offset     uint64
 }
 
-// managed builds the tensor s describes in Go memory, which the returned
-// values keep alive for as long as the caller holds them.
-func (s spec) managed() (unsafe.Pointer, bool) {
+// managed builds the tensor s describes in Go memory, pinned until the test
+// ends (Inspect hands it to C, which may read only pinned Go memory).
+func (s spec) managed(t testing.TB) (unsafe.Pointer, bool) {
+	var pin runtime.Pinner
+	t.Cleanup(pin.Unpin)
+	m, versioned := s.build()
+	pin.Pin(m)
+	if len(s.shape) > 0 {
+		pin.Pin(&s.shape[0])
+	}
+	if len(s.strides) > 0 {
+		pin.Pin(&s.strides[0])
+	}
+	return m, versioned
+}
+
+func (s spec) build() (unsafe.Pointer, bool) {
 	var t dlpack.Tensor
 	t.Data = s.data
 	t.Device = s.dev
@@ -141,7 +156,7 @@ func TestInspectRefuses(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m, versioned := tc.s.managed()
+			m, versioned := tc.s.managed(t)
 			v, err := consumer.Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, nil)
 			if err == nil {
 				t.Fatalf("accepted: %+v", v)
@@ -216,7 +231,7 @@ func TestInspectAccepts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m, versioned := tc.s.managed()
+			m, versioned := tc.s.managed(t)
 			var buf [dlpack.MaxNDim]int64
 			v, err := consumer.Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, buf[:])
 			if err != nil {
@@ -257,7 +272,7 @@ func TestInspectNoAlloc(t *testing.T) {
 		{version: v13, shape: []int64{4}, strides: []int64{1}, dt: dlpack.DataType{Code: dlpack.Float6E2M3FN, Bits: 6, Lanes: 2}, dev: cuda, data: data},
 		{version: v13, shape: []int64{4}, strides: []int64{1}, dt: dlpack.DataType{Code: 99, Bits: 8, Lanes: 1}, dev: cuda, data: data},
 	} {
-		m, versioned := s.managed()
+		m, versioned := s.managed(t)
 		var buf [dlpack.MaxNDim]int64
 		allocs := testing.AllocsPerRun(100, func() {
 			if _, err := consumer.Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, buf[:]); err != nil {
@@ -277,7 +292,7 @@ func TestInspectChecksLayoutOfValidDTypes(t *testing.T) {
 		for bits := 0; bits < 256; bits++ {
 			for _, lanes := range []uint16{0, 1, 2, 3, 4, 8} {
 				dt := dlpack.DataType{Code: dlpack.Code(code), Bits: uint8(bits), Lanes: lanes}
-				m, versioned := spec{version: v13, shape: []int64{-1}, strides: []int64{1}, dt: dt, dev: cuda, data: data}.managed()
+				m, versioned := spec{version: v13, shape: []int64{-1}, strides: []int64{1}, dt: dt, dev: cuda, data: data}.managed(t)
 				_, err := consumer.Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, nil)
 				if checked := errors.Is(err, dlpack.ErrNegativeDim); checked != (dt.Check() == nil) {
 					t.Errorf("%v on CUDA: consumer.Inspect = %v; Check = %v", dt, err, dt.Check())

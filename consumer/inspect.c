@@ -1,94 +1,107 @@
 #include <stddef.h>
 #include "inspect.h"
 
-bool gdl_inspect(const void *managed, bool versioned, int64_t *strides_buf, gdl_inspected *out) {
+int gdl_inspect(const void *managed, bool versioned, int64_t *strides_buf, gdl_inspected *out) {
 	if (managed == NULL)
-		return false;
+		return GDL_INSPECT_NULL;
 	const DLTensor *t;
+	out->versioned = versioned;
+	uint64_t flags = 0;
 	if (versioned) {
 		const DLManagedTensorVersioned *m = managed;
-		if (m->version.major != GDL_MAJOR_VERSION || m->version.minor > GDL_MINOR_VERSION ||
-		    (m->flags & ~GDL_KNOWN_FLAGS) != 0)
-			return false;
-		out->version = m->version;
-		out->flags = m->flags;
 		t = &m->dl_tensor;
+		out->version = m->version;
+		if (m->version.major != GDL_MAJOR_VERSION)
+			return GDL_INSPECT_VERSION;
+		flags = m->flags;
+		out->flags = flags;
+		if ((flags & ~GDL_KNOWN_FLAGS) != 0)
+			return GDL_INSPECT_FLAGS;
+		if (m->version.minor > GDL_MINOR_VERSION) {
+			/* A newer minor version may define devices and type codes whose meaning we cannot know. */
+			out->device = t->device;
+			out->dtype = t->dtype;
+			if (!gdl_device_known(t->device.device_type))
+				return GDL_INSPECT_NEWER_DEVICE;
+			if (t->dtype.code > kDLFloat4_e2m1fn)
+				return GDL_INSPECT_NEWER_CODE;
+		}
 	} else {
+		t = &((const DLManagedTensor *)managed)->dl_tensor;
 		out->version = (DLPackVersion){0, 0};
 		out->flags = 0;
-		t = &((const DLManagedTensor *)managed)->dl_tensor;
 	}
+	DLDataType dt = t->dtype;
+	out->dtype = dt;
+	out->device = t->device;
 	int32_t ndim = t->ndim;
-	if (ndim < 0 || ndim > GDL_MAX_NDIM || !gdl_is_cpu_accessible(t->device) || !gdl_dtype_valid(t->dtype) ||
-	    gdl_sub_byte(t->dtype))
-		return false;
-	if (ndim > 0 && t->shape == NULL)
-		return false;
-	const int64_t *strides = t->strides;
-	if (ndim > 0 && strides == NULL) {
-		/* Before 1.2, NULL strides meant C-contiguous; legacy tensors may omit them too. */
-		if (versioned && out->version.minor >= 2)
-			return false;
-		int64_t s = 1;
-		for (int32_t i = ndim - 1; i >= 0; i--) {
-			strides_buf[i] = s;
-			int64_t d = t->shape[i] > 1 ? t->shape[i] : 1;
-			if (__builtin_mul_overflow(s, d, &s))
-				return false;
+	out->ndim = ndim;
+	if (ndim < 0 || ndim > GDL_MAX_NDIM)
+		return GDL_INSPECT_NDIM;
+	const int64_t *shape = NULL, *strides = NULL;
+	if (ndim > 0) {
+		if (t->shape == NULL)
+			return GDL_INSPECT_NULL_SHAPE;
+		shape = t->shape;
+		strides = t->strides;
+		if (strides == NULL) {
+			/* Before 1.2, NULL strides meant C-contiguous; legacy tensors may omit them too. */
+			if (versioned && out->version.minor >= 2)
+				return GDL_INSPECT_NULL_STRIDES;
+			gdl_contiguous_strides(ndim, shape, strides_buf);
+			strides = strides_buf;
 		}
-		strides = strides_buf;
 	}
-	int64_t size = gdl_itemsize(t->dtype, false), elements = 1, low = 0, high = 0, want = 1;
-	bool empty = false, contiguous = true;
-	for (int32_t i = 0; i < ndim; i++) {
-		if (t->shape[i] < 0)
-			return false;
-		empty |= t->shape[i] == 0;
+	out->shape = shape;
+	out->strides = strides;
+	bool padded = (flags & GDL_FLAG_IS_SUBBYTE_TYPE_PADDED) != 0;
+	gdl_extent e;
+	if (gdl_dtype_valid(dt)) {
+		int fault = gdl_layout(ndim, shape, strides, dt, padded, &e);
+		if (fault != GDL_LAYOUT_OK) {
+			out->index = e.index;
+			out->elements = e.elements;
+			return fault;
+		}
+	} else if (gdl_is_cpu_accessible(t->device)) {
+		return GDL_INSPECT_DTYPE;
+	} else {
+		/* Data we pass through but never read may have any dtype; only sizes that cannot exist are refused. */
+		e = (gdl_extent){.elements = 1};
+		bool empty = false;
+		for (int32_t i = 0; i < ndim; i++) {
+			if (shape[i] < 0)
+				return GDL_INSPECT_COUNT;
+			empty |= shape[i] == 0;
+		}
+		for (int32_t i = 0; i < ndim && !empty; i++)
+			if (__builtin_mul_overflow(e.elements, shape[i], &e.elements))
+				return GDL_INSPECT_COUNT;
+		if (empty)
+			e.elements = 0;
+		e.itemsize = gdl_itemsize(dt, padded);
+		if (!gdl_dense_bytes(e.elements, 0, dt, padded, &e.nbytes)) {
+			out->elements = e.elements;
+			return GDL_LAYOUT_DENSE_OVERFLOW;
+		}
 	}
-	for (int32_t i = ndim - 1; i >= 0 && !empty; i--) {
-		int64_t d = t->shape[i], off;
-		if (__builtin_mul_overflow(elements, d, &elements))
-			return false;
-		if (d == 1)
-			continue;
-		if (__builtin_mul_overflow(strides[i], d - 1, &off) ||
-		    (off < 0 ? __builtin_add_overflow(low, off, &low) : __builtin_add_overflow(high, off, &high)))
-			return false;
-		contiguous = contiguous && strides[i] == want;
-		if (contiguous && __builtin_mul_overflow(want, d, &want))
-			contiguous = false;
-	}
-	int64_t nbytes = 0;
+	out->elements = e.elements;
+	if (e.elements > 0 && t->data == NULL)
+		return GDL_INSPECT_NULL_DATA;
 	uintptr_t base = (uintptr_t)t->data;
 	if (t->byte_offset > UINTPTR_MAX - base)
-		return false;
+		return GDL_INSPECT_OFFSET_WRAPS;
 	uintptr_t first = base + (uintptr_t)t->byte_offset;
-	if (empty) {
-		elements = low = high = 0;
-		contiguous = true;
-	} else {
-		/* Bytes, a copy's size and the distance to each end must all be representable. */
-		int64_t span;
-		if (__builtin_mul_overflow(low, size, &low) || __builtin_mul_overflow(high, size, &high) ||
-		    __builtin_add_overflow(high, size, &high) || __builtin_sub_overflow(high, low, &span) ||
-		    low == INT64_MIN || __builtin_mul_overflow(elements, size, &nbytes))
-			return false;
-		if (t->data == NULL || (uint64_t)(-low) > (uint64_t)first ||
-		    (uint64_t)high > (uint64_t)(UINTPTR_MAX - first))
-			return false;
-	}
+	out->low = e.low;
+	out->high = e.high;
+	if (e.elements > 0 && ((e.low < 0 && (uint64_t)-e.low > (uint64_t)first) ||
+	                       (e.high > 0 && (uint64_t)e.high > (uint64_t)(UINTPTR_MAX - first))))
+		return GDL_INSPECT_EXTENT_WRAPS;
+	/* NULL plus an offset is no address (and below 4096 one Go's checkptr rejects). */
 	out->data = t->data == NULL ? NULL : (void *)first;
-	out->shape = ndim > 0 ? t->shape : NULL;
-	out->strides = ndim > 0 ? strides : NULL;
-	out->dtype = t->dtype;
-	out->device = t->device;
-	out->ndim = ndim;
-	out->versioned = versioned;
-	out->c_contiguous = contiguous;
-	out->elements = elements;
-	out->low = low;
-	out->high = high;
-	out->nbytes = nbytes;
-	out->itemsize = size;
-	return true;
+	out->c_contiguous = e.c_contiguous;
+	out->f_contiguous = e.f_contiguous;
+	out->nbytes = e.nbytes;
+	out->itemsize = e.itemsize;
+	return GDL_INSPECT_OK;
 }

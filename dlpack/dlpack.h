@@ -168,7 +168,7 @@ static inline int64_t gdl_itemsize(DLDataType dt, bool padded) {
 		return 0;
 	if (gdl_sub_byte(dt))
 		return padded ? 1 : 0;
-	return width % 8 == 0 ? width / 8 : 0;
+	return (width & 7) == 0 ? width >> 3 : 0; /* width > 0: a shift, where a signed division needs more */
 }
 
 /* gdl_device_known reports whether DLPack 1.3 (dmlc/dlpack main) defines the device type t. */
