@@ -82,11 +82,12 @@ func fuzzDims(n int, data []byte, stride bool) ([]int64, []byte) {
 	return out, data
 }
 
-// FuzzInspect hands Inspect managed tensors with arbitrary contents: any
-// version, flags, ndim, shape, strides, dtype, device, byte_offset and NULL
-// pointers. Every input must end in an error or in a view whose fields match
-// the struct and whose extent holds every element; none may panic or read
-// outside the struct, the shape or the strides.
+// FuzzInspect hands Inspect, and so gdl_inspect, the consumer's rule in C,
+// managed tensors with arbitrary contents: any version, flags, ndim, shape,
+// strides, dtype, device, byte_offset and NULL pointers. Every input must
+// end in an error or in a view whose fields match the struct and whose
+// extent is the hull of every element, as the specification says; none may
+// crash or read outside the struct, the shape or the strides.
 func FuzzInspect(f *testing.F) {
 	// versioned, major, minor, flags, ndim, code, bits, lanes, device type, ptrs, byte_offset, dims
 	f.Add(true, uint32(1), uint32(3), uint64(0), int32(2), uint8(2), uint8(32), uint16(1), int32(1), uint8(1<<2), uint64(0), []byte{2, 3, 3, 1})

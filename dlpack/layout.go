@@ -164,6 +164,11 @@ func elementCount(shape []int64) (int64, error) {
 // intermediate quantity is checked for int64 overflow, so that Bytes and
 // the offsets of all elements are representable. Any error is a
 // *LayoutError.
+//
+// CheckLayout is the layout rule for Go code without cgo; C code, and
+// consumer.Inspect through it, use gdl_layout in layout.h. Both are fuzzed
+// against the specification (FuzzCheckLayout; consumer's FuzzInspect), and
+// producer's FuzzContiguous compares them on C-contiguous layouts.
 func CheckLayout(shape, strides []int64, dt DataType, padded bool) (Extent, error) {
 	if len(shape) > MaxNDim {
 		return Extent{}, layoutErr(ErrTooManyDims, "ndim %d exceeds %d", len(shape), MaxNDim)

@@ -148,13 +148,12 @@ void gdl_source_release(gdl_source *s);
 
 /*
  * gdl_contiguous lays out a tensor of shape (ndim values) and dtype dt
- * C-contiguously: it writes the strides in elements (dlpack.ContiguousStrides)
+ * C-contiguously: it writes the strides in elements (gdl_contiguous_strides)
  * and stores the element count and the bytes the elements take, one byte
  * each for sub-byte types when padded, else packed. It returns false for
- * what dlpack.CheckLayout refuses: ndim out of [0, GDL_MAX_NDIM], a dtype
- * it does not accept (gdl_dtype_valid), a negative dimension, or sizes that
- * overflow an int64.
- * TestContiguousMatchesGo holds it to the Go functions.
+ * ndim out of [0, GDL_MAX_NDIM], a dtype gdl_dtype_valid refuses, and what
+ * the layout rule, gdl_layout (dlpack/layout.h), refuses: a negative
+ * dimension or sizes that overflow an int64.
  */
 bool gdl_contiguous(int32_t ndim, const int64_t *shape, DLDataType dt, bool padded, int64_t *strides,
                     int64_t *elements, int64_t *nbytes);
