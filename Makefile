@@ -75,15 +75,21 @@ stubtest: $(PY)
 	$(PY) -m pip install --quiet ".[test]"
 	$(PY) -m mypy.stubtest godlpack
 
-# The example extension (examples/normalize), built only from the public Go packages and tested in a
-# process of its own: it carries its own Go runtime, so it never shares a process with godlpack._core.
+# The example extensions (examples/normalize, examples/rowstats) and the binder's test extension
+# (pymodule/internal/bindtest), built only from the public Go packages and each tested in a process of its
+# own: each carries its own Go runtime, so it never shares a process with godlpack._core.
 # Needs the test extras (numpy, torch, pytest) that `test` installs.
 EXAMPLE_DIR := build/examples
+EXAMPLES    := examples/normalize examples/rowstats pymodule/internal/bindtest
 example-test: $(PY)
 	mkdir -p $(EXAMPLE_DIR)
-	go build -buildmode=c-shared -o $(EXAMPLE_DIR)/normalize$(EXT_SUFFIX) ./examples/normalize
-	rm -f $(EXAMPLE_DIR)/normalize*.h
-	PYTHONPATH=$(EXAMPLE_DIR) $(PY) -m pytest -q -p no:cacheprovider examples/normalize
+	for e in $(EXAMPLES); do \
+		go build -buildmode=c-shared -o $(EXAMPLE_DIR)/$$(basename $$e)$(EXT_SUFFIX) ./$$e || exit 1; \
+	done
+	rm -f $(EXAMPLE_DIR)/*.h
+	for e in $(EXAMPLES); do \
+		PYTHONPATH=$(EXAMPLE_DIR) $(PY) -m pytest -q -p no:cacheprovider $$e || exit 1; \
+	done
 
 # A short run of every Go fuzz target beyond its committed seed corpus (FUZZTIME each, 15 s by default),
 # so that CI keeps looking for hostile inputs without nearing its time limit.

@@ -73,6 +73,9 @@ int gdl_claim_process(const char *module);
 
 /* ---- Arguments ---- */
 
+/* The most parameters a gdl_signature names. */
+#define GDL_SIGNATURE_MAX 16
+
 /*
  * A gdl_signature names the parameters of a function taking METH_FASTCALL |
  * METH_KEYWORDS arguments: the first max_positional may be passed by
@@ -82,11 +85,11 @@ int gdl_claim_process(const char *module);
 typedef struct {
 	const char *func;
 	int n, positional_only, max_positional, required;
-	const char *names[8];
-	PyObject *interned[8];
+	const char *names[GDL_SIGNATURE_MAX];
+	PyObject *interned[GDL_SIGNATURE_MAX];
 	/* The keyword names of the last call and the slot of each: callers pass the same tuple again and again. */
 	PyObject *last_kwnames;
-	int8_t last_slots[8];
+	int8_t last_slots[GDL_SIGNATURE_MAX];
 } gdl_signature;
 
 /*

@@ -177,21 +177,42 @@ func Raw[T ~uint8 | ~uint16 | ~uint32 | ~uint64](t *Tensor) (iter.Seq[*T], error
 
 // walk iterates over the elements of t as values of type T.
 func walk[T any](t *Tensor) iter.Seq[*T] {
+	seq := walkView[T](t.View)
 	return func(yield func(*T) bool) {
-		if t.Extent.Elements == 0 || t.released.Load() {
+		if !t.released.Load() {
+			seq(yield)
+		}
+	}
+}
+
+// ViewElements is Elements for a View whose memory the caller keeps valid
+// and CPU-readable (package pymodule's tensor arguments): an iterator over
+// pointers to every element, of any strides, in C order. T must match the
+// dtype (ErrDType otherwise).
+func ViewElements[T dlpack.Element](v View) (iter.Seq[*T], error) {
+	if want := dlpack.DataTypeOf[T](); v.DType != want {
+		return nil, fmt.Errorf("%w: the tensor holds %v, not %v", ErrDType, v.DType, want)
+	}
+	return walkView[T](v), nil
+}
+
+// walkView iterates over the elements of v as values of type T.
+func walkView[T any](v View) iter.Seq[*T] {
+	return func(yield func(*T) bool) {
+		if v.Extent.Elements == 0 {
 			return
 		}
-		nd := len(t.Shape)
+		nd := len(v.Shape)
 		if nd == 0 {
-			yield((*T)(t.Data))
+			yield((*T)(v.Data))
 			return
 		}
 		size := int64(unsafe.Sizeof(*new(T)))
-		inner, step := t.Shape[nd-1], t.Strides[nd-1]*size
+		inner, step := v.Shape[nd-1], v.Strides[nd-1]*size
 		var idx [dlpack.MaxNDim]int64
 		var off int64
 		for {
-			p := unsafe.Add(t.Data, off)
+			p := unsafe.Add(v.Data, off)
 			for i := int64(0); i < inner; i++ {
 				if !yield((*T)(unsafe.Add(p, i*step))) {
 					return
@@ -201,11 +222,11 @@ func walk[T any](t *Tensor) iter.Seq[*T] {
 			k := nd - 2
 			for ; k >= 0; k-- {
 				idx[k]++
-				off += t.Strides[k] * size
-				if idx[k] < t.Shape[k] {
+				off += v.Strides[k] * size
+				if idx[k] < v.Shape[k] {
 					break
 				}
-				off -= t.Strides[k] * size * t.Shape[k]
+				off -= v.Strides[k] * size * v.Shape[k]
 				idx[k] = 0
 			}
 			if k < 0 {

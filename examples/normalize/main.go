@@ -16,10 +16,6 @@ import "C"
 import (
 	"math"
 
-	"github.com/godlpack/godlpack/capsule"
-	"github.com/godlpack/godlpack/consumer"
-	"github.com/godlpack/godlpack/dlpack"
-	"github.com/godlpack/godlpack/producer"
 	"github.com/godlpack/godlpack/pymodule"
 )
 
@@ -27,50 +23,32 @@ func main() {}
 
 //export PyInit_normalize
 func PyInit_normalize() *C.PyObject {
-	m, _ := pymodule.New("normalize", "A Go extension built on godlpack.", pymodule.Function{
-		Name: "normalize",
-		Doc:  "normalize(x)\n--\n\nRescale the float32 array x in place to mean 0 and std 1; return (mean, std) as a tensor.",
-		Func: normalize,
-	})
+	m, _ := pymodule.New("normalize", "A Go extension built on godlpack.",
+		pymodule.Def("normalize", "x: tensor[float32, writable]", pymodule.F1RE(normalize),
+			"Rescale the float32 array x in place to mean 0 and std 1; return (mean, std) as a tensor."))
 	return (*C.PyObject)(m) // nil with the exception set when New failed
 }
 
-func normalize(args []capsule.Object) (capsule.Object, error) {
-	if len(args) != 1 {
-		return nil, capsule.Errorf(capsule.TypeError, "normalize() takes exactly 1 argument (%d given)", len(args))
-	}
-	// Any DLPack producer: NumPy, PyTorch, godlpack. Writable refuses read-only data.
-	t, err := capsule.Import(args[0], capsule.Request{Writable: true})
-	if err != nil {
-		return nil, err
-	}
-	defer t.Release()
-	elems, err := consumer.Elements[float32](t) // any strides; ErrDType (TypeError) for other dtypes
-	if err != nil {
-		return nil, err
-	}
+// normalize works on any DLPack producer's memory (NumPy, PyTorch,
+// godlpack), of any strides; the binder refused read-only data.
+func normalize(x pymodule.Tensor) (pymodule.Array, error) {
 	var sum, sq float64
-	for p := range elems {
+	for p := range pymodule.Elements[float32](x) {
 		sum += float64(*p)
 	}
-	n := float64(t.Extent.Elements)
+	n := float64(x.Extent.Elements)
 	mean := sum / max(n, 1)
-	for p := range elems {
+	for p := range pymodule.Elements[float32](x) {
 		sq += (float64(*p) - mean) * (float64(*p) - mean)
 	}
 	std := math.Sqrt(sq / max(n, 1))
-	for p := range elems {
+	for p := range pymodule.Elements[float32](x) {
 		if std > 0 {
 			*p = float32((float64(*p) - mean) / std)
 		} else {
 			*p = 0
 		}
 	}
-	// Export Go memory without a copy: Pin keeps it until the consumer is done.
-	b, err := producer.Pin([]float64{mean, std})
-	if err != nil {
-		return nil, err
-	}
-	defer b.Release()
-	return capsule.NewExporter(b, producer.Layout{Shape: []int64{2}, DType: dlpack.Float64})
+	// Export Go memory without a copy: the Array keeps it pinned until the consumer is done.
+	return pymodule.FromSlice([]float64{mean, std})
 }
