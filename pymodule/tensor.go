@@ -168,9 +168,33 @@ func shapeString(shape []int64) string {
 }
 
 // check holds argument i of c to s: the exception and the end of the message
-// when it fails (0 when it does not). It allocates only to fail.
+// when it fails (0 when it does not). It reads the C description directly
+// and allocates only to fail.
 func (s *tensorSpec) check(c *call, i int) (capsule.Exception, string) {
-	t := tensorArg(&c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))])
+	v := &c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))].t
+	dt := *(*dlpack.DataType)(unsafe.Pointer(&v.dtype))
+	dtypeOK := s.dtypes == nil
+	for _, want := range s.dtypes {
+		dtypeOK = dtypeOK || want == dt
+	}
+	shapeOK := s.shape == nil || len(s.shape) == int(v.ndim)
+	for d, n := range s.shape {
+		shapeOK = shapeOK && (n < 0 || d >= int(v.ndim) || n == *(*int64)(unsafe.Add(unsafe.Pointer(v.shape), d*8)))
+	}
+	devOK := s.device < 0 || s.device == 0 && dlpack.DeviceType(v.device.device_type).CPUAccessible() ||
+		s.device == dlpack.DeviceType(v.device.device_type)
+	orderOK := s.order == 0 || s.order == 'C' && bool(v.c_contiguous)
+	flags := dlpack.Flags(v.flags)
+	writableOK := !s.writable || bool(v.versioned) && flags&(dlpack.ReadOnly|dlpack.IsCopied) == 0 && bool(v.c_contiguous)
+	if dtypeOK && shapeOK && devOK && orderOK && writableOK {
+		return 0, ""
+	}
+	return s.refuse(tensorArg(&c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))]))
+}
+
+// refuse says what is wrong with t, which check found at fault (or, for F
+// order and writable strided tensors, has left to refuse to decide).
+func (s *tensorSpec) refuse(t Tensor) (capsule.Exception, string) {
 	dtypeOK := s.dtypes == nil
 	for _, dt := range s.dtypes {
 		dtypeOK = dtypeOK || dt == t.DType
