@@ -58,6 +58,32 @@ func Import(m dlpack.Managed) (*Tensor, error) {
 	return t, nil
 }
 
+// Borrow returns a Tensor over v that owns nothing: its Release only marks
+// it released. It is for tensors whose owner lives elsewhere, such as the
+// arguments that package pymodule hands a bound function, so that code
+// written for imported tensors (package ops) serves them too. v must have
+// been validated (Inspect) and must stay valid until the Tensor is released.
+func Borrow(v View) *Tensor {
+	t := &Tensor{}
+	t.Reborrow(v)
+	return t
+}
+
+// Reborrow makes t a borrowed Tensor over v, as Borrow does, so that a
+// caller may reuse released Tensors. t must own no managed tensor.
+func (t *Tensor) Reborrow(v View) {
+	t.managed = dlpack.Managed{}
+	t.released.Store(false)
+	nd := copy(t.dims[:dlpack.MaxNDim], v.Shape)
+	copy(t.dims[dlpack.MaxNDim:], v.Strides)
+	v.Shape = t.dims[:nd:nd]
+	v.Strides = t.dims[dlpack.MaxNDim : dlpack.MaxNDim+nd : dlpack.MaxNDim+nd]
+	if nd == 0 {
+		v.Shape, v.Strides = nil, nil
+	}
+	t.View = v
+}
+
 // Release calls the producer's deleter, once: later calls do nothing. It
 // may be called on any goroutine.
 func (t *Tensor) Release() {
