@@ -46,15 +46,8 @@ func Import(m dlpack.Managed) (*Tensor, error) {
 		m.Delete()
 		return nil, err
 	}
-	nd := len(v.Shape)
-	copy(t.dims[:nd], v.Shape)
-	copy(t.dims[dlpack.MaxNDim:], v.Strides)
-	v.Shape = t.dims[:nd:nd]
-	v.Strides = t.dims[dlpack.MaxNDim : dlpack.MaxNDim+nd : dlpack.MaxNDim+nd]
-	if nd == 0 {
-		v.Shape, v.Strides = nil, nil
-	}
-	t.View = v
+	t.Reborrow(v)
+	t.managed = m
 	return t, nil
 }
 
