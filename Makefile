@@ -77,18 +77,21 @@ stubtest: $(PY)
 
 # The example extensions (examples/normalize, examples/rowstats) and the binder's test extension
 # (pymodule/internal/bindtest), built only from the public Go packages and each tested in a process of its
-# own: each carries its own Go runtime, so it never shares a process with godlpack._core.
-# Needs the test extras (numpy, torch, pytest) that `test` installs.
+# own: each carries its own Go runtime, so it never shares a process with godlpack._core. Each one's type stub
+# is generated from its Go signatures (go run ./<example> -pyi FILE) and checked by mypy's stubtest.
+# Needs the test extras (numpy, torch, pytest, mypy) that `test` installs.
 EXAMPLE_DIR := build/examples
 EXAMPLES    := examples/normalize examples/rowstats pymodule/internal/bindtest
 example-test: $(PY)
 	mkdir -p $(EXAMPLE_DIR)
 	for e in $(EXAMPLES); do \
 		go build -buildmode=c-shared -o $(EXAMPLE_DIR)/$$(basename $$e)$(EXT_SUFFIX) ./$$e || exit 1; \
+		go run ./$$e -pyi $(EXAMPLE_DIR)/$$(basename $$e).pyi || exit 1; \
 	done
 	rm -f $(EXAMPLE_DIR)/*.h
 	for e in $(EXAMPLES); do \
 		PYTHONPATH=$(EXAMPLE_DIR) $(PY) -m pytest -q -p no:cacheprovider $$e || exit 1; \
+		MYPYPATH=$(EXAMPLE_DIR) PYTHONPATH=$(EXAMPLE_DIR) $(PY) -m mypy.stubtest $$(basename $$e) || exit 1; \
 	done
 
 # A short run of every Go fuzz target beyond its committed seed corpus (FUZZTIME each, 15 s by default),

@@ -20,15 +20,24 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def go_env() -> dict[str, str]:
+    return dict(os.environ, CGO_ENABLED="1", PKG_CONFIG_PATH=sysconfig.get_config_var("LIBPC") or "",
+                CGO_CFLAGS=f"-O2 -I{sysconfig.get_paths()['include']}")
+
+
+def go() -> str:
+    path = shutil.which("go")
+    if path is None:
+        pytest.skip("needs the Go toolchain to build the extensions")
+    return path
+
+
 def build(package: str, name: str, out: Path) -> Path:
-    """./package built as the extension module name into out (skips the test without Go)."""
-    go = shutil.which("go")
-    if go is None:
-        pytest.skip(f"needs the Go toolchain to build {package}")
-    env = dict(os.environ, CGO_ENABLED="1", PKG_CONFIG_PATH=sysconfig.get_config_var("LIBPC") or "",
-               CGO_CFLAGS=f"-O2 -I{sysconfig.get_paths()['include']}")
+    """./package built as the extension module name into out, with its stub generated beside it."""
     target = out / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
-    subprocess.run([go, "build", "-buildmode=c-shared", "-o", str(target), f"./{package}"], cwd=ROOT, env=env,
+    subprocess.run([go(), "build", "-buildmode=c-shared", "-o", str(target), f"./{package}"], cwd=ROOT,
+                   env=go_env(), check=True, timeout=900)
+    subprocess.run([go(), "run", f"./{package}", "-pyi", str(out / f"{name}.pyi")], cwd=ROOT, env=go_env(),
                    check=True, timeout=900)
     return out
 
@@ -44,3 +53,15 @@ def test_extension(package: str, name: str, tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / package)],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    # The generated stub says what the module has: mypy's stubtest compares it with the module as built.
+    done = subprocess.run([sys.executable, "-m", "mypy.stubtest", name], cwd=tmp_path, capture_output=True, text=True,
+                          env=dict(env, MYPYPATH=str(out)), timeout=900)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+
+
+@pytest.mark.parametrize("name", ["rowstats", "normalize"])
+def test_committed_stubs_are_generated(name: str) -> None:
+    """examples/<name>/<name>.pyi is what `go run ./examples/<name> -pyi -` writes from the Go signatures."""
+    done = subprocess.run([go(), "run", f"./examples/{name}", "-pyi", "-"], cwd=ROOT, env=go_env(),
+                          capture_output=True, text=True, check=True, timeout=900)
+    assert done.stdout == (ROOT / "examples" / name / f"{name}.pyi").read_text()

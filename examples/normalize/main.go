@@ -19,15 +19,18 @@ import (
 	"github.com/godlpack/godlpack/pymodule"
 )
 
-func main() {}
+var module = pymodule.Module{Name: "normalize", Doc: "A Go extension built on godlpack.", Functions: []pymodule.Function{
+	pymodule.Def("normalize", "x: tensor[float32, writable]", pymodule.F1RE(normalize),
+		"Rescale the float32 array x in place to mean 0 and std 1; return (mean, std) as a tensor."),
+}}
 
 //export PyInit_normalize
 func PyInit_normalize() *C.PyObject {
-	m, _ := pymodule.New("normalize", "A Go extension built on godlpack.",
-		pymodule.Def("normalize", "x: tensor[float32, writable]", pymodule.F1RE(normalize),
-			"Rescale the float32 array x in place to mean 0 and std 1; return (mean, std) as a tensor."))
-	return (*C.PyObject)(m) // nil with the exception set when New failed
+	return (*C.PyObject)(module.Init()) // nil with the exception set when the module cannot be made
 }
+
+// main writes the type stub when the package runs as a program: go run ./examples/normalize -pyi normalize.pyi.
+func main() { module.Main() }
 
 // normalize works on any DLPack producer's memory (NumPy, PyTorch,
 // godlpack), of any strides; the binder refused read-only data.

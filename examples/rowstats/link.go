@@ -11,6 +11,3 @@ package main
 
 // #cgo LDFLAGS: -Wl,--unresolved-symbols=ignore-in-object-files
 import "C"
-
-// A c-shared library is built from package main, whose main never runs.
-func main() {}

@@ -18,13 +18,15 @@ import (
 	"github.com/godlpack/godlpack/pymodule"
 )
 
+var module = pymodule.Module{Name: "rowstats", Doc: "Row statistics of float tensors, in Go.", Functions: []pymodule.Function{
+	pymodule.Def("row_norms", "x: tensor[float32|float64, (*, *)], /", pymodule.F1RE(rowNorms), "The L2 norm of each row of x, in x's dtype."),
+	pymodule.Def("clip_", "x: tensor[float32|float64, writable], /, lo=-inf, hi=inf", pymodule.F3R2(clip), "Clip x in place to [lo, hi]; return (raised, lowered): the counts moved up and down."),
+}}
+
 //export PyInit_rowstats
-func PyInit_rowstats() *C.PyObject {
-	m, _ := pymodule.New("rowstats", "Row statistics of float tensors, in Go.",
-		pymodule.Def("row_norms", "x: tensor[float32|float64, (*, *)], /", pymodule.F1RE(rowNorms), "The L2 norm of each row of x, in x's dtype."),
-		pymodule.Def("clip_", "x: tensor[float32|float64, writable], /, lo=-inf, hi=inf", pymodule.F3R2(clip), "Clip x in place to [lo, hi]; return (raised, lowered): the counts moved up and down."))
-	return (*C.PyObject)(m) // nil with the exception set when New failed
-}
+func PyInit_rowstats() *C.PyObject { return (*C.PyObject)(module.Init()) } // nil with the exception set on failure
+
+func main() { module.Main() } // go run ./examples/rowstats -pyi rowstats.pyi writes the type stub
 
 func rowNorms(x pymodule.Tensor) (pymodule.Array, error) {
 	if x.DType.Bits == 32 {
