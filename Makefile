@@ -167,6 +167,7 @@ packaging-test: $(PY) wheels
 bench: $(PY)
 	$(PY) -m pip install ".[test,bench]"
 	$(PY) bench/exchange.py --plot docs/exchange.png --readme README.md
+	$(PY) bench/calls.py --readme README.md
 	$(PY) bench/copies.py --readme README.md
 
 # One million exchanges in mixed directions: resident memory and live storages must end where they settled.
