@@ -1,7 +1,8 @@
 //go:build ignore
 
-// gen_funcs writes funcs.go: the adapters F0 … F10R3E that carry a Go
-// function's types to Def. Run it with go generate.
+// gen_funcs writes funcs.go (or the file its argument names): the adapters
+// F0 … F10R3E that carry a Go function's types to Def. Run it with go
+// generate.
 package main
 
 import (
@@ -26,7 +27,11 @@ func main() {
 	if err != nil {
 		panic(err)
 	}
-	if err := os.WriteFile("funcs.go", src, 0o644); err != nil {
+	out := "funcs.go"
+	if len(os.Args) > 1 {
+		out = os.Args[1]
+	}
+	if err := os.WriteFile(out, src, 0o644); err != nil {
 		panic(err)
 	}
 }

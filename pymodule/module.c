@@ -84,6 +84,8 @@ static const char *const kind_names[] = {
 
 /* ---- Arguments ---- */
 
+static PyObject *consumer_prefix, *empty_str; /* interned once, kept */
+
 /* type_error raises TypeError naming the function, the parameter and what it takes. Returns -1. */
 static int type_error(const gdl_bound *b, const gdl_param *p, PyObject *o) {
 	PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %.200s", b->name, p->name, p->type_name,
@@ -188,6 +190,27 @@ static int convert_complex(const gdl_bound *b, const gdl_param *p, PyObject *o, 
 }
 
 /*
+ * name_argument puts the function and the argument before the message of a
+ * pending exception (a tensor the consumer checks refused), without the Go
+ * package names that message may carry.
+ */
+static void name_argument(const gdl_bound *b, const gdl_param *p) {
+	PyObject *type, *value, *tb;
+	PyErr_Fetch(&type, &value, &tb);
+	PyErr_NormalizeException(&type, &value, &tb);
+	PyObject *msg = value != NULL ? PyObject_Str(value) : NULL;
+	PyObject *clean = msg != NULL ? PyUnicode_Replace(msg, consumer_prefix, empty_str, -1) : NULL;
+	if (clean != NULL) {
+		PyErr_Format(type, "%s(): argument '%s': %U", b->name, p->name, clean);
+		Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
+	} else {
+		PyErr_Restore(type, value, tb);
+	}
+	Py_XDECREF(msg);
+	Py_XDECREF(clean);
+}
+
+/*
  * take_tensor is where a bound function takes a tensor argument: the one
  * import path of package capsule (take, then validate). On success the call
  * owns the managed tensor; on failure nothing is left to release.
@@ -204,8 +227,12 @@ static int take_tensor(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_
 		}
 		return -1;
 	}
-	if (gdl_validate(tk.managed, tk.versioned, t->strides, &t->t) != 0)
+	if (gdl_validate(tk.managed, tk.versioned, t->strides, &t->t) != 0) {
+		if (consumer_prefix != NULL || (consumer_prefix = PyUnicode_InternFromString("consumer: ")) != NULL)
+			if (empty_str != NULL || (empty_str = PyUnicode_InternFromString("")) != NULL)
+				name_argument(b, p);
 		return -1;
+	}
 	t->managed = tk.managed;
 	t->versioned = tk.versioned;
 	return 0;

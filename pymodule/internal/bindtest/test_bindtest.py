@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
@@ -304,3 +305,17 @@ def test_pickle_in_multiprocessing_spawn() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[1, 2, 3]"
+
+
+def test_broken_tensor_is_refused_naming_the_argument() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests"))
+    from dlpack_ctypes import HandMade
+
+    bad = HandMade(strides=(1,), flags=1 << 40)
+    with pytest.raises(BufferError) as e:
+        b.shape(bad.capsule())
+    assert str(e.value).startswith("shape(): argument 'x': cannot import the tensor: "), str(e.value)
+    assert "consumer:" not in str(e.value)
+    assert bad.deleted == 1
+    ok = HandMade(strides=(1,))
+    assert b.shape(ok.capsule()) == (1, 4) and ok.deleted == 1
