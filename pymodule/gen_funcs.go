@@ -1,6 +1,6 @@
 //go:build ignore
 
-// gen_funcs writes funcs.go (or the file its argument names): the adapters
+// gen_funcs writes funcs.go (or the file -o names): the adapters
 // F0 … F10R3E that carry a Go function's types to Def. Run it with go
 // generate.
 package main
@@ -27,9 +27,9 @@ func main() {
 	if err != nil {
 		panic(err)
 	}
-	out := "funcs.go"
-	if len(os.Args) > 1 {
-		out = os.Args[1]
+	out := "funcs.go" // go run takes a .go argument for a source file: another place comes as -o FILE
+	if len(os.Args) == 3 && os.Args[1] == "-o" {
+		out = os.Args[2]
 	}
 	if err := os.WriteFile(out, src, 0o644); err != nil {
 		panic(err)

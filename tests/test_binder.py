@@ -70,5 +70,5 @@ def test_committed_stubs_are_generated(name: str) -> None:
 def test_adapters_are_generated(tmp_path: Path) -> None:
     """pymodule/funcs.go is what `go generate` (gen_funcs.go) writes."""
     out = tmp_path / "funcs.go"
-    subprocess.run([go(), "run", "gen_funcs.go", str(out)], cwd=ROOT / "pymodule", check=True, timeout=900)
+    subprocess.run([go(), "run", "gen_funcs.go", "-o", str(out)], cwd=ROOT / "pymodule", check=True, timeout=900)
     assert out.read_text() == (ROOT / "pymodule" / "funcs.go").read_text()
