@@ -112,7 +112,7 @@ static int parse_device(PyObject *o, bool *has, DLDevice *d) {
 
 /* ---- from_dlpack ---- */
 
-static gdl_signature from_dlpack_signature = {"from_dlpack", 3, 1, 1, 1, {"x", "device", "copy"}};
+static gdl_signature from_dlpack_signature = GDL_SIGNATURE("from_dlpack", 3, 1, 1, 1, "x", "device", "copy");
 
 /* share_own imports our own Tensor: its storage is shared without a capsule, by the same rules. */
 static PyObject *share_own(TensorObject *t, const gdl_request *req) {
@@ -124,19 +124,6 @@ static PyObject *share_own(TensorObject *t, const gdl_request *req) {
 		                    (int)d.device_type, (int)d.device_id, (int)req->device.device_type,
 		                    (int)req->device.device_id);
 	return gdl_tensor_share(t, req->has_device && req->device.device_type == kDLCPU);
-}
-
-/*
- * refuse deletes a taken tensor, then raises: its deleter may run Python
- * code, which must not find our exception set.
- */
-static PyObject *refuse(const gdl_taken *tk, PyObject *exc, const char *format, ...) {
-	gdl_managed_delete(tk->managed, tk->versioned);
-	va_list args;
-	va_start(args, format);
-	PyErr_FormatV(exc, format, args);
-	va_end(args);
-	return NULL;
 }
 
 static PyObject *mod_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -154,60 +141,23 @@ static PyObject *mod_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_
 	if (Py_IS_TYPE(x, &gdl_TensorType) && req.copy != 1)
 		return share_own((TensorObject *)x, &req);
 
-	gdl_taken tk;
-	if (gdl_take(x, &req, &tk) != 0)
-		return NULL;
 	int64_t strides[GDL_MAX_NDIM];
-	gdl_inspected v;
-	if (gdl_validate(tk.managed, tk.versioned, strides, &v) != 0)
+	gdl_imported im;
+	if (gdl_import(x, &req, strides, &im) != 0)
 		return NULL;
-	bool cpu = gdl_is_cpu_accessible(v.device), copied = (v.flags & GDL_FLAG_IS_COPIED) != 0;
-	if (req.has_device) {
-		if (req.device.device_type == kDLCPU && !cpu)
-			return refuse(&tk, PyExc_BufferError, "device='cpu' was asked for, but the producer returned data on "
-			              "device (%d, %d)", (int)v.device.device_type, (int)v.device.device_id);
-		if (req.device.device_type != kDLCPU &&
-		    (req.device.device_type != v.device.device_type || req.device.device_id != v.device.device_id))
-			return refuse(&tk, PyExc_BufferError, "device (%d, %d) was asked for, but the producer returned data "
-			              "on device (%d, %d)", (int)req.device.device_type, (int)req.device.device_id,
-			              (int)v.device.device_type, (int)v.device.device_id);
-	}
-	if (req.copy == 0 && copied)
-		return refuse(&tk, PyExc_BufferError, "copy=False, but the producer copied the data (IS_COPIED is set)");
-	if (req.copy == 1 && !copied && !cpu)
-		return refuse(&tk, PyExc_BufferError, "copy=True needs a copy of data on device (%d, %d), which is not "
-		              "CPU-accessible", (int)v.device.device_type, (int)v.device.device_id);
-
-	uint64_t flags = v.flags & GDL_FLAG_IS_SUBBYTE_TYPE_PADDED;
-	if (!v.versioned || (v.flags & GDL_FLAG_READ_ONLY))
-		flags |= GDL_FLAG_READ_ONLY; /* a legacy tensor cannot say that it may be written */
-	if (copied)
-		flags |= GDL_FLAG_IS_COPIED;
-	TensorObject *t = gdl_tensor_alloc(v.ndim);
+	TensorObject *t = gdl_tensor_alloc(im.v.ndim);
 	if (t == NULL) {
-		gdl_delete_keeping_error(tk.managed, tk.versioned);
+		gdl_delete_keeping_error(im.managed, im.versioned);
 		return NULL;
 	}
-	if (req.copy == 1 && !copied) {
-		/* copy=True is ours to meet: the producer could not be asked, or answered without copying. */
-		int rc = goImportCopy(&v, &t->src);
-		gdl_delete_keeping_error(tk.managed, tk.versioned);
-		if (rc != 0) {
-			Py_DECREF(t);
-			return NULL;
-		}
-		return gdl_tensor_finish(t);
-	}
-	if (req.has_device && req.device.device_type == kDLCPU)
-		v.device = (DLDevice){kDLCPU, 0};
-	gdl_source_fill(&t->src, NULL, &v, flags);
-	gdl_source_adopt(&t->src, tk.managed, tk.versioned);
+	gdl_source_fill(&t->src, NULL, &im.v, im.flags);
+	gdl_source_adopt(&t->src, im.managed, im.versioned);
 	return gdl_tensor_finish(t);
 }
 
 /* ---- creation ---- */
 
-static const DLDataType default_float = {kDLFloat, 32, 1}, default_int = {kDLInt, 64, 1};
+static const DLDataType default_float = {kDLFloat, 32, 1};
 
 /* Creations from this size go to Go, which fills them with the GIL released. */
 #define GDL_C_CREATE_MAX ((int64_t)1 << 20)
@@ -259,10 +209,10 @@ static PyObject *create(gdl_create_args *a, PyObject *shape, PyObject *dtype, DL
 	return gdl_tensor_finish(t);
 }
 
-static gdl_signature empty_signature = {"empty", 2, 0, 2, 1, {"shape", "dtype"}};
-static gdl_signature zeros_signature = {"zeros", 2, 0, 2, 1, {"shape", "dtype"}};
-static gdl_signature full_signature = {"full", 3, 0, 3, 2, {"shape", "value", "dtype"}};
-static gdl_signature arange_signature = {"arange", 4, 0, 4, 0, {"start", "stop", "step", "dtype"}};
+static gdl_signature empty_signature = GDL_SIGNATURE("empty", 2, 0, 2, 1, "shape", "dtype");
+static gdl_signature zeros_signature = GDL_SIGNATURE("zeros", 2, 0, 2, 1, "shape", "dtype");
+static gdl_signature full_signature = GDL_SIGNATURE("full", 3, 0, 3, 2, "shape", "value", "dtype");
+static gdl_signature arange_signature = GDL_SIGNATURE("arange", 4, 0, 4, 0, "start", "stop", "step", "dtype");
 
 /* empty_or_zeros is empty(shape, dtype='float32') and zeros(shape, dtype='float32'). */
 static PyObject *empty_or_zeros(int kind, gdl_signature *sig, PyObject *const *args, Py_ssize_t nargs,
@@ -303,7 +253,7 @@ static int scalar_of_int(PyObject *v, gdl_scalar *s) {
 		}
 		PyErr_Clear();
 	}
-	/* Beyond 64 bits, float types store it and integer types refuse it (dlpack.BigIntScalar). */
+	/* Beyond 64 bits, float types store it and integer types refuse it (scalar.BigInt). */
 	double d = PyLong_AsDouble(v); /* OverflowError beyond float64, as NumPy's full raises */
 	if (d == -1.0 && PyErr_Occurred())
 		return -1;
@@ -400,7 +350,7 @@ int gdl_parse_scalar(PyObject *v, const char *what, gdl_scalar *s) {
 		goto refuse;
 	if (str_complex == NULL && (str_complex = PyUnicode_InternFromString("__complex__")) == NULL)
 		return -1;
-	if (kind == 'c' || (kind == 0 && _PyType_Lookup(Py_TYPE(v), str_complex) != NULL)) {
+	if (kind == 'c' || (kind == 0 && gdl_type_defines(Py_TYPE(v), str_complex))) {
 		Py_complex c = PyComplex_AsCComplex(v);
 		if (c.real == -1.0 && PyErr_Occurred())
 			return -1;

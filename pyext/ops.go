@@ -10,9 +10,9 @@ import (
 
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/consumer"
-	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/ops"
 	"github.com/godlpack/godlpack/pymodule"
+	"github.com/godlpack/godlpack/scalar"
 )
 
 // The functions of godlpack.ops: package ops's kernels bound with pymodule
@@ -25,7 +25,7 @@ Integers are summed into an int64 (uint64 for unsigned dtypes) that wraps
 around as NumPy's does, and the result is an int; bools count the True
 elements; floats are summed in float64 and the result is a float. Raises
 TypeError for other dtypes and BufferError for data the CPU cannot read.`),
-	pymodule.Def("scale_", "x: tensor[device=any], a, /", pymodule.F2E(opsScale), `Multiply the elements of x by a in place, in x's own memory.
+	pymodule.Def("scale_", "x: tensor[device=any, writable], a, /", pymodule.F2E(opsScale), `Multiply the elements of x by a in place, in x's own memory.
 
 Float dtypes round a to the dtype and multiply in it, as x *= x.dtype.type(a)
 does in NumPy. Integer dtypes need an integer a (an int, a bool, NumPy's
@@ -36,7 +36,7 @@ Raises BufferError when x may not be written: its producer marked it
 read-only (READ_ONLY), it spoke only the legacy DLPack protocol, which cannot
 say that writing is allowed, or it handed over a copy; ValueError when its
 elements share memory.`),
-	pymodule.Def("copy_", "dst: tensor[device=any], src: tensor[device=any], /", pymodule.F2E(opsCopy),
+	pymodule.Def("copy_", "dst: tensor[device=any, writable], src: tensor[device=any], /", pymodule.F2E(opsCopy),
 		`Copy the elements of src into dst in place, whatever their strides.
 
 Both must have the same shape (ValueError otherwise; there is no
@@ -69,16 +69,16 @@ func opsSum(x pymodule.Tensor) (capsule.Object, error) {
 		return nil, err
 	}
 	defer done(t)
-	var s dlpack.Scalar
+	var s scalar.Scalar
 	capsule.WithoutGIL(ops.Work(t), func() { s, err = ops.Sum(t) })
 	if err != nil {
 		return nil, opError(err)
 	}
 	var o *C.PyObject
 	switch s.Kind {
-	case dlpack.IntScalar:
+	case scalar.Int:
 		o = C.PyLong_FromLongLong(C.longlong(s.Int))
-	case dlpack.UintScalar:
+	case scalar.Uint:
 		o = C.PyLong_FromUnsignedLongLong(C.ulonglong(s.Uint))
 	default:
 		o = C.PyFloat_FromDouble(C.double(s.Real))
@@ -112,7 +112,7 @@ func opsScale(x pymodule.Tensor, a capsule.Object) error {
 		return err
 	}
 	defer done(t)
-	s := dlpack.Scalar{Kind: dlpack.ScalarKind(f.kind), Int: int64(f.ival), Uint: uint64(f.uval), Real: float64(f.re)}
+	s := scalar.Scalar{Kind: scalar.Kind(f.kind), Int: int64(f.ival), Uint: uint64(f.uval), Real: float64(f.re)}
 	capsule.WithoutGIL(ops.Work(t), func() { err = ops.Scale(t, s) })
 	return opError(err)
 }
@@ -143,7 +143,7 @@ func opError(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, dlpack.ErrRange):
+	case errors.Is(err, scalar.ErrRange):
 		return capsule.Errorf(capsule.OverflowError, "%v", err)
 	case errors.Is(err, ops.ErrOverlap):
 		return capsule.Errorf(capsule.ValueError, "cannot write an output whose elements share memory: %v", err)

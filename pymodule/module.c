@@ -191,8 +191,8 @@ static int convert_complex(const gdl_bound *b, const gdl_param *p, PyObject *o, 
 
 /*
  * name_argument puts the function and the argument before the message of a
- * pending exception (a tensor the consumer checks refused), without the Go
- * package names that message may carry.
+ * pending exception (the import refused the tensor), without the Go package
+ * names or the function's own name that message may carry.
  */
 static void name_argument(const gdl_bound *b, const gdl_param *p) {
 	PyObject *type, *value, *tb;
@@ -200,10 +200,15 @@ static void name_argument(const gdl_bound *b, const gdl_param *p) {
 	PyErr_NormalizeException(&type, &value, &tb);
 	PyObject *msg = value != NULL ? PyObject_Str(value) : NULL;
 	PyObject *clean = msg != NULL ? PyUnicode_Replace(msg, consumer_prefix, empty_str, -1) : NULL;
+	PyObject *own = PyUnicode_FromFormat("%s() ", b->name);
+	if (clean != NULL && own != NULL && PyUnicode_Tailmatch(clean, own, 0, PY_SSIZE_T_MAX, -1) == 1)
+		Py_SETREF(clean, PyUnicode_Substring(clean, PyUnicode_GET_LENGTH(own), PY_SSIZE_T_MAX));
+	Py_XDECREF(own);
 	if (clean != NULL) {
 		PyErr_Format(type, "%s(): argument '%s': %U", b->name, p->name, clean);
 		Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
 	} else {
+		PyErr_Clear();
 		PyErr_Restore(type, value, tb);
 	}
 	Py_XDECREF(msg);
@@ -211,31 +216,24 @@ static void name_argument(const gdl_bound *b, const gdl_param *p) {
 }
 
 /*
- * take_tensor is where a bound function takes a tensor argument: the one
- * import path of package capsule (take, then validate). On success the call
- * owns the managed tensor; on failure nothing is left to release.
+ * take_tensor is where a bound function takes a tensor argument: package
+ * capsule's one import (gdl_import: take, validate, and the writable rules).
+ * On success the call owns the managed tensor; on failure nothing is left to
+ * release.
  */
 static int take_tensor(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_arg_tensor *t) {
-	gdl_request req = {.func = b->name, .copy = -1};
-	gdl_taken tk;
-	if (gdl_take(o, &req, &tk) != 0) {
-		/* An object that speaks no DLPack gets the parameter's own words; a producer's error stays its own. */
-		if (PyErr_ExceptionMatches(PyExc_TypeError) && !PyCapsule_CheckExact(o) &&
-		    !PyObject_HasAttrString(o, "__dlpack__")) {
-			PyErr_Clear();
-			return type_error(b, p, o);
-		}
-		return -1;
+	gdl_request req = {.func = b->name, .copy = -1, .writable = p->writable};
+	if (gdl_import(o, &req, t->strides, &t->imp) == 0)
+		return 0;
+	/* An object that speaks no DLPack gets the parameter's own words; a producer's error names the argument. */
+	if (PyErr_ExceptionMatches(PyExc_TypeError) && !PyCapsule_CheckExact(o) && !PyObject_HasAttrString(o, "__dlpack__")) {
+		PyErr_Clear();
+		return type_error(b, p, o);
 	}
-	if (gdl_validate(tk.managed, tk.versioned, t->strides, &t->t) != 0) {
-		if (consumer_prefix != NULL || (consumer_prefix = PyUnicode_InternFromString("consumer: ")) != NULL)
-			if (empty_str != NULL || (empty_str = PyUnicode_InternFromString("")) != NULL)
-				name_argument(b, p);
-		return -1;
-	}
-	t->managed = tk.managed;
-	t->versioned = tk.versioned;
-	return 0;
+	if ((consumer_prefix != NULL || (consumer_prefix = PyUnicode_InternFromString("consumer: ")) != NULL) &&
+	    (empty_str != NULL || (empty_str = PyUnicode_InternFromString("")) != NULL))
+		name_argument(b, p);
+	return -1;
 }
 
 /* convert_arg converts argument i (NULL when not passed) into c->args[i]; tensors are counted in *nt. */
@@ -414,7 +412,7 @@ static PyObject *make_results(const gdl_bound *b, gdl_call *c) {
 /* release_tensors calls the deleter of every tensor the call took; an exception pending stays pending. */
 static void release_tensors(gdl_call *c, int nt) {
 	for (int i = 0; i < nt; i++)
-		gdl_delete_keeping_error(c->tensors[i].managed, c->tensors[i].versioned);
+		gdl_delete_keeping_error(c->tensors[i].imp.managed, c->tensors[i].imp.versioned);
 }
 
 static PyObject *bound_call(const gdl_bound *b, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {

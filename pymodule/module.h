@@ -68,6 +68,7 @@ typedef struct {
 	uint8_t kind;
 	bool optional;    /* None means "not given" */
 	bool has_default; /* dflt is used when the argument is not passed */
+	bool writable;    /* a tensor the function writes in place (gdl_request.writable) */
 	gdl_value dflt;
 	char *type_name; /* what the parameter takes, for messages: "a float", "an int" */
 } gdl_param;
@@ -94,11 +95,9 @@ typedef struct {
 	PyMethodDef def;
 } gdl_bound;
 
-/* An argument tensor: the managed tensor the call owns, and what gdl_validate found. */
+/* An argument tensor: what gdl_import imported (the call owns its managed tensor), and room for its strides. */
 typedef struct {
-	void *managed;
-	bool versioned;
-	gdl_inspected t;
+	gdl_imported imp;
 	int64_t strides[GDL_MAX_NDIM];
 } gdl_arg_tensor;
 

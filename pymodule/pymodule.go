@@ -475,6 +475,7 @@ func (b *binding) cStruct() *C.gdl_bound {
 		cp.type_name = C.CString(p.typeName())
 		cp.kind = C.uint8_t(p.kind)
 		cp.optional = C.bool(p.optional)
+		cp.writable = C.bool(p.tensor != nil && p.tensor.writable)
 		if !p.hasDflt && required == i {
 			required++
 		}

@@ -28,12 +28,12 @@ type Tensor struct {
 
 // tensorArg views an argument tensor of the call.
 func tensorArg(a *C.gdl_arg_tensor) Tensor {
-	v := &a.t
+	v := &a.imp.v
 	t := Tensor{consumer.View{
 		Data:      v.data,
 		DType:     *(*dlpack.DataType)(unsafe.Pointer(&v.dtype)),
 		Device:    *(*dlpack.Device)(unsafe.Pointer(&v.device)),
-		Flags:     dlpack.Flags(v.flags),
+		Flags:     dlpack.Flags(a.imp.flags),
 		Version:   dlpack.Version{Major: uint32(v.version.major), Minor: uint32(v.version.minor)},
 		Versioned: bool(v.versioned),
 		Extent: dlpack.Extent{Elements: int64(v.elements), Low: int64(v.low), High: int64(v.high),
@@ -59,7 +59,7 @@ func (t Tensor) Index(i int64) Tensor {
 	for _, n := range s.Shape {
 		s.Extent.Elements *= n
 	}
-	s.Extent.CContiguous = dlpack.IsCContiguous(s.Shape, s.Strides)
+	s.Extent.CContiguous = t.Extent.CContiguous || cContiguous(s.Shape, s.Strides)
 	return s
 }
 
@@ -171,7 +171,7 @@ func shapeString(shape []int64) string {
 // when it fails (0 when it does not). It reads the C description directly
 // and allocates only to fail.
 func (s *tensorSpec) check(c *call, i int) (capsule.Exception, string) {
-	v := &c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))].t
+	v := &c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))].imp.v
 	dt := *(*dlpack.DataType)(unsafe.Pointer(&v.dtype))
 	dtypeOK := s.dtypes == nil
 	for _, want := range s.dtypes {
@@ -184,8 +184,7 @@ func (s *tensorSpec) check(c *call, i int) (capsule.Exception, string) {
 	devOK := s.device < 0 || s.device == 0 && dlpack.DeviceType(v.device.device_type).CPUAccessible() ||
 		s.device == dlpack.DeviceType(v.device.device_type)
 	orderOK := s.order == 0 || s.order == 'C' && bool(v.c_contiguous)
-	flags := dlpack.Flags(v.flags)
-	writableOK := !s.writable || bool(v.versioned) && flags&(dlpack.ReadOnly|dlpack.IsCopied) == 0 && bool(v.c_contiguous)
+	writableOK := !s.writable || bool(v.c_contiguous) // the import refused what may not be written
 	if dtypeOK && shapeOK && devOK && orderOK && writableOK {
 		return 0, ""
 	}
@@ -217,17 +216,8 @@ func (s *tensorSpec) refuse(t Tensor) (capsule.Exception, string) {
 	case s.order == 'F' && !fortranContiguous(t.Shape, t.Strides):
 		return capsule.ValueError, "must be " + s.want + ", got strides " + fmt.Sprint(t.Strides)
 	}
-	if s.writable {
-		switch {
-		case !t.Versioned:
-			return capsule.BufferError, "is written in place, and a legacy DLPack producer cannot say that it may be written"
-		case t.Flags&dlpack.ReadOnly != 0:
-			return capsule.BufferError, "is written in place, and the tensor is read-only"
-		case t.Copied():
-			return capsule.BufferError, "is written in place, and the producer handed over a copy, so the writes would be lost"
-		case !t.Extent.CContiguous && dlpack.SelfOverlapping(t.Shape, t.Strides):
-			return capsule.ValueError, "is written in place, and its elements share memory (strides " + fmt.Sprint(t.Strides) + ")"
-		}
+	if s.writable && !t.Extent.CContiguous && dlpack.SelfOverlapping(t.Shape, t.Strides) {
+		return capsule.ValueError, "is written in place, and its elements share memory (strides " + fmt.Sprint(t.Strides) + ")"
 	}
 	return 0, ""
 }
@@ -238,7 +228,23 @@ func fortranContiguous(shape, strides []int64) bool {
 	for i := range n {
 		rs[i], rt[i] = shape[n-1-i], strides[n-1-i]
 	}
-	return dlpack.IsCContiguous(rs[:n], rt[:n])
+	return cContiguous(rs[:n], rt[:n])
+}
+
+// cContiguous reports whether strides lay shape out in row-major order with
+// no gaps (dimensions of size 1 may have any stride; no elements is contiguous).
+func cContiguous(shape, strides []int64) bool {
+	want := int64(1)
+	for i := len(shape) - 1; i >= 0; i-- {
+		switch {
+		case shape[i] == 0:
+			return true
+		case shape[i] != 1 && strides[i] != want:
+			return false
+		}
+		want *= shape[i]
+	}
+	return true
 }
 
 // An Array is a tensor result: memory made by NewArray or FromSlice and its

@@ -110,7 +110,7 @@ def test_clip_defaults_and_numbers() -> None:
 
 @pytest.mark.parametrize("bad, exc, message", [
     (np.ones(3, np.float32)[::1].copy(), None, ""),
-    (np.broadcast_to(np.ones(1), (3,)), BufferError, "clip_(): argument 'x' is written in place, and the tensor is read-only"),
+    (np.broadcast_to(np.ones(1), (3,)), BufferError, "clip_(): argument 'x': writes in place, and the tensor is read-only"),
     (torch.ones(1).expand(3), ValueError, "clip_(): argument 'x' is written in place, and its elements share memory"),
     (np.ones(3, np.int32), TypeError, "clip_(): argument 'x' must be a writable float32 or float64 tensor, got a 1-D int32 one"),
 ])

@@ -169,7 +169,7 @@ def test_tensors_any_producer_any_strides(make: Callable[[np.ndarray], Any]) -> 
      ValueError, "triple(): argument 'x' must be a C-contiguous int32 tensor of shape (*, 3), got a non-contiguous one"),
     (lambda: b.fortran(np.zeros((2, 3))), ValueError, "fortran(): argument 'x' must be a Fortran-contiguous tensor"),
     (lambda: b.fill(np.broadcast_to(np.zeros(1), (3,))), BufferError,
-     "fill(): argument 'x' is written in place, and the tensor is read-only"),
+     "fill(): argument 'x': writes in place, and the tensor is read-only"),
     (lambda: b.fill(torch.zeros(1, dtype=torch.float64).expand(3)), ValueError,
      "fill(): argument 'x' is written in place, and its elements share memory"),
     (lambda: b.matrix([[1.0]]), TypeError, "matrix(): argument 'x' must be a tensor (an object with __dlpack__), not list"),
