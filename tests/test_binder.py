@@ -3,7 +3,7 @@
 Each extension carries its own Go runtime and must not share a process with godlpack._core, so each is
 built for this interpreter and its own test file runs in a pytest subprocess: bindtest
 (pymodule/internal/bindtest, every conversion, refusal and guarantee of the binder), examples/rowstats and
-examples/normalize.
+examples/normalize. They hold the promises of docs/protocol.md#bound-go-functions.
 """
 
 from __future__ import annotations
