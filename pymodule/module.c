@@ -191,24 +191,35 @@ static int convert_complex(const gdl_bound *b, const gdl_param *p, PyObject *o, 
 
 /*
  * name_argument puts the function and the argument before the message of a
- * pending exception (the import refused the tensor), without the Go package
- * names or the function's own name that message may carry.
+ * BufferError the import raised (one that starts with the function's name or
+ * "cannot import"), without the Go package names or the function's own name
+ * that message carries. Any other exception, a producer's own, stays as it
+ * was raised.
  */
 static void name_argument(const gdl_bound *b, const gdl_param *p) {
+	if (!PyErr_ExceptionMatches(PyExc_BufferError))
+		return;
 	PyObject *type, *value, *tb;
 	PyErr_Fetch(&type, &value, &tb);
 	PyErr_NormalizeException(&type, &value, &tb);
-	PyObject *msg = value != NULL ? PyObject_Str(value) : NULL;
+	PyObject *msg = value != NULL && Py_IS_TYPE(value, (PyTypeObject *)PyExc_BufferError) ? PyObject_Str(value) : NULL;
 	PyObject *clean = msg != NULL ? PyUnicode_Replace(msg, consumer_prefix, empty_str, -1) : NULL;
 	PyObject *own = PyUnicode_FromFormat("%s() ", b->name);
-	if (clean != NULL && own != NULL && PyUnicode_Tailmatch(clean, own, 0, PY_SSIZE_T_MAX, -1) == 1)
+	int ours = 0;
+	if (clean != NULL && own != NULL && PyUnicode_Tailmatch(clean, own, 0, PY_SSIZE_T_MAX, -1) == 1) {
 		Py_SETREF(clean, PyUnicode_Substring(clean, PyUnicode_GET_LENGTH(own), PY_SSIZE_T_MAX));
+		ours = clean != NULL;
+	} else if (clean != NULL && PyUnicode_CompareWithASCIIString(clean, "cannot import") != 0) {
+		PyObject *start = PyUnicode_Substring(clean, 0, 13);
+		ours = start != NULL && PyUnicode_CompareWithASCIIString(start, "cannot import") == 0;
+		Py_XDECREF(start);
+	}
 	Py_XDECREF(own);
-	if (clean != NULL) {
+	if (ours) {
 		PyErr_Format(type, "%s(): argument '%s': %U", b->name, p->name, clean);
 		Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
 	} else {
-		PyErr_Clear();
+		PyErr_Clear(); /* what the attempt raised, if anything: the original is the one to see */
 		PyErr_Restore(type, value, tb);
 	}
 	Py_XDECREF(msg);
