@@ -20,6 +20,7 @@ func F0E(f func() error) Fn {
 		return func(c *call) error {
 			err := f()
 			if err != nil {
+
 				return err
 			}
 			return nil
@@ -41,10 +42,11 @@ func F0R[R1 any](f func() R1) Fn {
 // F0RE binds a func() (R1, error).
 func F0RE[R1 any](f func() (R1, error)) Fn {
 	return Fn{in: nil, out: []reflect.Type{reflect.TypeFor[R1]()}, err: true, bind: func(b *binding) func(*call) error {
-		e1 := encoder[R1](b, 0)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
 			v1, err := f()
 			if err != nil {
+				x1(v1)
 				return err
 			}
 			return e1(c, v1)
@@ -56,10 +58,11 @@ func F0RE[R1 any](f func() (R1, error)) Fn {
 func F0R2[R1, R2 any](f func() (R1, R2)) Fn {
 	return Fn{in: nil, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: false, bind: func(b *binding) func(*call) error {
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2 := f()
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -70,14 +73,17 @@ func F0R2[R1, R2 any](f func() (R1, R2)) Fn {
 // F0R2E binds a func() (R1, R2, error).
 func F0R2E[R1, R2 any](f func() (R1, R2, error)) Fn {
 	return Fn{in: nil, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: true, bind: func(b *binding) func(*call) error {
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2, err := f()
 			if err != nil {
+				x1(v1)
+				x2(v2)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -89,14 +95,17 @@ func F0R2E[R1, R2 any](f func() (R1, R2, error)) Fn {
 func F0R3[R1, R2, R3 any](f func() (R1, R2, R3)) Fn {
 	return Fn{in: nil, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: false, bind: func(b *binding) func(*call) error {
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3 := f()
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -107,18 +116,24 @@ func F0R3[R1, R2, R3 any](f func() (R1, R2, R3)) Fn {
 // F0R3E binds a func() (R1, R2, R3, error).
 func F0R3E[R1, R2, R3 any](f func() (R1, R2, R3, error)) Fn {
 	return Fn{in: nil, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: true, bind: func(b *binding) func(*call) error {
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3, err := f()
 			if err != nil {
+				x1(v1)
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -144,6 +159,7 @@ func F1E[A1 any](f func(A1) error) Fn {
 		return func(c *call) error {
 			err := f(d1(c))
 			if err != nil {
+
 				return err
 			}
 			return nil
@@ -167,10 +183,11 @@ func F1R[A1, R1 any](f func(A1) R1) Fn {
 func F1RE[A1, R1 any](f func(A1) (R1, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: true, bind: func(b *binding) func(*call) error {
 		d1 := decoder[A1](b, 0)
-		e1 := encoder[R1](b, 0)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
 			v1, err := f(d1(c))
 			if err != nil {
+				x1(v1)
 				return err
 			}
 			return e1(c, v1)
@@ -183,10 +200,11 @@ func F1R2[A1, R1, R2 any](f func(A1) (R1, R2)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: false, bind: func(b *binding) func(*call) error {
 		d1 := decoder[A1](b, 0)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2 := f(d1(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -198,14 +216,17 @@ func F1R2[A1, R1, R2 any](f func(A1) (R1, R2)) Fn {
 func F1R2E[A1, R1, R2 any](f func(A1) (R1, R2, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: true, bind: func(b *binding) func(*call) error {
 		d1 := decoder[A1](b, 0)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2, err := f(d1(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -218,14 +239,17 @@ func F1R3[A1, R1, R2, R3 any](f func(A1) (R1, R2, R3)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: false, bind: func(b *binding) func(*call) error {
 		d1 := decoder[A1](b, 0)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3 := f(d1(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -237,18 +261,24 @@ func F1R3[A1, R1, R2, R3 any](f func(A1) (R1, R2, R3)) Fn {
 func F1R3E[A1, R1, R2, R3 any](f func(A1) (R1, R2, R3, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: true, bind: func(b *binding) func(*call) error {
 		d1 := decoder[A1](b, 0)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3, err := f(d1(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -276,6 +306,7 @@ func F2E[A1, A2 any](f func(A1, A2) error) Fn {
 		return func(c *call) error {
 			err := f(d1(c), d2(c))
 			if err != nil {
+
 				return err
 			}
 			return nil
@@ -301,10 +332,11 @@ func F2RE[A1, A2, R1 any](f func(A1, A2) (R1, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: true, bind: func(b *binding) func(*call) error {
 		d1 := decoder[A1](b, 0)
 		d2 := decoder[A2](b, 1)
-		e1 := encoder[R1](b, 0)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
 			v1, err := f(d1(c), d2(c))
 			if err != nil {
+				x1(v1)
 				return err
 			}
 			return e1(c, v1)
@@ -318,10 +350,11 @@ func F2R2[A1, A2, R1, R2 any](f func(A1, A2) (R1, R2)) Fn {
 		d1 := decoder[A1](b, 0)
 		d2 := decoder[A2](b, 1)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2 := f(d1(c), d2(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -334,14 +367,17 @@ func F2R2E[A1, A2, R1, R2 any](f func(A1, A2) (R1, R2, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: true, bind: func(b *binding) func(*call) error {
 		d1 := decoder[A1](b, 0)
 		d2 := decoder[A2](b, 1)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2, err := f(d1(c), d2(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -355,14 +391,17 @@ func F2R3[A1, A2, R1, R2, R3 any](f func(A1, A2) (R1, R2, R3)) Fn {
 		d1 := decoder[A1](b, 0)
 		d2 := decoder[A2](b, 1)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3 := f(d1(c), d2(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -375,18 +414,24 @@ func F2R3E[A1, A2, R1, R2, R3 any](f func(A1, A2) (R1, R2, R3, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: true, bind: func(b *binding) func(*call) error {
 		d1 := decoder[A1](b, 0)
 		d2 := decoder[A2](b, 1)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3, err := f(d1(c), d2(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -416,6 +461,7 @@ func F3E[A1, A2, A3 any](f func(A1, A2, A3) error) Fn {
 		return func(c *call) error {
 			err := f(d1(c), d2(c), d3(c))
 			if err != nil {
+
 				return err
 			}
 			return nil
@@ -443,10 +489,11 @@ func F3RE[A1, A2, A3, R1 any](f func(A1, A2, A3) (R1, error)) Fn {
 		d1 := decoder[A1](b, 0)
 		d2 := decoder[A2](b, 1)
 		d3 := decoder[A3](b, 2)
-		e1 := encoder[R1](b, 0)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
 			v1, err := f(d1(c), d2(c), d3(c))
 			if err != nil {
+				x1(v1)
 				return err
 			}
 			return e1(c, v1)
@@ -461,10 +508,11 @@ func F3R2[A1, A2, A3, R1, R2 any](f func(A1, A2, A3) (R1, R2)) Fn {
 		d2 := decoder[A2](b, 1)
 		d3 := decoder[A3](b, 2)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2 := f(d1(c), d2(c), d3(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -478,14 +526,17 @@ func F3R2E[A1, A2, A3, R1, R2 any](f func(A1, A2, A3) (R1, R2, error)) Fn {
 		d1 := decoder[A1](b, 0)
 		d2 := decoder[A2](b, 1)
 		d3 := decoder[A3](b, 2)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2, err := f(d1(c), d2(c), d3(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -500,14 +551,17 @@ func F3R3[A1, A2, A3, R1, R2, R3 any](f func(A1, A2, A3) (R1, R2, R3)) Fn {
 		d2 := decoder[A2](b, 1)
 		d3 := decoder[A3](b, 2)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3 := f(d1(c), d2(c), d3(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -521,18 +575,24 @@ func F3R3E[A1, A2, A3, R1, R2, R3 any](f func(A1, A2, A3) (R1, R2, R3, error)) F
 		d1 := decoder[A1](b, 0)
 		d2 := decoder[A2](b, 1)
 		d3 := decoder[A3](b, 2)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3, err := f(d1(c), d2(c), d3(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -564,6 +624,7 @@ func F4E[A1, A2, A3, A4 any](f func(A1, A2, A3, A4) error) Fn {
 		return func(c *call) error {
 			err := f(d1(c), d2(c), d3(c), d4(c))
 			if err != nil {
+
 				return err
 			}
 			return nil
@@ -593,10 +654,11 @@ func F4RE[A1, A2, A3, A4, R1 any](f func(A1, A2, A3, A4) (R1, error)) Fn {
 		d2 := decoder[A2](b, 1)
 		d3 := decoder[A3](b, 2)
 		d4 := decoder[A4](b, 3)
-		e1 := encoder[R1](b, 0)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
 			v1, err := f(d1(c), d2(c), d3(c), d4(c))
 			if err != nil {
+				x1(v1)
 				return err
 			}
 			return e1(c, v1)
@@ -612,10 +674,11 @@ func F4R2[A1, A2, A3, A4, R1, R2 any](f func(A1, A2, A3, A4) (R1, R2)) Fn {
 		d3 := decoder[A3](b, 2)
 		d4 := decoder[A4](b, 3)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2 := f(d1(c), d2(c), d3(c), d4(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -630,14 +693,17 @@ func F4R2E[A1, A2, A3, A4, R1, R2 any](f func(A1, A2, A3, A4) (R1, R2, error)) F
 		d2 := decoder[A2](b, 1)
 		d3 := decoder[A3](b, 2)
 		d4 := decoder[A4](b, 3)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2, err := f(d1(c), d2(c), d3(c), d4(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -653,14 +719,17 @@ func F4R3[A1, A2, A3, A4, R1, R2, R3 any](f func(A1, A2, A3, A4) (R1, R2, R3)) F
 		d3 := decoder[A3](b, 2)
 		d4 := decoder[A4](b, 3)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3 := f(d1(c), d2(c), d3(c), d4(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -675,18 +744,24 @@ func F4R3E[A1, A2, A3, A4, R1, R2, R3 any](f func(A1, A2, A3, A4) (R1, R2, R3, e
 		d2 := decoder[A2](b, 1)
 		d3 := decoder[A3](b, 2)
 		d4 := decoder[A4](b, 3)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3, err := f(d1(c), d2(c), d3(c), d4(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -720,6 +795,7 @@ func F5E[A1, A2, A3, A4, A5 any](f func(A1, A2, A3, A4, A5) error) Fn {
 		return func(c *call) error {
 			err := f(d1(c), d2(c), d3(c), d4(c), d5(c))
 			if err != nil {
+
 				return err
 			}
 			return nil
@@ -751,10 +827,11 @@ func F5RE[A1, A2, A3, A4, A5, R1 any](f func(A1, A2, A3, A4, A5) (R1, error)) Fn
 		d3 := decoder[A3](b, 2)
 		d4 := decoder[A4](b, 3)
 		d5 := decoder[A5](b, 4)
-		e1 := encoder[R1](b, 0)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
 			v1, err := f(d1(c), d2(c), d3(c), d4(c), d5(c))
 			if err != nil {
+				x1(v1)
 				return err
 			}
 			return e1(c, v1)
@@ -771,10 +848,11 @@ func F5R2[A1, A2, A3, A4, A5, R1, R2 any](f func(A1, A2, A3, A4, A5) (R1, R2)) F
 		d4 := decoder[A4](b, 3)
 		d5 := decoder[A5](b, 4)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2 := f(d1(c), d2(c), d3(c), d4(c), d5(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -790,14 +868,17 @@ func F5R2E[A1, A2, A3, A4, A5, R1, R2 any](f func(A1, A2, A3, A4, A5) (R1, R2, e
 		d3 := decoder[A3](b, 2)
 		d4 := decoder[A4](b, 3)
 		d5 := decoder[A5](b, 4)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2, err := f(d1(c), d2(c), d3(c), d4(c), d5(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -814,14 +895,17 @@ func F5R3[A1, A2, A3, A4, A5, R1, R2, R3 any](f func(A1, A2, A3, A4, A5) (R1, R2
 		d4 := decoder[A4](b, 3)
 		d5 := decoder[A5](b, 4)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3 := f(d1(c), d2(c), d3(c), d4(c), d5(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -837,18 +921,24 @@ func F5R3E[A1, A2, A3, A4, A5, R1, R2, R3 any](f func(A1, A2, A3, A4, A5) (R1, R
 		d3 := decoder[A3](b, 2)
 		d4 := decoder[A4](b, 3)
 		d5 := decoder[A5](b, 4)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3, err := f(d1(c), d2(c), d3(c), d4(c), d5(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -884,6 +974,7 @@ func F6E[A1, A2, A3, A4, A5, A6 any](f func(A1, A2, A3, A4, A5, A6) error) Fn {
 		return func(c *call) error {
 			err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c))
 			if err != nil {
+
 				return err
 			}
 			return nil
@@ -917,10 +1008,11 @@ func F6RE[A1, A2, A3, A4, A5, A6, R1 any](f func(A1, A2, A3, A4, A5, A6) (R1, er
 		d4 := decoder[A4](b, 3)
 		d5 := decoder[A5](b, 4)
 		d6 := decoder[A6](b, 5)
-		e1 := encoder[R1](b, 0)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
 			v1, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c))
 			if err != nil {
+				x1(v1)
 				return err
 			}
 			return e1(c, v1)
@@ -938,10 +1030,11 @@ func F6R2[A1, A2, A3, A4, A5, A6, R1, R2 any](f func(A1, A2, A3, A4, A5, A6) (R1
 		d5 := decoder[A5](b, 4)
 		d6 := decoder[A6](b, 5)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -958,14 +1051,17 @@ func F6R2E[A1, A2, A3, A4, A5, A6, R1, R2 any](f func(A1, A2, A3, A4, A5, A6) (R
 		d4 := decoder[A4](b, 3)
 		d5 := decoder[A5](b, 4)
 		d6 := decoder[A6](b, 5)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -983,14 +1079,17 @@ func F6R3[A1, A2, A3, A4, A5, A6, R1, R2, R3 any](f func(A1, A2, A3, A4, A5, A6)
 		d5 := decoder[A5](b, 4)
 		d6 := decoder[A6](b, 5)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -1007,18 +1106,24 @@ func F6R3E[A1, A2, A3, A4, A5, A6, R1, R2, R3 any](f func(A1, A2, A3, A4, A5, A6
 		d4 := decoder[A4](b, 3)
 		d5 := decoder[A5](b, 4)
 		d6 := decoder[A6](b, 5)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -1056,6 +1161,7 @@ func F7E[A1, A2, A3, A4, A5, A6, A7 any](f func(A1, A2, A3, A4, A5, A6, A7) erro
 		return func(c *call) error {
 			err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c))
 			if err != nil {
+
 				return err
 			}
 			return nil
@@ -1091,10 +1197,11 @@ func F7RE[A1, A2, A3, A4, A5, A6, A7, R1 any](f func(A1, A2, A3, A4, A5, A6, A7)
 		d5 := decoder[A5](b, 4)
 		d6 := decoder[A6](b, 5)
 		d7 := decoder[A7](b, 6)
-		e1 := encoder[R1](b, 0)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
 			v1, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c))
 			if err != nil {
+				x1(v1)
 				return err
 			}
 			return e1(c, v1)
@@ -1113,10 +1220,11 @@ func F7R2[A1, A2, A3, A4, A5, A6, A7, R1, R2 any](f func(A1, A2, A3, A4, A5, A6,
 		d6 := decoder[A6](b, 5)
 		d7 := decoder[A7](b, 6)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -1134,14 +1242,17 @@ func F7R2E[A1, A2, A3, A4, A5, A6, A7, R1, R2 any](f func(A1, A2, A3, A4, A5, A6
 		d5 := decoder[A5](b, 4)
 		d6 := decoder[A6](b, 5)
 		d7 := decoder[A7](b, 6)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -1160,14 +1271,17 @@ func F7R3[A1, A2, A3, A4, A5, A6, A7, R1, R2, R3 any](f func(A1, A2, A3, A4, A5,
 		d6 := decoder[A6](b, 5)
 		d7 := decoder[A7](b, 6)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -1185,18 +1299,24 @@ func F7R3E[A1, A2, A3, A4, A5, A6, A7, R1, R2, R3 any](f func(A1, A2, A3, A4, A5
 		d5 := decoder[A5](b, 4)
 		d6 := decoder[A6](b, 5)
 		d7 := decoder[A7](b, 6)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -1236,6 +1356,7 @@ func F8E[A1, A2, A3, A4, A5, A6, A7, A8 any](f func(A1, A2, A3, A4, A5, A6, A7, 
 		return func(c *call) error {
 			err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c))
 			if err != nil {
+
 				return err
 			}
 			return nil
@@ -1273,10 +1394,11 @@ func F8RE[A1, A2, A3, A4, A5, A6, A7, A8, R1 any](f func(A1, A2, A3, A4, A5, A6,
 		d6 := decoder[A6](b, 5)
 		d7 := decoder[A7](b, 6)
 		d8 := decoder[A8](b, 7)
-		e1 := encoder[R1](b, 0)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
 			v1, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c))
 			if err != nil {
+				x1(v1)
 				return err
 			}
 			return e1(c, v1)
@@ -1296,10 +1418,11 @@ func F8R2[A1, A2, A3, A4, A5, A6, A7, A8, R1, R2 any](f func(A1, A2, A3, A4, A5,
 		d7 := decoder[A7](b, 6)
 		d8 := decoder[A8](b, 7)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -1318,14 +1441,17 @@ func F8R2E[A1, A2, A3, A4, A5, A6, A7, A8, R1, R2 any](f func(A1, A2, A3, A4, A5
 		d6 := decoder[A6](b, 5)
 		d7 := decoder[A7](b, 6)
 		d8 := decoder[A8](b, 7)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -1345,14 +1471,17 @@ func F8R3[A1, A2, A3, A4, A5, A6, A7, A8, R1, R2, R3 any](f func(A1, A2, A3, A4,
 		d7 := decoder[A7](b, 6)
 		d8 := decoder[A8](b, 7)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -1371,18 +1500,24 @@ func F8R3E[A1, A2, A3, A4, A5, A6, A7, A8, R1, R2, R3 any](f func(A1, A2, A3, A4
 		d6 := decoder[A6](b, 5)
 		d7 := decoder[A7](b, 6)
 		d8 := decoder[A8](b, 7)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -1424,6 +1559,7 @@ func F9E[A1, A2, A3, A4, A5, A6, A7, A8, A9 any](f func(A1, A2, A3, A4, A5, A6, 
 		return func(c *call) error {
 			err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c))
 			if err != nil {
+
 				return err
 			}
 			return nil
@@ -1463,10 +1599,11 @@ func F9RE[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1 any](f func(A1, A2, A3, A4, A5,
 		d7 := decoder[A7](b, 6)
 		d8 := decoder[A8](b, 7)
 		d9 := decoder[A9](b, 8)
-		e1 := encoder[R1](b, 0)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
 			v1, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c))
 			if err != nil {
+				x1(v1)
 				return err
 			}
 			return e1(c, v1)
@@ -1487,10 +1624,11 @@ func F9R2[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1, R2 any](f func(A1, A2, A3, A4,
 		d8 := decoder[A8](b, 7)
 		d9 := decoder[A9](b, 8)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -1510,14 +1648,17 @@ func F9R2E[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1, R2 any](f func(A1, A2, A3, A4
 		d7 := decoder[A7](b, 6)
 		d8 := decoder[A8](b, 7)
 		d9 := decoder[A9](b, 8)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -1538,14 +1679,17 @@ func F9R3[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1, R2, R3 any](f func(A1, A2, A3,
 		d8 := decoder[A8](b, 7)
 		d9 := decoder[A9](b, 8)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -1565,18 +1709,24 @@ func F9R3E[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1, R2, R3 any](f func(A1, A2, A3
 		d7 := decoder[A7](b, 6)
 		d8 := decoder[A8](b, 7)
 		d9 := decoder[A9](b, 8)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -1620,6 +1770,7 @@ func F10E[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10 any](f func(A1, A2, A3, A4, A5
 		return func(c *call) error {
 			err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c), d10(c))
 			if err != nil {
+
 				return err
 			}
 			return nil
@@ -1661,10 +1812,11 @@ func F10RE[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1 any](f func(A1, A2, A3, A
 		d8 := decoder[A8](b, 7)
 		d9 := decoder[A9](b, 8)
 		d10 := decoder[A10](b, 9)
-		e1 := encoder[R1](b, 0)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
 			v1, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c), d10(c))
 			if err != nil {
+				x1(v1)
 				return err
 			}
 			return e1(c, v1)
@@ -1686,10 +1838,11 @@ func F10R2[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1, R2 any](f func(A1, A2, A
 		d9 := decoder[A9](b, 8)
 		d10 := decoder[A10](b, 9)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c), d10(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -1710,14 +1863,17 @@ func F10R2E[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1, R2 any](f func(A1, A2, 
 		d8 := decoder[A8](b, 7)
 		d9 := decoder[A9](b, 8)
 		d10 := decoder[A10](b, 9)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
 			v1, v2, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c), d10(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
 				return err
 			}
 			return e2(c, v2)
@@ -1739,14 +1895,17 @@ func F10R3[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1, R2, R3 any](f func(A1, A
 		d9 := decoder[A9](b, 8)
 		d10 := decoder[A10](b, 9)
 		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c), d10(c))
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)
@@ -1767,18 +1926,24 @@ func F10R3E[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1, R2, R3 any](f func(A1, 
 		d8 := decoder[A8](b, 7)
 		d9 := decoder[A9](b, 8)
 		d10 := decoder[A10](b, 9)
-		e1 := encoder[R1](b, 0)
-		e2 := encoder[R2](b, 1)
-		e3 := encoder[R3](b, 2)
+		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
+		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
+		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
 			v1, v2, v3, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c), d10(c))
 			if err != nil {
+				x1(v1)
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e1(c, v1); err != nil {
+				x2(v2)
+				x3(v3)
 				return err
 			}
 			if err := e2(c, v2); err != nil {
+				x3(v3)
 				return err
 			}
 			return e3(c, v3)

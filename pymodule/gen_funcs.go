@@ -89,7 +89,11 @@ func adapter(b *bytes.Buffer, n, r int, e bool) {
 		args[i] = fmt.Sprintf("d%d(c)", i+1)
 	}
 	for j := range rs {
-		fmt.Fprintf(b, "\t\te%d := encoder[R%d](b, %d)\n", j+1, j+1, j)
+		if e || j > 0 { // dropped after an error, or after an earlier result failed
+			fmt.Fprintf(b, "\t\te%d, x%d := encoder[R%d](b, %d), dropper[R%d](b, %d)\n", j+1, j+1, j+1, j, j+1, j)
+		} else {
+			fmt.Fprintf(b, "\t\te%d := encoder[R%d](b, %d)\n", j+1, j+1, j)
+		}
 	}
 	b.WriteString("\t\treturn func(c *call) error {\n")
 	vs := list("v", r)
@@ -97,19 +101,27 @@ func adapter(b *bytes.Buffer, n, r int, e bool) {
 	if e {
 		lhs = append(lhs, "err")
 	}
+	// drops lets go of the results from the j-th on, which will not reach Python.
+	drops := func(j int) string {
+		var d []string
+		for k := j; k < r; k++ {
+			d = append(d, fmt.Sprintf("x%d(v%d)", k+1, k+1))
+		}
+		return strings.Join(d, "\n")
+	}
 	callExpr := fmt.Sprintf("f(%s)", strings.Join(args, ", "))
 	if len(lhs) == 0 {
 		fmt.Fprintf(b, "\t\t\t%s\n\t\t\treturn nil\n", callExpr)
 	} else {
 		fmt.Fprintf(b, "\t\t\t%s := %s\n", strings.Join(lhs, ", "), callExpr)
 		if e {
-			b.WriteString("\t\t\tif err != nil {\n\t\t\t\treturn err\n\t\t\t}\n")
+			fmt.Fprintf(b, "\t\t\tif err != nil {\n%s\nreturn err\n\t\t\t}\n", drops(0))
 		}
 		for j := range vs {
 			if j == len(vs)-1 {
 				fmt.Fprintf(b, "\t\t\treturn e%d(c, v%d)\n", j+1, j+1)
 			} else {
-				fmt.Fprintf(b, "\t\t\tif err := e%d(c, v%d); err != nil {\n\t\t\t\treturn err\n\t\t\t}\n", j+1, j+1)
+				fmt.Fprintf(b, "\t\t\tif err := e%d(c, v%d); err != nil {\n%s\nreturn err\n\t\t\t}\n", j+1, j+1, drops(j+1))
 			}
 		}
 		if len(vs) == 0 {

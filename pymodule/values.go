@@ -120,6 +120,20 @@ func encoder[R any](b *binding, j int) func(*call, R) error {
 	}
 }
 
+// dropper returns what lets go of result j when it will not reach Python
+// (the function also returned an error, or an earlier result failed): an
+// Array's memory is released, an object's reference dropped (with the GIL
+// held; a function without the GIL must not return objects).
+func dropper[R any](b *binding, j int) func(R) {
+	switch {
+	case b.results[j] == kindTensor && b.outs[j].pin == nil:
+		return func(r R) { (*(*Array)(unsafe.Pointer(&r))).Release() }
+	case b.results[j] == kindObject && !b.releaseGIL:
+		return func(r R) { capsule.DecRef(*(*capsule.Object)(unsafe.Pointer(&r))) }
+	}
+	return func(R) {}
+}
+
 type sliceHeader struct {
 	data     unsafe.Pointer
 	len, cap int

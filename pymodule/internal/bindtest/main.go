@@ -65,6 +65,13 @@ var module = pymodule.Module{Name: "bindtest", Doc: "Bound Go functions for the 
 	pymodule.Def("nop8", "a, b, c, d, e, f, g, h, /, x=0.0", pymodule.F9(func(a, b, c, d, e, f, g, h pymodule.Tensor, x float64) {}), "Eight tensors, nothing done."),
 	pymodule.Def("nop1", "a, /, x=0.0", pymodule.F2(func(pymodule.Tensor, float64) {}), "One tensor and a float."),
 	pymodule.Def("getpid", "", pymodule.F0R(os.Getpid), "The process id, from Go."),
+	pymodule.Def("array_and_error", "n", pymodule.F1RE(func(n int) (pymodule.Array, error) {
+		a, _, err := pymodule.NewArray[float32](int64(n))
+		if err != nil {
+			return a, err
+		}
+		return a, capsule.Errorf(capsule.ValueError, "an error beside an Array of %d elements", n)
+	}), "Return an Array and an error: the Array is released."),
 }}
 
 func ints(a int8, b int16, c int32, d int64, e uint8, f uint16, g uint32, h uint64) float64 {

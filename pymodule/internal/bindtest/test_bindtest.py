@@ -319,3 +319,15 @@ def test_broken_tensor_is_refused_naming_the_argument() -> None:
     assert bad.deleted == 1
     ok = HandMade(strides=(1,))
     assert b.shape(ok.capsule()) == (1, 4) and ok.deleted == 1
+
+
+def test_results_beside_an_error_are_released() -> None:
+    def rss() -> int:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    before = rss()
+    for _ in range(100):  # 100 x 16 MiB, touched by NewArray's zeroing
+        with pytest.raises(ValueError, match="an error beside an Array"):
+            b.array_and_error(1 << 22)
+    assert rss() - before < 200 << 20
