@@ -212,47 +212,57 @@ func walk[T any](t *Tensor) iter.Seq[*T] {
 // dtype (ErrDType otherwise).
 func ViewElements[T dlpack.Element](v View) (iter.Seq[*T], error) {
 	if want := dlpack.DataTypeOf[T](); v.DType != want {
-		return nil, fmt.Errorf("%w: the tensor holds %v, not %v", ErrDType, v.DType, want)
+		return nil, dtypeMismatch(v.DType, want)
 	}
 	return walkView[T](v), nil
 }
 
+func dtypeMismatch(got, want dlpack.DataType) error {
+	return fmt.Errorf("%w: the tensor holds %v, not %v", ErrDType, got, want)
+}
+
 // walkView iterates over the elements of v as values of type T.
 func walkView[T any](v View) iter.Seq[*T] {
-	return func(yield func(*T) bool) {
-		if v.Extent.Elements == 0 {
-			return
-		}
-		nd := len(v.Shape)
-		if nd == 0 {
-			yield((*T)(v.Data))
-			return
-		}
-		size := int64(unsafe.Sizeof(*new(T)))
-		inner, step := v.Shape[nd-1], v.Strides[nd-1]*size
-		var idx [dlpack.MaxNDim]int64
-		var off int64
-		for {
-			p := unsafe.Add(v.Data, off)
-			for i := int64(0); i < inner; i++ {
-				if !yield((*T)(unsafe.Add(p, i*step))) {
-					return
-				}
-			}
-			// Step the odometer of the outer dimensions.
-			k := nd - 2
-			for ; k >= 0; k-- {
-				idx[k]++
-				off += v.Strides[k] * size
-				if idx[k] < v.Shape[k] {
-					break
-				}
-				off -= v.Strides[k] * size * v.Shape[k]
-				idx[k] = 0
-			}
-			if k < 0 {
+	return func(yield func(*T) bool) { Walk(&v, yield) }
+}
+
+// Walk calls yield with a pointer to every element of v, of any strides, in
+// C order, until yield returns false: ViewElements without its dtype check,
+// for an iterator of the caller's own that the compiler can inline (a loop
+// over it then allocates nothing). T must be v's element type.
+func Walk[T any](v *View, yield func(*T) bool) {
+	if v.Extent.Elements == 0 {
+		return
+	}
+	nd := len(v.Shape)
+	if nd == 0 {
+		yield((*T)(v.Data))
+		return
+	}
+	size := int64(unsafe.Sizeof(*new(T)))
+	inner, step := v.Shape[nd-1], v.Strides[nd-1]*size
+	var idx [dlpack.MaxNDim]int64
+	var off int64
+	for {
+		p := unsafe.Add(v.Data, off)
+		for i := int64(0); i < inner; i++ {
+			if !yield((*T)(unsafe.Add(p, i*step))) {
 				return
 			}
+		}
+		// Step the odometer of the outer dimensions.
+		k := nd - 2
+		for ; k >= 0; k-- {
+			idx[k]++
+			off += v.Strides[k] * size
+			if idx[k] < v.Shape[k] {
+				break
+			}
+			off -= v.Strides[k] * size * v.Shape[k]
+			idx[k] = 0
+		}
+		if k < 0 {
+			return
 		}
 	}
 }

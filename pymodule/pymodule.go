@@ -85,6 +85,7 @@ import (
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/internal/pysig"
+	"github.com/godlpack/godlpack/producer"
 )
 
 // call is the C struct of one call (module.h's gdl_call).
@@ -303,9 +304,6 @@ func plan(f Function) (*binding, error) {
 			}
 			if bp.tensor, err = resolveTensor(spec); err != nil {
 				return nil, fmt.Errorf("parameter %s: %v", p.Name, err)
-			}
-			if spec.Convert {
-				return nil, fmt.Errorf("parameter %s: convert is not supported yet: ask the caller for the dtype and order", p.Name)
 			}
 			b.tensors = append(b.tensors, i)
 		}
@@ -565,11 +563,31 @@ func godlpackBindCall(c *call) {
 			fail(c, capsule.RuntimeError, fmt.Sprintf("%s(): internal error: %v", b.name, p))
 		}
 	}()
-	for _, i := range b.tensors {
+	var copies [C.GDL_BIND_MAX_TENSORS]*producer.Buffer // conversions, released when the call is done
+	defer func() {
+		for _, buf := range copies {
+			if buf != nil {
+				buf.Release()
+			}
+		}
+	}()
+	for k, i := range b.tensors {
 		if !c.args[i].present {
 			continue
 		}
-		if exc, msg := b.params[i].tensor.check(c, i); exc != 0 {
+		spec := b.params[i].tensor
+		exc, msg := spec.check(c, i)
+		if exc != 0 && spec.convertible {
+			var err error
+			if copies[k], err = spec.convert(&c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))]); err != nil {
+				fail(c, exceptionOf(err), fmt.Sprintf("%s(): argument '%s': %v", b.name, b.params[i].name, goPackages.Replace(err.Error())))
+				return
+			}
+			if copies[k] != nil {
+				exc, msg = spec.check(c, i)
+			}
+		}
+		if exc != 0 {
 			fail(c, exc, fmt.Sprintf("%s(): argument '%s' %s", b.name, b.params[i].name, msg))
 			return
 		}

@@ -67,12 +67,17 @@ func (t Tensor) Index(i int64) Tensor {
 // strides, in C (row-major) order: for reading, or for writing a tensor whose
 // parameter is writable. T must be the Go type of t's dtype (Elements panics
 // otherwise, which the caller sees as a RuntimeError).
+// A loop over it allocates nothing.
 func Elements[T dlpack.Element](t Tensor) iter.Seq[*T] {
-	seq, err := consumer.ViewElements[T](t.View)
-	if err != nil {
-		panic(goPackages.Replace(err.Error()))
+	return func(yield func(*T) bool) { walk(&t, yield) }
+}
+
+// walk is Elements' loop, apart so that Elements inlines (and its closure stays on the stack).
+func walk[T dlpack.Element](t *Tensor, yield func(*T) bool) {
+	if want := dlpack.DataTypeOf[T](); t.DType != want {
+		panic(fmt.Sprintf("Elements[%v] of a %v tensor", want, t.DType))
 	}
-	return seq
+	consumer.Walk(&t.View, yield)
 }
 
 // A tensorSpec is a tensor parameter's annotation, resolved.
@@ -82,12 +87,14 @@ type tensorSpec struct {
 	order    byte
 	device   dlpack.DeviceType // 0: CPU-readable; -1: any
 	writable bool
-	want     string // "a 2-D float32 or float64 tensor"
+	// convertible: a tensor of another layout or dtype is copied into what is asked (convert).
+	convertible bool
+	want        string // "a 2-D float32 or float64 tensor"
 }
 
 // resolveTensor checks an annotation's names.
 func resolveTensor(a pysig.Tensor) (*tensorSpec, error) {
-	s := &tensorSpec{shape: a.Shape, order: a.Order, writable: a.Writable}
+	s := &tensorSpec{shape: a.Shape, order: a.Order, writable: a.Writable, convertible: a.Convert}
 	for _, n := range a.DTypes {
 		dt, err := dlpack.ParseDataType(n)
 		if err != nil {

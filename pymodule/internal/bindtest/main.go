@@ -65,6 +65,8 @@ var module = pymodule.Module{Name: "bindtest", Doc: "Bound Go functions for the 
 	pymodule.Def("nop8", "a, b, c, d, e, f, g, h, /, x=0.0", pymodule.F9(func(a, b, c, d, e, f, g, h pymodule.Tensor, x float64) {}), "Eight tensors, nothing done."),
 	pymodule.Def("nop1", "a, /, x=0.0", pymodule.F2(func(pymodule.Tensor, float64) {}), "One tensor and a float."),
 	pymodule.Def("getpid", "", pymodule.F0R(os.Getpid), "The process id, from Go."),
+	pymodule.Def("conv_sum", "x: tensor[float64, C, convert]", pymodule.F1R2(convSum), "Sum and contiguity, converted."),
+	pymodule.Def("conv_f", "x: tensor[float32, (*, *), F, convert]", pymodule.F1R3(convF), "Strides and sum, in F order."),
 	pymodule.Def("array_and_error", "n", pymodule.F1RE(func(n int) (pymodule.Array, error) {
 		a, _, err := pymodule.NewArray[float32](int64(n))
 		if err != nil {
@@ -124,4 +126,20 @@ func arange(n int) (pymodule.Array, error) {
 		s[i] = float32(i)
 	}
 	return a, err
+}
+
+func convSum(x pymodule.Tensor) (float64, bool) {
+	var s float64
+	for p := range pymodule.Elements[float64](x) {
+		s += *p
+	}
+	return s, x.Extent.CContiguous
+}
+
+func convF(x pymodule.Tensor) (int64, int64, float64) {
+	var s float64
+	for p := range pymodule.Elements[float32](x) {
+		s += float64(*p)
+	}
+	return x.Strides[0], x.Strides[1], s
 }

@@ -273,7 +273,8 @@ def test_no_go_allocation_per_call() -> None:
             "x = np.ones(4, np.float32); t = torch.ones(4)\n"
             "for _ in range(100000):\n"
             "    b.nop1(x, 1.5); b.nop1(t, 2.0); b.nop8(x, x, x, x, t, t, t, t, x=1.0)\n"
-            "    b.ints(1, 2, 3, 4, 5, 6, 7, 8); b.floats(1.0); b.maybe(3); b.matrix(x.reshape(2, 2))\n")
+            "    b.ints(1, 2, 3, 4, 5, 6, 7, 8); b.floats(1.0); b.maybe(3); b.matrix(x.reshape(2, 2))\n"
+            "    b.conv_sum(np.ones(3))\n")
     env = dict(os.environ, GODEBUG="gctrace=1")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
@@ -331,3 +332,22 @@ def test_results_beside_an_error_are_released() -> None:
         with pytest.raises(ValueError, match="an error beside an Array"):
             b.array_and_error(1 << 22)
     assert rss() - before < 200 << 20
+
+
+def test_conversions_by_copy() -> None:
+    a = np.arange(12, dtype=np.float64).reshape(3, 4)
+    assert b.conv_sum(a) == (66.0, True)  # no conversion needed
+    assert b.conv_sum(a.T) == (66.0, True)  # another layout: copied into C order
+    assert b.conv_sum(a[:, ::2]) == (a[:, ::2].sum(), True)
+    assert b.conv_sum(np.arange(5, dtype=np.int16)) == (10.0, True)  # another dtype: cast as astype does
+    assert b.conv_sum(torch.tensor([True, False, True])) == (2.0, True)
+    assert b.conv_sum(np.array(2, np.uint64)) == (2.0, True)  # 0-d
+    assert b.conv_f(np.ones((2, 3), np.float32)) == (1, 2, 6.0)  # C order into F
+    assert b.conv_f(np.arange(6, dtype=np.int64).reshape(2, 3)) == (1, 2, 15.0)  # cast, then F order
+    with pytest.raises(TypeError, match="must be a C-contiguous float64 tensor, got a 1-D complex64 one"):
+        b.conv_sum(np.ones(2, np.complex64))  # no conversion defined
+    with pytest.raises(TypeError, match="must be a Fortran-contiguous 2-D float32 tensor, got a 1-D"):
+        b.conv_f(np.ones(3, np.float32))
+    x = np.arange(4.0)[::-1]
+    b.conv_sum(x)
+    assert x.tolist() == [3.0, 2.0, 1.0, 0.0]  # the argument's own memory is left alone
