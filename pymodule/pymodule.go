@@ -36,11 +36,22 @@
 //	capsule.Object              any object (borrowed as a parameter, a new reference as a result)
 //
 // A last result of type error becomes the Python exception of
-// capsule.ExceptionOf; several results come back as a tuple. A tensor
-// parameter's annotation "tensor[…]" says what it accepts (see
-// TensorAnnotation); mistakes name the function and the argument:
-// "row_norms(): argument 'x' must be a 2-D float32 or float64 tensor, got a
-// 3-D int64 one". Errors never name Go packages.
+// capsule.ExceptionOf (a RuntimeError for an error that names none); several
+// results come back as a tuple.
+//
+// A tensor parameter's annotation says what it accepts, as nanobind's
+// nb::ndarray<…> does: "x: tensor[float32|float64, (*, 3), C, writable]".
+// Its items, in any order: dtypes joined by '|' (any dtype when none); a
+// shape, with "*" for any size ("()" for 0-d; any number of dimensions when
+// none); "C" or "F" for a contiguous layout; "writable" for a tensor the
+// function writes in place (read-only, legacy, copied and self-overlapping
+// tensors are refused); "device=name" (the default, "cpu", takes any memory
+// the CPU reads; "any" takes every device); "convert" to accept a tensor of
+// another layout, or a bool, integer or float tensor where float32 or
+// float64 is asked, by a copy for the call (never with "writable").
+// Mistakes name the function and the argument: "row_norms(): argument 'x'
+// must be a 2-D float32 or float64 tensor, got a 3-D int64 one". Errors
+// never name Go packages.
 //
 // Functions are built-in functions of their module: __module__, __qualname__,
 // pickling by name, __text_signature__ (inspect.signature) and __doc__ are
