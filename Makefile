@@ -76,7 +76,7 @@ stubtest: $(PY)
 	$(PY) -m mypy.stubtest godlpack
 
 # The example extension (examples/normalize), built only from the public Go packages and tested in a
-# process of its own: it carries its own Go runtime, so it never shares a process with godlpack._core.
+# process without godlpack._core, to show it stands alone (tests/test_runtimes.py uses the two together).
 # Needs the test extras (numpy, torch, pytest) that `test` installs.
 EXAMPLE_DIR := build/examples
 example-test: $(PY)
