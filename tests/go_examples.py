@@ -30,8 +30,11 @@ def build_example(name: str, out: Path, toolchain: str | None = None) -> Path:
         if fetched.returncode != 0 or toolchain not in fetched.stdout:
             pytest.skip(f"cannot fetch Go toolchain {toolchain}: {fetched.stderr.strip()[-300:]}")
     target = out / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
-    subprocess.run([go, "build", "-buildmode=c-shared", "-o", str(target), f"./examples/{name}"], cwd=ROOT,
-                   env=env, check=True, timeout=600)
+    # An example with a go.mod is a Go module (and Python project) of its own; others are packages of godlpack's.
+    here = ROOT / "examples" / name
+    cwd, package = (here, ".") if (here / "go.mod").exists() else (ROOT, f"./examples/{name}")
+    subprocess.run([go, "build", "-buildmode=c-shared", "-o", str(target), package], cwd=cwd, env=env, check=True,
+                   timeout=600)
     for header in out.glob(f"{name}*.h"):
         header.unlink()
     return out
