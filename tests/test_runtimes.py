@@ -10,19 +10,30 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from go_examples import build_example
 
-# The Go extensions of examples/ and a use of each that checks its result, written against `np` and `godlpack`.
-# Another example joins every test below with one line here.
+
+class Example(NamedTuple):
+    """A Go extension of examples/: a use that checks its result (statements over `np` and `godlpack`), and a call
+    into its Go code (an expression over `a`, a float32 godlpack tensor of 4 elements) for the fork guard."""
+
+    use: str
+    call: str
+
+
+# The Go extensions of examples/. Another example joins every test below with one line here.
 EXAMPLES = {
-    "normalize": "a = godlpack.arange(4, dtype='float32'); ms = np.from_dlpack(normalize.normalize(a)); "
-    "assert np.allclose(ms, [1.5, 1.25 ** 0.5]) and abs(float(np.from_dlpack(a).mean())) < 1e-6, ms",
+    "normalize": Example("a = godlpack.arange(4, dtype='float32'); ms = np.from_dlpack(normalize.normalize(a)); "
+                         "assert np.allclose(ms, [1.5, 1.25 ** 0.5]) and abs(float(np.from_dlpack(a).mean())) < 1e-6",
+                         "normalize.normalize(a)"),
 }
 # Another Go version for an extension built beside godlpack's (fetched from the module proxy by the go command).
 OTHER_GO = "go1.24.11"
@@ -105,7 +116,6 @@ if pid == 0:
 _, status = os.waitpid(pid, 0)
 assert status == 0, status
 """
-FORK_CALLS = {"normalize": "lambda: normalize.normalize(a)"}
 
 
 @pytest.fixture(scope="module")
@@ -125,10 +135,17 @@ def run(code: str, *path: Path, env: dict[str, str] | None = None) -> str:
     return done.stdout
 
 
+def waits(out: str) -> tuple[float, float]:
+    """PREEMPTION's figures: the longest godlpack.full call and the shortest sum, in seconds."""
+    m = re.search(r"^preemption (\S+) (\S+)$", out, flags=re.M)
+    assert m, out
+    return float(m.group(1)), float(m.group(2))
+
+
 def program(order: list[str], *parts: str) -> str:
     """Imports in order, then the parts."""
-    uses = [EXAMPLES[name] for name in order if name in EXAMPLES]
-    forks = {name: FORK_CALLS[name] for name in order if name in FORK_CALLS}
+    uses = [EXAMPLES[name].use for name in order if name in EXAMPLES]
+    forks = {name: f"lambda: {EXAMPLES[name].call}" for name in order if name in EXAMPLES}
     head = "import sys\nimport numpy as np\n" + "".join(f"import {name}\n" for name in order)
     head += "import godlpack, godlpack.ops\n"
     head += f"USES = {uses!r}\nFORK_CALLS = {{{', '.join(f'{k!r}: {v}' for k, v in forks.items())}}}\n"
@@ -159,7 +176,7 @@ def test_every_example_at_once(examples_dir: Path) -> None:
 def test_each_runtime_keeps_async_preemption(order: list[str], examples_dir: Path) -> None:
     # godlpack loaded first is the case that failed before the dispatcher: the example's runtime took SIGURG.
     out = run(program(order, PREEMPTION), examples_dir)
-    worst, shortest_sum = (float(x) for x in out.split("preemption")[1].split())
+    worst, shortest_sum = waits(out)
     assert worst < shortest_sum / 2, f"a godlpack.full call waited {worst:.3f} s; one sum takes {shortest_sum:.3f} s"
 
 
@@ -167,7 +184,7 @@ def test_each_runtime_keeps_async_preemption(order: list[str], examples_dir: Pat
 @pytest.mark.parametrize("order", orders(), ids="-".join)
 def test_fork_guard_in_each_runtime(order: list[str], examples_dir: Path) -> None:
     out = run(program(order, FORK), examples_dir)
-    assert f"forked godlpack {' '.join(n for n in order if n in FORK_CALLS)}\n" in out, out
+    assert f"forked godlpack {' '.join(n for n in order if n in EXAMPLES)}\n" in out, out
 
 
 @shared_only
@@ -180,7 +197,7 @@ def test_a_sigurg_handler_set_before_the_imports_is_kept(examples_dir: Path) -> 
                     "print('seen', len(seen) >= 1)", PREEMPTION)
     out = run(code, examples_dir)
     assert f"registry 1 {len(EXAMPLES) + 2} True" in out and "seen True" in out, out
-    worst, shortest_sum = (float(x) for x in out.split("preemption")[1].split())
+    worst, shortest_sum = waits(out)
     assert worst < shortest_sum / 2, f"a godlpack.full call waited {worst:.3f} s; one sum takes {shortest_sum:.3f} s"
 
 
@@ -189,9 +206,19 @@ def test_an_extension_built_with_another_go_version(tmp_path: Path) -> None:
     # The rendezvous is a C struct in sys, not a Go type: runtimes of different Go versions join the same one.
     name = next(iter(EXAMPLES))
     where = build_example(name, tmp_path, toolchain=OTHER_GO)
-    out = run(program(["godlpack", name], REGISTRY, TOGETHER, PREEMPTION), where)
+    out = run(program(["godlpack", name], REGISTRY, PREEMPTION, TOGETHER), where)
     assert "registry 1 2 True" in out and "together ok" in out, out
-    worst, shortest_sum = (float(x) for x in out.split("preemption")[1].split())
+    worst, shortest_sum = waits(out)
+    assert worst < shortest_sum / 2, f"a godlpack.full call waited {worst:.3f} s; one sum takes {shortest_sum:.3f} s"
+
+
+@pytest.mark.xfail(strict=True, reason="a Go defect with one runtime too: preemption stops in godlpack's runtime once "
+                   "a thread that called into it has exited (seen with Go 1.24 and 1.26; not the dispatcher's)")
+def test_preemption_after_a_thread_that_called_godlpack_exited() -> None:
+    # Why TOGETHER, whose threads exit, runs after PREEMPTION everywhere above.
+    code = "import threading\nth = threading.Thread(target=lambda: godlpack.arange(4, dtype='float32')); th.start(); th.join()\n"
+    out = run(program(["godlpack"], code, PREEMPTION))
+    worst, shortest_sum = waits(out)
     assert worst < shortest_sum / 2, f"a godlpack.full call waited {worst:.3f} s; one sum takes {shortest_sum:.3f} s"
 
 
