@@ -7,6 +7,14 @@
 /*
  * Here Go runtimes share the process: each has its own thread-local slot and,
  * linked with -Bsymbolic, its own symbols. Only SIGURG is shared.
+ *
+ * What the dispatcher cannot help: a SIGURG handler installed after the last
+ * extension built on package capsule joined (Python's signal.signal, or the
+ * Go runtime of an extension not built on capsule) replaces the dispatcher,
+ * and Go's handlers never forward SIGURG, so every runtime but that one's
+ * loses async preemption, until the next extension built on capsule loads:
+ * its constructor records that handler, and it joins and reinstalls the
+ * dispatcher.
  */
 
 #include <errno.h>
@@ -129,7 +137,9 @@ static int record(gdl_runtimes *r, const struct sigaction *a, const char *module
 		return 0;
 	if (r->add(h, a->sa_flags) >= 0)
 		return 0;
-	PyErr_Format(PyExc_ImportError, "cannot import %s: the process already runs %u Go runtimes, the most it can",
+	PyErr_Format(PyExc_ImportError,
+	             "cannot import %s: the SIGURG dispatcher of the process's Go runtimes already calls %u handlers, "
+	             "the most it can",
 	             module, (unsigned)r->count());
 	return -1;
 }
