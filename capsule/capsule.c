@@ -27,10 +27,10 @@ PyObject *gdl_fork_error(void) {
 }
 
 void gdl_drop_keeping_error(PyObject *o) {
-	PyObject *type, *value, *tb;
-	PyErr_Fetch(&type, &value, &tb);
+	gdl_saved_error e;
+	gdl_error_save(&e);
 	Py_XDECREF(o);
-	PyErr_Restore(type, value, tb);
+	gdl_error_restore(&e);
 }
 
 /*
@@ -39,7 +39,7 @@ void gdl_drop_keeping_error(PyObject *o) {
  * Py_FinalizeEx there is none.
  */
 static bool holds_gil(void) {
-	PyThreadState *ts = _PyThreadState_UncheckedGet();
+	PyThreadState *ts = gdl_thread_state();
 #if PY_VERSION_HEX >= 0x030C0000
 	return ts != NULL; /* the thread's own, thread-local */
 #else
@@ -53,16 +53,16 @@ void gdl_delete_keeping_error(void *managed, bool versioned) {
 		gdl_managed_delete(managed, versioned);
 		return;
 	}
-	PyObject *type = NULL, *value = NULL, *tb = NULL;
+	gdl_saved_error e;
 	bool pending = PyErr_Occurred() != NULL; /* nearly never: set aside only what is there */
 	if (pending)
-		PyErr_Fetch(&type, &value, &tb);
+		gdl_error_save(&e);
 	gdl_managed_delete(managed, versioned);
 	/* A deleter returns nothing: an error it left behind can only be reported. */
 	if (PyErr_Occurred())
 		PyErr_WriteUnraisable(NULL);
 	if (pending)
-		PyErr_Restore(type, value, tb);
+		gdl_error_restore(&e);
 }
 
 /*
@@ -359,11 +359,11 @@ static bool cpu_only(PyTypeObject *tp) {
 static void no_producer(PyObject *x, const gdl_request *req) {
 	if (!PyErr_ExceptionMatches(PyExc_AttributeError))
 		return;
-	PyObject *type, *value, *tb;
-	PyErr_Fetch(&type, &value, &tb);
+	gdl_saved_error e;
+	gdl_error_save(&e);
 	/* The lookup may run Python code, which must not see the pending exception. */
 	int has = PyObject_HasAttr(x, str_dlpack);
-	PyErr_Restore(type, value, tb);
+	gdl_error_restore(&e);
 	if (has)
 		return;
 	PyErr_Clear();
@@ -380,7 +380,7 @@ static int take_by_dlpack(PyObject *x, const gdl_request *req, gdl_taken *out) {
 	bool stream = false;
 	PyTypeObject *tp = Py_TYPE(x);
 	/* The type's own attribute, found through CPython's method cache: no exception, no allocation. */
-	if (!cpu_only(tp) && _PyType_Lookup(tp, str_dlpack_device) != NULL) {
+	if (!cpu_only(tp) && gdl_type_defines(tp, str_dlpack_device)) {
 		DLDevice d;
 		if (gdl_dlpack_device(x, &d) != 0)
 			return -1;

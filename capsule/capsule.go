@@ -47,12 +47,10 @@ package capsule
 import "C"
 
 import (
-	"fmt"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/dlpack"
-	"github.com/godlpack/godlpack/producer"
 )
 
 // Object is a PyObject pointer. A cgo *C.PyObject of any package converts
@@ -90,14 +88,15 @@ const (
 // A Request is what Take and Import ask of a producer.
 type Request struct {
 	Copy Copy
-	// Writable makes Import refuse a tensor it may not write (read-only,
-	// legacy, or copied by the producer, whose writes nobody would see)
-	// with an error wrapping consumer.ErrReadOnly.
+	// Writable makes Import refuse a tensor whose writes would not be
+	// allowed or seen: one the producer marked read-only, a legacy one
+	// (which cannot say that it may be written), and a copy the producer
+	// made unasked (CopyAlways asks for a private copy to write).
 	Writable bool
 }
 
-func (r Request) c() C.gdl_request {
-	req := C.gdl_request{copy: -1}
+func (r Request) c(name *C.char) C.gdl_request {
+	req := C.gdl_request{_func: name, copy: -1, writable: C.bool(r.Writable)}
 	switch r.Copy {
 	case CopyAlways:
 		req.copy = 1
@@ -107,19 +106,23 @@ func (r Request) c() C.gdl_request {
 	return req
 }
 
-var takeName = C.CString("capsule.Take") // named in the TypeError of an object that is no producer
+// Named in the errors of Take and Import, as the Python function a Go author binds would be.
+var (
+	takeName   = C.CString("capsule.Take")
+	importName = C.CString("capsule.Import")
+)
 
 // Take returns the managed tensor of obj, which the caller owns from then
 // on (pass it to consumer.Import): a DLPack capsule's, taken out and renamed
 // "used_…"; else one asked of obj through the C exchange API of its type, or
 // through obj.__dlpack__(max_version=(1, 3), copy=…). A bare capsule, or a
-// producer from before DLPack 1.0, cannot be asked for req.Copy: Import
-// checks what it got. The error wraps ErrPython: TypeError for an object
-// that speaks no DLPack or a capsule of another kind, ValueError for a
-// consumed one, or what the producer raised.
+// producer from before DLPack 1.0, cannot be asked for req.Copy, and Take
+// checks nothing of what it got: [Import] holds the producer to the request.
+// The error wraps [ErrPython]: TypeError for an object that speaks no DLPack
+// or a capsule of another kind, ValueError for a consumed one, or what the
+// producer raised.
 func Take(obj Object, req Request) (dlpack.Managed, error) {
-	r := req.c()
-	r._func = takeName
+	r := req.c(takeName)
 	var t C.gdl_taken
 	if C.gdl_take((*C.PyObject)(obj), &r, &t) != 0 {
 		return dlpack.Managed{}, pyErr("taking a DLPack tensor")
@@ -127,61 +130,22 @@ func Take(obj Object, req Request) (dlpack.Managed, error) {
 	return dlpack.Managed{Pointer: t.managed, Versioned: bool(t.versioned)}, nil
 }
 
-// Import takes obj's tensor as Take does and takes ownership of it with
-// consumer.Import; the caller must Release it. It holds the producer to
-// req.Copy: for CopyAlways, a tensor the producer did not copy (it could not
-// be asked, or ignored the request) is copied here and released at once;
-// for CopyNever, a tensor the producer copied is refused. Errors that set a Python exception wrap ErrPython; the
-// others come from consumer.Import or the copy, or wrap consumer.ErrReadOnly
-// for Request.Writable; pass any of them to RaiseError.
+// Import takes obj's tensor and holds it to req by the rules godlpack's own
+// from_dlpack follows (one implementation serves both): with CopyAlways the
+// result is a private, writable copy (the producer's when it made one that
+// may be written, else one made here); with CopyNever a tensor the producer
+// copied is refused; [Request.Writable] refuses what may not be written. The
+// caller must Release the result. Every error wraps [ErrPython], the Python
+// exception set: BufferError for a refused tensor, MemoryError when a copy
+// cannot be allocated, and [Take]'s.
 func Import(obj Object, req Request) (*consumer.Tensor, error) {
-	m, err := Take(obj, req)
-	if err != nil {
-		return nil, err
+	r := req.c(importName)
+	var m unsafe.Pointer
+	var versioned C.bool
+	if C.gdl_import_managed((*C.PyObject)(obj), &r, &m, &versioned) != 0 {
+		return nil, pyErr("importing a DLPack tensor")
 	}
-	t, err := consumer.Import(m)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case req.Copy == CopyNever && t.Copied():
-		err = fmt.Errorf("capsule: copy=False, but the producer copied the data (IS_COPIED is set)")
-	case req.Copy == CopyAlways && !t.Copied():
-		var c *consumer.Tensor
-		if c, err = copyOf(t); err == nil {
-			t.Release()
-			t = c
-		}
-	case req.Writable:
-		if err = t.CheckWritable(); err == nil && t.Copied() {
-			err = fmt.Errorf("%w: the producer handed over a copy, so writing it would change nothing", consumer.ErrReadOnly)
-		}
-	}
-	if err != nil {
-		t.Release()
-		return nil, err
-	}
-	return t, nil
-}
-
-// copyOf returns a C-contiguous copy of t of its own, flagged IS_COPIED.
-func copyOf(t *consumer.Tensor) (*consumer.Tensor, error) {
-	if err := t.CheckReadable(); err != nil {
-		return nil, err
-	}
-	l := producer.Layout{Shape: t.Shape, Strides: t.Strides, DType: t.DType, Flags: t.Flags & dlpack.IsSubbyteTypePadded}
-	var b *producer.Buffer
-	var err error
-	WithoutGIL(t.NBytes(), func() { b, err = producer.CopyOf(t.Data, l) })
-	if err != nil {
-		return nil, err
-	}
-	defer b.Release()
-	m, err := b.Export(l.Contiguous(), dlpack.Current)
-	if err != nil {
-		return nil, err
-	}
-	return consumer.Import(m)
+	return consumer.Import(dlpack.Managed{Pointer: m, Versioned: bool(versioned)})
 }
 
 // gilThreshold is the work, in bytes, from which WithoutGIL releases the

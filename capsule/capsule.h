@@ -13,6 +13,7 @@
 #include "dlpack.h"
 #include "inspect.h"
 #include "producer.h"
+#include "pyprivate.h"
 
 /* ---- Exceptions ---- */
 
@@ -138,10 +139,16 @@ void gdl_exported_view(const gdl_source *s, gdl_view *v);
 
 /* What a consumer asks of the object it takes a tensor from. */
 typedef struct {
-	const char *func;  /* the caller's name, for the TypeError of an object that is no producer */
+	const char *func;  /* the caller's name, for its errors */
 	int copy;          /* -1: not passed (None); 0: False; 1: True */
 	bool has_device;   /* pass dl_device=device */
 	DLDevice device;
+	/*
+	 * gdl_import: the caller writes the data in place, so its writes must be
+	 * allowed and seen: refuse a read-only or legacy tensor, and a copy the
+	 * producer made unasked (copy=True asks for a private copy to write).
+	 */
+	bool writable;
 } gdl_request;
 
 /*
@@ -171,6 +178,42 @@ int gdl_take(PyObject *x, const gdl_request *req, gdl_taken *out);
  * __dlpack__ would answer otherwise), -1 with an exception.
  */
 int gdl_exchange_take(PyObject *x, const gdl_request *req, gdl_taken *out);
+
+/* A tensor gdl_import imported. The caller owns managed: it deletes it once, or adopts it (gdl_source_adopt). */
+typedef struct {
+	void *managed;
+	bool versioned;
+	gdl_inspected v; /* what managed holds, validated; its strides may be in the caller's buffer */
+	uint64_t flags;  /* a holder's flags: READ_ONLY (also for every legacy tensor), IS_COPIED, IS_SUBBYTE_TYPE_PADDED */
+} gdl_imported;
+
+/*
+ * gdl_import is the one import of godlpack: from_dlpack, godlpack.ops,
+ * bound Go functions and capsule.Import all take tensors through it. It takes
+ * x's tensor (gdl_take), validates it (gdl_validate), and holds it to req:
+ *   - a device asked for: the data must be there (CPU-accessible memory for
+ *     the CPU, then described as device (1, 0)), else BufferError;
+ *   - copy=False: a tensor the producer copied (IS_COPIED) is a BufferError;
+ *   - copy=True: the result is a private, writable copy: the producer's,
+ *     when it says IS_COPIED without READ_ONLY, else one made here from
+ *     CPU-accessible data (BufferError for other data);
+ *   - writable: gdl_request.writable's refusals, as BufferError.
+ * strides_buf has room for GDL_MAX_NDIM strides. Returns 0, or -1 with an
+ * exception, every tensor taken deleted once.
+ */
+int gdl_import(PyObject *x, const gdl_request *req, int64_t *strides_buf, gdl_imported *out);
+
+/*
+ * gdl_copy is the one copy of godlpack (__dlpack__(copy=True), copy=True
+ * imports, pickles of strided tensors): a new versioned managed tensor
+ * holding a C-contiguous copy of s's CPU-accessible elements in C memory of
+ * ours, flagged IS_COPIED, on device (1, 0). NULL with an exception
+ * (MemoryError when the copy cannot be allocated).
+ */
+void *gdl_copy(gdl_source *s);
+
+/* gdl_import_managed is gdl_import for callers that need only the managed tensor (Go's capsule.Import). */
+int gdl_import_managed(PyObject *x, const gdl_request *req, void **managed, bool *versioned);
 
 /*
  * gdl_validate checks a managed tensor the caller owns: gdl_inspect, and

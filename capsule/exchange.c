@@ -160,16 +160,11 @@ int gdl_register_exporter(PyTypeObject *type, Py_ssize_t source_offset, PyObject
 static PyObject *str_exchange_api, *str_requires_grad;
 
 /*
- * table_of returns the major-1 table a type's "dlpack_exchange_api" capsule
- * holds, following prev_api to an older one if the newest is of another
- * major, or NULL (no exception) if there is none we can use. The last capsule
- * seen is remembered: nearly every call asks the same type.
+ * table_in returns the major-1 table a "dlpack_exchange_api" capsule holds,
+ * following prev_api to an older one if the newest is of another major, or
+ * NULL (no exception) if there is none we can use. It runs no Python code.
  */
-static const DLPackExchangeAPI *table_of(PyObject *capsule) {
-	static PyObject *last_capsule;
-	static const DLPackExchangeAPI *last_table;
-	if (capsule == last_capsule)
-		return last_table;
+static const DLPackExchangeAPI *table_in(PyObject *capsule) {
 	if (!PyCapsule_IsValid(capsule, GDL_EXCHANGE_API_NAME))
 		return NULL;
 	DLPackExchangeAPIHeader *h = PyCapsule_GetPointer(capsule, GDL_EXCHANGE_API_NAME);
@@ -178,60 +173,123 @@ static const DLPackExchangeAPI *table_of(PyObject *capsule) {
 	const DLPackExchangeAPI *t = (const DLPackExchangeAPI *)h;
 	if (t == NULL || t->header.version.major != GDL_MAJOR_VERSION || t->managed_tensor_from_py_object_no_sync == NULL)
 		return NULL;
-	/* Keep the capsule alive while it is remembered: its address is the key. */
-	Py_INCREF(capsule);
-	Py_XSETREF(last_capsule, capsule);
-	last_table = t;
 	return t;
 }
 
 /*
- * What gdl_exchange_take knows of the type it saw last, learnt once and kept
- * while the type's version tag (which CPython changes with any change to the
- * type, and never gives two types) stays the same.
+ * What the exchange-API consumer knows of a type: learnt once, and kept while
+ * the type's version tag (which CPython changes with any change to the type
+ * or its bases, and never gives two types) stays the same. An entry holds a
+ * reference to everything it points at: the type, the capsule whose memory
+ * the table may be, and the requires_grad attribute whose getter it may call.
  */
-static struct {
+typedef struct {
 	PyTypeObject *type;
 	unsigned int tag;
-	const DLPackExchangeAPI *table; /* the type's own usable table, or NULL */
-	PyObject *requires_grad;        /* the type's requires_grad attribute (borrowed from the type), or NULL */
-	getter requires_grad_get;       /* its getter, when it is a C getset descriptor */
+	PyObject *capsule;              /* the type's own "dlpack_exchange_api" capsule, if it has a usable table */
+	const DLPackExchangeAPI *table; /* in capsule, or NULL */
+	PyObject *requires_grad;        /* the type's requires_grad attribute, or NULL */
+	getter requires_grad_get;       /* its C getter, where CPython would call it for every instance of type */
 	void *requires_grad_closure;
-} seen;
+} type_facts;
 
-/* learn fills seen for tp; -1 with an exception. */
-static int learn(PyTypeObject *tp) {
+/* The facts of the type seen last (nearly every call asks the same type). */
+static type_facts seen;
+
+/* facts_hold adds a reference to what f points at; facts_drop drops them (which may run Python code). */
+static void facts_hold(const type_facts *f) {
+	Py_XINCREF(f->type);
+	Py_XINCREF(f->capsule);
+	Py_XINCREF(f->requires_grad);
+}
+
+static void facts_drop(const type_facts *f) {
+	Py_XDECREF(f->type);
+	Py_XDECREF(f->capsule);
+	Py_XDECREF(f->requires_grad);
+}
+
+/*
+ * direct_getter returns the C getter of attr, an attribute found on tp,
+ * where CPython's own lookup of the attribute on any instance of tp would
+ * call exactly that getter: attr is a getset descriptor (a data descriptor,
+ * so no instance dict overrides it) of a base of tp, and tp looks attributes
+ * up generically. NULL otherwise: then the attribute is asked for as Python
+ * asks for it.
+ */
+static getter direct_getter(PyTypeObject *tp, PyObject *attr, void **closure) {
+	if (attr == NULL || !Py_IS_TYPE(attr, &PyGetSetDescr_Type) || tp->tp_getattro != PyObject_GenericGetAttr)
+		return NULL;
+	PyGetSetDescrObject *d = (PyGetSetDescrObject *)attr;
+	/* A descriptor borrowed from another type's dict gets objects its getter does not know how to read. */
+	if (d->d_common.d_type == NULL || !PyType_IsSubtype(tp, d->d_common.d_type) || d->d_getset->get == NULL)
+		return NULL;
+	*closure = d->d_getset->closure;
+	return d->d_getset->get;
+}
+
+/*
+ * facts_of stores in *out, with references of the caller's, what tp offers.
+ * What it learns is remembered in seen, completely, before the references of
+ * the facts it replaces are dropped: that may run Python code (a capsule
+ * destructor) that imports again and replaces seen once more. -1 with an
+ * exception.
+ */
+static int facts_of(PyTypeObject *tp, type_facts *out) {
+	if (tp == seen.type && tp->tp_version_tag == seen.tag) {
+		*out = seen;
+		facts_hold(out);
+		return 0;
+	}
 	/*
 	 * The table of tp's own dict only: a subclass inherits its base's table but
 	 * may override __dlpack__ (PyTorch's subclasses do, and torch's table
 	 * would export past them), so a subclass's answer is its __dlpack__'s.
+	 * Neither lookup runs Python code: the keys are exact strs.
 	 */
 	PyObject *capsule = tp->tp_dict == NULL ? NULL : PyDict_GetItemWithError(tp->tp_dict, str_exchange_api);
 	if (capsule == NULL && PyErr_Occurred())
 		return -1;
-	seen.type = NULL; /* until complete */
-	seen.table = capsule == NULL ? NULL : table_of(capsule);
-	seen.requires_grad = _PyType_Lookup(tp, str_requires_grad); /* also gives tp a version tag */
-	seen.requires_grad_get = NULL;
-	if (seen.requires_grad != NULL && Py_IS_TYPE(seen.requires_grad, &PyGetSetDescr_Type)) {
-		PyGetSetDef *def = ((PyGetSetDescrObject *)seen.requires_grad)->d_getset;
-		seen.requires_grad_get = def->get;
-		seen.requires_grad_closure = def->closure;
-	}
-	seen.tag = tp->tp_version_tag;
-	seen.type = seen.tag != 0 ? tp : NULL; /* a type without a tag is learnt at every call */
+	type_facts f = {.type = tp};
+	f.table = capsule == NULL ? NULL : table_in(capsule);
+	f.capsule = f.table != NULL ? capsule : NULL;
+	f.requires_grad = gdl_type_lookup_ref(tp, str_requires_grad); /* also gives tp a version tag */
+	f.requires_grad_get = direct_getter(tp, f.requires_grad, &f.requires_grad_closure);
+	f.tag = tp->tp_version_tag;
+	Py_INCREF(f.type);
+	Py_XINCREF(f.capsule);
+	*out = f; /* the references taken above are the caller's */
+	if (f.tag == 0)
+		return 0; /* a type without a tag is learnt at every call */
+	type_facts old = seen;
+	facts_hold(&f);
+	seen = f;
+	facts_drop(&old);
 	return 0;
 }
 
-/* requires_grad asks x, of the type seen learnt, whether it requires grad: 1, 0, or -1 with an exception. */
-static int requires_grad(PyObject *x) {
-	PyObject *r = seen.requires_grad_get != NULL ? seen.requires_grad_get(x, seen.requires_grad_closure)
-	                                             : PyObject_GetAttr(x, str_requires_grad);
+/* requires_grad asks x, of the type f describes, whether it requires grad: 1, 0, or -1 with an exception. */
+static int requires_grad(PyObject *x, const type_facts *f) {
+	PyObject *r = f->requires_grad_get != NULL ? f->requires_grad_get(x, f->requires_grad_closure)
+	                                          : PyObject_GetAttr(x, str_requires_grad);
 	if (r == NULL)
 		return -1;
 	int yes = PyObject_IsTrue(r);
 	Py_DECREF(r);
 	return yes;
+}
+
+/*
+ * table_failed ends a call of a table that failed, or that answered 0 with
+ * an exception set (which CPython would turn into SystemError): an Exception
+ * is dropped and __dlpack__ answers instead, in the producer's own words (1);
+ * anything else (KeyboardInterrupt, SystemExit) reaches the caller (-1).
+ */
+static int table_failed(void) {
+	if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_Exception))
+		return -1;
+	PyErr_Clear();
+	return 1;
 }
 
 int gdl_exchange_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
@@ -242,37 +300,66 @@ int gdl_exchange_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
 	     (str_exchange_api = PyUnicode_InternFromString("__dlpack_c_exchange_api__")) == NULL) ||
 	    (str_requires_grad == NULL && (str_requires_grad = PyUnicode_InternFromString("requires_grad")) == NULL))
 		return -1;
-	/*
-	 * The table of x's own type only: a subclass inherits its base's table but
-	 * may override __dlpack__ (PyTorch's subclasses do, and torch's table
-	 * would export past them), so a subclass's answer is its __dlpack__'s.
-	 */
 	PyTypeObject *tp = Py_TYPE(x);
-	if ((tp != seen.type || tp->tp_version_tag != seen.tag) && learn(tp) != 0)
-		return -1;
-	const DLPackExchangeAPI *t = seen.table;
-	if (t == NULL)
+	/* The common answer, for a type without a table (NumPy's), takes no reference. */
+	if (tp == seen.type && tp->tp_version_tag == seen.tag && seen.table == NULL)
 		return 1;
+	type_facts f;
+	if (facts_of(tp, &f) != 0)
+		return -1;
+	int rc = 1;
+	if (f.table == NULL)
+		goto done;
 	/*
 	 * PyTorch's table exports what its __dlpack__ refuses: a tensor that
 	 * requires grad, and a conjugate view unconjugated (wrong values). Those
 	 * take the __dlpack__ path, whose answer is the producer's own.
 	 */
-	bool autograd = seen.requires_grad != NULL;
-	int grad = autograd ? requires_grad(x) : 0;
-	if (grad != 0)
-		return grad < 0 ? -1 : 1;
+	bool autograd = f.requires_grad != NULL;
+	if (autograd) {
+		int grad = requires_grad(x, &f);
+		if (grad != 0) {
+			rc = grad < 0 ? -1 : 1;
+			goto done;
+		}
+		/*
+		 * Asking may have run Python code (a property, a __bool__) that changed
+		 * the type, deleting its table, say: what was learnt holds only while
+		 * the tag does. The table itself stays alive: f holds its capsule.
+		 */
+		if (tp->tp_version_tag != f.tag)
+			goto done;
+	}
 	DLManagedTensorVersioned *m = NULL;
-	if (t->managed_tensor_from_py_object_no_sync(x, &m) != 0 || m == NULL) {
+	int failed = f.table->managed_tensor_from_py_object_no_sync(x, &m);
+	if (failed == 0 && m != NULL && PyErr_Occurred()) {
+		/* A tensor with an exception beside it: the tensor is deleted, and the answer is __dlpack__'s. */
+		gdl_saved_error e;
+		gdl_error_save(&e);
+		gdl_delete_keeping_error(m, true);
+		gdl_error_restore(&e);
+		m = NULL;
+	}
+	if (failed != 0 || m == NULL) {
 		/* What the table cannot export, __dlpack__ answers (or refuses) in the producer's own words. */
-		PyErr_Clear();
-		return 1;
+		rc = table_failed();
+		goto done;
 	}
 	if (autograd && m->dl_tensor.dtype.code == kDLComplex) {
-		gdl_managed_delete(m, true);
-		return 1;
+		gdl_delete_keeping_error(m, true);
+		goto done;
 	}
 	out->managed = m;
 	out->versioned = true;
-	return 0;
+	rc = 0;
+done:
+	/* The last act: dropping the facts' references may run Python code (the capsule's destructor). */
+	if (PyErr_Occurred()) {
+		gdl_drop_keeping_error((PyObject *)f.type);
+		gdl_drop_keeping_error(f.capsule);
+		gdl_drop_keeping_error(f.requires_grad);
+	} else {
+		facts_drop(&f);
+	}
+	return rc;
 }

@@ -111,17 +111,14 @@ func reduceHalf(t *consumer.Tensor, dec func(uint16) float64) float64 {
 	return acc
 }
 
-// writable checks that an in-place kernel may write t, that each element
-// would be written once (dlpack.SelfOverlapping, which is conservative:
-// it may refuse an exotic layout that does not overlap), and that the writes
-// would be seen: a tensor the producer copied (IS_COPIED) belongs to nobody
-// else.
+// writable checks that an in-place kernel may write t and that each
+// element would be written once (dlpack.SelfOverlapping, which is
+// conservative: it may refuse an exotic layout that does not overlap).
+// Whether writes would be seen (a copy the producer made unasked) is the
+// importer's rule: capsule.Import's Request.Writable.
 func writable(t *consumer.Tensor) error {
 	if err := t.CheckWritable(); err != nil {
 		return err
-	}
-	if t.Copied() {
-		return fmt.Errorf("%w: the producer handed over a copy (IS_COPIED), so writing it would change nothing", consumer.ErrReadOnly)
 	}
 	if dlpack.SelfOverlapping(t.Shape, t.Strides) {
 		return fmt.Errorf("%w: shape %v with strides %v reaches some elements more than once", ErrOverlap, t.Shape, t.Strides)

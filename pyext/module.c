@@ -126,19 +126,6 @@ static PyObject *share_own(TensorObject *t, const gdl_request *req) {
 	return gdl_tensor_share(t, req->has_device && req->device.device_type == kDLCPU);
 }
 
-/*
- * refuse deletes a taken tensor, then raises: its deleter may run Python
- * code, which must not find our exception set.
- */
-static PyObject *refuse(const gdl_taken *tk, PyObject *exc, const char *format, ...) {
-	gdl_managed_delete(tk->managed, tk->versioned);
-	va_list args;
-	va_start(args, format);
-	PyErr_FormatV(exc, format, args);
-	va_end(args);
-	return NULL;
-}
-
 static PyObject *mod_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
 	GDL_CHECK_FORK(NULL);
 	PyObject *a[3];
@@ -154,54 +141,17 @@ static PyObject *mod_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_
 	if (Py_IS_TYPE(x, &gdl_TensorType) && req.copy != 1)
 		return share_own((TensorObject *)x, &req);
 
-	gdl_taken tk;
-	if (gdl_take(x, &req, &tk) != 0)
-		return NULL;
 	int64_t strides[GDL_MAX_NDIM];
-	gdl_inspected v;
-	if (gdl_validate(tk.managed, tk.versioned, strides, &v) != 0)
+	gdl_imported im;
+	if (gdl_import(x, &req, strides, &im) != 0)
 		return NULL;
-	bool cpu = gdl_is_cpu_accessible(v.device), copied = (v.flags & GDL_FLAG_IS_COPIED) != 0;
-	if (req.has_device) {
-		if (req.device.device_type == kDLCPU && !cpu)
-			return refuse(&tk, PyExc_BufferError, "device='cpu' was asked for, but the producer returned data on "
-			              "device (%d, %d)", (int)v.device.device_type, (int)v.device.device_id);
-		if (req.device.device_type != kDLCPU &&
-		    (req.device.device_type != v.device.device_type || req.device.device_id != v.device.device_id))
-			return refuse(&tk, PyExc_BufferError, "device (%d, %d) was asked for, but the producer returned data "
-			              "on device (%d, %d)", (int)req.device.device_type, (int)req.device.device_id,
-			              (int)v.device.device_type, (int)v.device.device_id);
-	}
-	if (req.copy == 0 && copied)
-		return refuse(&tk, PyExc_BufferError, "copy=False, but the producer copied the data (IS_COPIED is set)");
-	if (req.copy == 1 && !copied && !cpu)
-		return refuse(&tk, PyExc_BufferError, "copy=True needs a copy of data on device (%d, %d), which is not "
-		              "CPU-accessible", (int)v.device.device_type, (int)v.device.device_id);
-
-	uint64_t flags = v.flags & GDL_FLAG_IS_SUBBYTE_TYPE_PADDED;
-	if (!v.versioned || (v.flags & GDL_FLAG_READ_ONLY))
-		flags |= GDL_FLAG_READ_ONLY; /* a legacy tensor cannot say that it may be written */
-	if (copied)
-		flags |= GDL_FLAG_IS_COPIED;
-	TensorObject *t = gdl_tensor_alloc(v.ndim);
+	TensorObject *t = gdl_tensor_alloc(im.v.ndim);
 	if (t == NULL) {
-		gdl_delete_keeping_error(tk.managed, tk.versioned);
+		gdl_delete_keeping_error(im.managed, im.versioned);
 		return NULL;
 	}
-	if (req.copy == 1 && !copied) {
-		/* copy=True is ours to meet: the producer could not be asked, or answered without copying. */
-		int rc = goImportCopy(&v, &t->src);
-		gdl_delete_keeping_error(tk.managed, tk.versioned);
-		if (rc != 0) {
-			Py_DECREF(t);
-			return NULL;
-		}
-		return gdl_tensor_finish(t);
-	}
-	if (req.has_device && req.device.device_type == kDLCPU)
-		v.device = (DLDevice){kDLCPU, 0};
-	gdl_source_fill(&t->src, NULL, &v, flags);
-	gdl_source_adopt(&t->src, tk.managed, tk.versioned);
+	gdl_source_fill(&t->src, NULL, &im.v, im.flags);
+	gdl_source_adopt(&t->src, im.managed, im.versioned);
 	return gdl_tensor_finish(t);
 }
 
@@ -400,7 +350,7 @@ int gdl_parse_scalar(PyObject *v, const char *what, gdl_scalar *s) {
 		goto refuse;
 	if (str_complex == NULL && (str_complex = PyUnicode_InternFromString("__complex__")) == NULL)
 		return -1;
-	if (kind == 'c' || (kind == 0 && _PyType_Lookup(Py_TYPE(v), str_complex) != NULL)) {
+	if (kind == 'c' || (kind == 0 && gdl_type_defines(Py_TYPE(v), str_complex))) {
 		Py_complex c = PyComplex_AsCComplex(v);
 		if (c.real == -1.0 && PyErr_Occurred())
 			return -1;

@@ -2,13 +2,18 @@
 #include "ext.h"
 #include "_cgo_export.h"
 
-/* run takes every operand's tensor, then crosses into Go once; Go owns the tensors from then on. */
-static int run(gdl_ops_args *a, const char *func, PyObject *const *xs) {
+/*
+ * run imports every operand's tensor (gdl_import; the first is written in
+ * place when writes is set), then crosses into Go once; Go owns the tensors
+ * from then on.
+ */
+static int run(gdl_ops_args *a, const char *func, bool writes, PyObject *const *xs) {
 	GDL_CHECK_FORK(-1);
-	gdl_request req = {.func = func, .copy = -1};
 	for (int i = 0; i < a->n; i++) {
-		gdl_taken tk;
-		if (gdl_take(xs[i], &req, &tk) != 0) {
+		gdl_request req = {.func = func, .copy = -1, .writable = writes && i == 0};
+		int64_t strides[GDL_MAX_NDIM];
+		gdl_imported tk;
+		if (gdl_import(xs[i], &req, strides, &tk) != 0) {
 			while (i-- > 0)
 				gdl_delete_keeping_error(a->managed[i], a->versioned[i]);
 			return -1;
@@ -21,7 +26,7 @@ static int run(gdl_ops_args *a, const char *func, PyObject *const *xs) {
 
 static PyObject *ops_sum(PyObject *m, PyObject *x) {
 	gdl_ops_args a = {.op = GDL_OP_SUM, .n = 1};
-	if (run(&a, "sum", &x) != 0)
+	if (run(&a, "sum", false, &x) != 0)
 		return NULL;
 	switch (a.kind) {
 	case GDL_SCALAR_INT: return PyLong_FromLongLong(a.ival);
@@ -64,7 +69,7 @@ static PyObject *ops_scale(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 	if (nargs != 2)
 		return PyErr_Format(PyExc_TypeError, "scale_() takes exactly 2 arguments (%zd given)", nargs);
 	gdl_ops_args a = {.op = GDL_OP_SCALE, .n = 1};
-	if (parse_factor(args[1], &a) != 0 || run(&a, "scale_", args) != 0)
+	if (parse_factor(args[1], &a) != 0 || run(&a, "scale_", true, args) != 0)
 		return NULL;
 	Py_RETURN_NONE;
 }
@@ -73,7 +78,7 @@ static PyObject *ops_copy(PyObject *m, PyObject *const *args, Py_ssize_t nargs) 
 	if (nargs != 2)
 		return PyErr_Format(PyExc_TypeError, "copy_() takes exactly 2 arguments (%zd given)", nargs);
 	gdl_ops_args a = {.op = GDL_OP_COPY, .n = 2};
-	if (run(&a, "copy_", args) != 0)
+	if (run(&a, "copy_", true, args) != 0)
 		return NULL;
 	Py_RETURN_NONE;
 }

@@ -93,7 +93,7 @@ static int readable(const TensorObject *t, const char *what) {
 /*
  * densely returns t (a new reference) when its elements fill its memory
  * without gaps, else a new C-contiguous copy of them in memory of our own,
- * made by producer.CopyOf (goImportCopy). Packed sub-byte elements are
+ * made by gdl_copy. Packed sub-byte elements are
  * always contiguous: the consumer refuses them strided.
  */
 static TensorObject *densely(TensorObject *t) {
@@ -102,26 +102,8 @@ static TensorObject *densely(TensorObject *t) {
 		Py_INCREF(t);
 		return t;
 	}
-	TensorObject *c = gdl_tensor_alloc(s->ndim);
-	if (c == NULL)
-		return NULL;
-	gdl_inspected v = {
-		.data = s->data,
-		.shape = s->shape,
-		.strides = s->strides,
-		.dtype = s->dtype,
-		.device = s->device,
-		.flags = s->flags & GDL_FLAG_IS_SUBBYTE_TYPE_PADDED,
-		.ndim = s->ndim,
-		.elements = t->size,
-		.nbytes = t->src.nbytes,
-		.itemsize = t->itemsize,
-	};
-	if (goImportCopy(&v, &c->src) != 0) {
-		Py_DECREF(c);
-		return NULL;
-	}
-	return (TensorObject *)gdl_tensor_finish(c);
+	void *copy = gdl_copy(&t->src);
+	return copy == NULL ? NULL : (TensorObject *)gdl_tensor_adopt(copy);
 }
 
 /*
@@ -284,10 +266,10 @@ static void release_buffer(gdl_owner *o) {
 	if (!gdl_owner_is_shut_down() && Py_IsInitialized()) {
 		PyGILState_STATE g = PyGILState_Ensure();
 		/* Releasing may run the exporter's Python code: an exception unwinding through the caller waits. */
-		PyObject *type, *value, *tb;
-		PyErr_Fetch(&type, &value, &tb);
+		gdl_saved_error e;
+		gdl_error_save(&e);
 		PyBuffer_Release(view);
-		PyErr_Restore(type, value, tb);
+		gdl_error_restore(&e);
 		PyGILState_Release(g);
 		free(view);
 	}

@@ -12,32 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Only the leading fields the helpers use: the layouts of DLPack 1.x. */
-typedef struct {
-	void *data;
-	int32_t device_type, device_id;
-	int32_t ndim;
-	uint8_t code, bits;
-	uint16_t lanes;
-	int64_t *shape, *strides;
-	uint64_t byte_offset;
-} tensor;
-
-typedef struct managed managed;
-struct managed {
-	tensor t;
-	void *ctx;
-	void (*deleter)(managed *);
-};
-
-typedef struct versioned versioned;
-struct versioned {
-	uint32_t major, minor;
-	void *ctx;
-	void (*deleter)(versioned *);
-	uint64_t flags;
-	tensor t;
-};
+#include "layouts.h"
 
 /* delete_any calls a managed tensor's deleter, whichever ABI it has. */
 static void delete_any(void *m, int is_versioned) {
