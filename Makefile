@@ -172,6 +172,6 @@ soak: $(PY)
 # Build outputs; distclean also removes the venvs (and with them the PyTorch download).
 clean:
 	rm -rf build dist python/*.egg-info python/godlpack/_core*.so python/godlpack/_core*.h normalize normalize.h \
-		examples/*/build examples/*/*.egg-info
+		examples/*/build examples/*/dist examples/*/*.egg-info
 distclean: clean
 	rm -rf .venv .venv-*
