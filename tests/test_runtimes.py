@@ -212,8 +212,9 @@ def test_an_extension_built_with_another_go_version(tmp_path: Path) -> None:
     assert worst < shortest_sum / 2, f"a godlpack.full call waited {worst:.3f} s; one sum takes {shortest_sum:.3f} s"
 
 
-@pytest.mark.xfail(strict=True, reason="a Go defect with one runtime too, not the dispatcher's: preemption stops in "
-                   "godlpack's runtime once a thread that called into it has exited (Go 1.26.8; Go 1.24.11 keeps it)")
+@pytest.mark.xfail(strict=True, reason="a Go 1.26 defect with one runtime too, not the dispatcher's: once a thread that "
+                   "called into godlpack has exited, the runtime sends one preemption signal to thread id 0 and never "
+                   "another to the thread that reuses its M (Go 1.26.8; Go 1.24.11 and 1.25.0 keep preemption)")
 def test_preemption_after_a_thread_that_called_godlpack_exited() -> None:
     # Why TOGETHER, whose threads exit, runs after PREEMPTION everywhere above.
     code = "import threading\nth = threading.Thread(target=lambda: godlpack.arange(4, dtype='float32')); th.start(); th.join()\n"
