@@ -212,6 +212,38 @@ def test_an_extension_built_with_another_go_version(tmp_path: Path) -> None:
     assert worst < shortest_sum / 2, f"a godlpack.full call waited {worst:.3f} s; one sum takes {shortest_sum:.3f} s"
 
 
+@shared_only
+def test_a_newer_rendezvous_is_joined(examples_dir: Path) -> None:
+    # An extension built by a later godlpack may have published a registry with more fields (a higher version, a
+    # larger size): the fields of version 1 are where they were, and this godlpack joins through them.
+    name = next(iter(EXAMPLES))
+    newer = f"""
+import ctypes, sys
+import {name}
+{REGISTRY}
+class Newer(ctypes.Structure):
+    _fields_ = Runtimes._fields_ + [("later", ctypes.c_void_p)]
+newer = Newer(2, ctypes.sizeof(Newer), runtimes.add, runtimes.install, runtimes.dispatch, runtimes.count, None)
+capsule_name = ctypes.c_char_p(b"godlpack.go_runtimes")
+make = ctypes.pythonapi.PyCapsule_New
+make.restype, make.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+sys._godlpack_go_runtimes = make(ctypes.addressof(newer), capsule_name, None)
+import godlpack
+print("joined", runtimes.count(), newer.count())
+"""
+    out = run("import sys\n" + newer, examples_dir)
+    assert "joined 2 2" in out, out
+
+
+@shared_only
+@pytest.mark.parametrize("value", ["1", "object()", "__import__('datetime').datetime_CAPI"])
+def test_a_foreign_rendezvous_is_an_import_error(value: str) -> None:
+    # Something else under the reserved name, a capsule of another name included: never read as a registry.
+    out = run(f"import sys\nsys._godlpack_go_runtimes = {value}\ntry:\n    import godlpack\n"
+              "except ImportError as e:\n    print('ImportError:', e)\n")
+    assert "ImportError: cannot import godlpack._core: sys._godlpack_go_runtimes is not the rendezvous" in out, out
+
+
 @pytest.mark.xfail(strict=True, reason="a Go 1.26 defect with one runtime too, not the dispatcher's: once a thread that "
                    "called into godlpack has exited, the runtime sends one preemption signal to thread id 0 and never "
                    "another to the thread that reuses its M (Go 1.26.8; Go 1.24.11 and 1.25.0 keep preemption)")
