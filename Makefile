@@ -87,12 +87,15 @@ example-test: $(PY)
 	rm -f $(EXAMPLE_DIR)/normalize*.h
 	PYTHONPATH=$(EXAMPLE_DIR) $(PY) -m pytest -q -p no:cacheprovider examples/normalize
 
-# A short run of every Go fuzz target beyond its committed seed corpus (FUZZTIME each, 15 s by default),
-# so that CI keeps looking for hostile inputs without nearing its time limit.
-FUZZTIME ?= 15s
+# A short run of every Go fuzz target beyond its committed seed corpus (FUZZTIME each, 25 s by default: four
+# targets, about two minutes with their builds), so that CI keeps looking for hostile inputs without nearing its
+# time limit. A new fuzz target gets a line here.
+FUZZTIME ?= 25s
 fuzz-ci:
 	go test -run '^$$' -fuzz '^FuzzCheckLayout$$' -fuzztime $(FUZZTIME) ./dlpack
+	go test -run '^$$' -fuzz '^FuzzSelfOverlapping$$' -fuzztime $(FUZZTIME) ./dlpack
 	go test -run '^$$' -fuzz '^FuzzInspect$$' -fuzztime $(FUZZTIME) ./consumer
+	go test -run '^$$' -fuzz '^FuzzContiguous$$' -fuzztime $(FUZZTIME) ./producer
 
 # The pytest suite under AddressSanitizer, for C-level memory errors (out-of-bounds access, use after free,
 # double free) anywhere in the process. The extension is built with `go build -asan` (its C and Go code

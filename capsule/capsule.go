@@ -37,11 +37,20 @@
 // `#cgo pkg-config: python3`. For that reason this package has no Go tests of
 // its own; godlpack's Python tests and the example extension in the
 // repository's examples directory exercise it from Python.
+//
+// The extension exports only its PyInit_ function: this package links it
+// with exports.so, a linker script that keeps every other symbol (the Go
+// runtime's, cgo's, its own) local to the library. It also links it with
+// --unresolved-symbols=ignore-in-object-files, so that go build ./... and
+// go vet ./..., which link a package main as a program too, accept the
+// Python symbols the interpreter will provide; the shared library is as it
+// would be without (a shared library may leave symbols undefined).
 package capsule
 
 /*
 #cgo pkg-config: python3
-#cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -O2
+#cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -O2 -Wall -Wextra -Wno-unused-parameter
+#cgo LDFLAGS: ${SRCDIR}/exports.so -Wl,--unresolved-symbols=ignore-in-object-files
 #include "capsule.h"
 */
 import "C"

@@ -82,6 +82,10 @@ typedef struct {
 	int8_t last_slots[8];
 } gdl_signature;
 
+/* GDL_SIGNATURE initializes a gdl_signature: its caches start empty. */
+#define GDL_SIGNATURE(func, n, positional_only, max_positional, required, ...)                                       \
+	{(func), (n), (positional_only), (max_positional), (required), {__VA_ARGS__}, {NULL}, NULL, {0}}
+
 /*
  * gdl_parse fills slots[0..n) with the arguments (borrowed; NULL when not
  * passed). -1 with TypeError for a wrong count, an unknown, repeated or

@@ -64,7 +64,7 @@ func Errorf(exc Exception, format string, args ...any) error {
 
 // ExceptionOf returns the Python exception the DLPack protocol names for
 // err: the Exception of an *Error in err's chain; MemoryError for
-// producer.ErrNoMemory; TypeError for a tensor of another dtype than the
+// producer.ErrNoMemory and consumer.ErrNoMemory; TypeError for a tensor of another dtype than the
 // caller works on (consumer.ErrDType); ValueError for mismatched shapes
 // (consumer.ErrLayout); BufferError for everything else, a tensor a
 // producer handed over with an unknown dtype or a bad layout among them.
@@ -73,7 +73,7 @@ func ExceptionOf(err error) Exception {
 	switch {
 	case errors.As(err, &e):
 		return e.Exception
-	case errors.Is(err, producer.ErrNoMemory):
+	case errors.Is(err, producer.ErrNoMemory), errors.Is(err, consumer.ErrNoMemory):
 		return MemoryError
 	case errors.Is(err, consumer.ErrDType):
 		return TypeError

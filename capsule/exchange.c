@@ -196,13 +196,7 @@ typedef struct {
 /* The facts of the type seen last (nearly every call asks the same type). */
 static type_facts seen;
 
-/* facts_hold adds a reference to what f points at; facts_drop drops them (which may run Python code). */
-static void facts_hold(const type_facts *f) {
-	Py_XINCREF(f->type);
-	Py_XINCREF(f->capsule);
-	Py_XINCREF(f->requires_grad);
-}
-
+/* facts_drop drops the references an entry holds, which may run Python code. */
 static void facts_drop(const type_facts *f) {
 	Py_XDECREF(f->type);
 	Py_XDECREF(f->capsule);
@@ -229,16 +223,17 @@ static getter direct_getter(PyTypeObject *tp, PyObject *attr, void **closure) {
 }
 
 /*
- * facts_of stores in *out, with references of the caller's, what tp offers.
- * What it learns is remembered in seen, completely, before the references of
- * the facts it replaces are dropped: that may run Python code (a capsule
- * destructor) that imports again and replaces seen once more. -1 with an
- * exception.
+ * facts_of stores in *out what tp offers, with a reference of the caller's
+ * to out->capsule (the other pointers are good while tp lives, which the
+ * object asked about ensures). What it learns is remembered in seen,
+ * completely, before the references of the facts it replaces are dropped:
+ * that may run Python code (a capsule destructor) that imports again and
+ * replaces seen once more. -1 with an exception.
  */
 static int facts_of(PyTypeObject *tp, type_facts *out) {
 	if (tp == seen.type && tp->tp_version_tag == seen.tag) {
 		*out = seen;
-		facts_hold(out);
+		Py_XINCREF(out->capsule);
 		return 0;
 	}
 	/*
@@ -258,11 +253,14 @@ static int facts_of(PyTypeObject *tp, type_facts *out) {
 	f.tag = tp->tp_version_tag;
 	Py_INCREF(f.type);
 	Py_XINCREF(f.capsule);
-	*out = f; /* the references taken above are the caller's */
-	if (f.tag == 0)
-		return 0; /* a type without a tag is learnt at every call */
+	*out = f;
+	Py_XINCREF(out->capsule);
+	if (f.tag == 0) {
+		/* A type without a tag is learnt at every call. tp's dict still holds what f does: nothing is freed. */
+		facts_drop(&f);
+		return 0;
+	}
 	type_facts old = seen;
-	facts_hold(&f);
 	seen = f;
 	facts_drop(&old);
 	return 0;
@@ -325,9 +323,9 @@ int gdl_exchange_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
 		/*
 		 * Asking may have run Python code (a property, a __bool__) that changed
 		 * the type, deleting its table, say: what was learnt holds only while
-		 * the tag does. The table itself stays alive: f holds its capsule.
+		 * the tag does. The table itself stays alive: this call holds its capsule.
 		 */
-		if (tp->tp_version_tag != f.tag)
+		if (Py_TYPE(x) != tp || tp->tp_version_tag != f.tag) /* x's class may have been assigned, too */
 			goto done;
 	}
 	DLManagedTensorVersioned *m = NULL;
@@ -353,13 +351,10 @@ int gdl_exchange_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
 	out->versioned = true;
 	rc = 0;
 done:
-	/* The last act: dropping the facts' references may run Python code (the capsule's destructor). */
-	if (PyErr_Occurred()) {
-		gdl_drop_keeping_error((PyObject *)f.type);
+	/* The last act: dropping the capsule may run Python code (its destructor). */
+	if (rc < 0)
 		gdl_drop_keeping_error(f.capsule);
-		gdl_drop_keeping_error(f.requires_grad);
-	} else {
-		facts_drop(&f);
-	}
+	else
+		Py_XDECREF(f.capsule);
 	return rc;
 }

@@ -2,7 +2,7 @@
 #include "capsule.h"
 #include "_cgo_export.h"
 
-static gdl_signature dlpack_signature = {"__dlpack__", 4, 0, 0, 0, {"stream", "max_version", "dl_device", "copy"}};
+static gdl_signature dlpack_signature = GDL_SIGNATURE("__dlpack__", 4, 0, 0, 0, "stream", "max_version", "dl_device", "copy");
 
 /* clamped_int reads an int, saturating at the long long range: any int is a valid (if unheard-of) version or device. */
 static long long clamped_int(PyObject *o) {

@@ -1,7 +1,8 @@
-package consumer
+package consumer_test
 
 import (
 	"errors"
+	"github.com/godlpack/godlpack/consumer"
 	"math"
 	"strings"
 	"testing"
@@ -141,14 +142,14 @@ func TestInspectRefuses(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			m, versioned := tc.s.managed()
-			v, err := Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, nil)
+			v, err := consumer.Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, nil)
 			if err == nil {
 				t.Fatalf("accepted: %+v", v)
 			}
 			if v.Data != nil {
 				t.Errorf("refused view has Data %p", v.Data)
 			}
-			var ce *Error
+			var ce *consumer.Error
 			if gotVersion := errors.As(err, &ce) && ce.Version; gotVersion != tc.version {
 				t.Errorf("error %v: Version = %v, want %v", err, gotVersion, tc.version)
 			}
@@ -164,7 +165,7 @@ func TestInspectRefuses(t *testing.T) {
 
 func TestInspectNil(t *testing.T) {
 	for _, versioned := range []bool{false, true} {
-		if _, err := Inspect(dlpack.Managed{Versioned: versioned}, nil); err == nil || !strings.Contains(err.Error(), "NULL") {
+		if _, err := consumer.Inspect(dlpack.Managed{Versioned: versioned}, nil); err == nil || !strings.Contains(err.Error(), "NULL") {
 			t.Errorf("Inspect(nil, %v) = %v, want an error naming NULL", versioned, err)
 		}
 	}
@@ -217,7 +218,7 @@ func TestInspectAccepts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m, versioned := tc.s.managed()
 			var buf [dlpack.MaxNDim]int64
-			v, err := Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, buf[:])
+			v, err := consumer.Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, buf[:])
 			if err != nil {
 				t.Fatalf("refused: %v", err)
 			}
@@ -259,7 +260,7 @@ func TestInspectNoAlloc(t *testing.T) {
 		m, versioned := s.managed()
 		var buf [dlpack.MaxNDim]int64
 		allocs := testing.AllocsPerRun(100, func() {
-			if _, err := Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, buf[:]); err != nil {
+			if _, err := consumer.Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, buf[:]); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -277,9 +278,9 @@ func TestInspectChecksLayoutOfValidDTypes(t *testing.T) {
 			for _, lanes := range []uint16{0, 1, 2, 3, 4, 8} {
 				dt := dlpack.DataType{Code: dlpack.Code(code), Bits: uint8(bits), Lanes: lanes}
 				m, versioned := spec{version: v13, shape: []int64{-1}, strides: []int64{1}, dt: dt, dev: cuda, data: data}.managed()
-				_, err := Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, nil)
+				_, err := consumer.Inspect(dlpack.Managed{Pointer: m, Versioned: versioned}, nil)
 				if checked := errors.Is(err, dlpack.ErrNegativeDim); checked != (dt.Check() == nil) {
-					t.Errorf("%v on CUDA: Inspect = %v; Check = %v", dt, err, dt.Check())
+					t.Errorf("%v on CUDA: consumer.Inspect = %v; Check = %v", dt, err, dt.Check())
 				}
 			}
 		}
@@ -289,7 +290,7 @@ func TestInspectChecksLayoutOfValidDTypes(t *testing.T) {
 // hasPackagePrefix reports whether err's message names the package that
 // made it: "consumer: " for an *Error, "dlpack: " for dlpack's errors.
 func hasPackagePrefix(err error) bool {
-	var ce *Error
+	var ce *consumer.Error
 	if errors.As(err, &ce) {
 		return strings.HasPrefix(err.Error(), "consumer: ")
 	}

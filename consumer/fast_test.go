@@ -1,6 +1,8 @@
-package consumer
+package consumer_test
 
 import (
+	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/internal/inspecttest"
 	"runtime"
 	"testing"
 	"unsafe"
@@ -82,13 +84,13 @@ func TestInspectFastServesCommonTensors(t *testing.T) {
 			m = dlpack.Managed{Pointer: unsafe.Pointer(ml)}
 		}
 		var buf [dlpack.MaxNDim]int64
-		want, err := Inspect(m, buf[:])
+		want, err := consumer.Inspect(m, buf[:])
 		var fastBuf [dlpack.MaxNDim]int64
-		if _, ok := inspectFast(m, &fastBuf); ok != tt.fast {
+		if _, ok := inspecttest.Inspect(m, &fastBuf); ok != tt.fast {
 			t.Errorf("%s: gdl_inspect accepted = %v, want %v (Inspect: %v)", tt.name, ok, tt.fast, err)
 		}
 		if tt.fast && err != nil {
-			t.Errorf("%s: Inspect refuses a tensor the table says is fine: %v", tt.name, err)
+			t.Errorf("%s: consumer.Inspect refuses a tensor the table says is fine: %v", tt.name, err)
 		}
 		checkFastPath(t, m, want, err)
 	}

@@ -1,10 +1,12 @@
 //go:build linux
 
-package consumer
+package consumer_test
 
 import (
 	"encoding/binary"
 	"errors"
+	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/internal/inspecttest"
 	"math"
 	"math/big"
 	"math/bits"
@@ -169,7 +171,7 @@ func FuzzInspect(f *testing.F) {
 
 		var buf [dlpack.MaxNDim]int64
 		m := dlpack.Managed{Pointer: managed, Versioned: versioned}
-		v, err := Inspect(m, buf[:])
+		v, err := consumer.Inspect(m, buf[:])
 		checkFastPath(t, m, v, err)
 		if err != nil {
 			checkRefusal(t, err, versioned, major)
@@ -182,21 +184,21 @@ func FuzzInspect(f *testing.F) {
 // checkFastPath holds gdl_inspect, the C hot path of Inspect, to Inspect:
 // whatever it accepts, Inspect must accept with the same view (the
 // F-contiguity, which C callers never ask, aside).
-func checkFastPath(t *testing.T, m dlpack.Managed, want View, err error) {
+func checkFastPath(t *testing.T, m dlpack.Managed, want consumer.View, err error) {
 	t.Helper()
 	var buf [dlpack.MaxNDim]int64
-	got, ok := inspectFast(m, &buf)
+	got, ok := inspecttest.Inspect(m, &buf)
 	if !ok {
 		return
 	}
 	if err != nil {
-		t.Fatalf("gdl_inspect accepted a tensor Inspect refuses: %v", err)
+		t.Fatalf("gdl_inspect accepted a tensor consumer.Inspect refuses: %v", err)
 	}
 	want.Extent.FContiguous = false
 	if got.Data != want.Data || got.DType != want.DType || got.Device != want.Device || got.Flags != want.Flags ||
 		got.Version != want.Version || got.Versioned != want.Versioned || got.Extent != want.Extent ||
 		!slices.Equal(got.Shape, want.Shape) || !slices.Equal(got.Strides, want.Strides) {
-		t.Fatalf("gdl_inspect gives %+v, Inspect %+v", got, want)
+		t.Fatalf("gdl_inspect gives %+v, consumer.Inspect %+v", got, want)
 	}
 }
 
@@ -207,7 +209,7 @@ func checkRefusal(t *testing.T, err error, versioned bool, major uint32) {
 	if !hasPackagePrefix(err) {
 		t.Fatalf("error %q starts with neither \"consumer: \" nor \"dlpack: \"", msg)
 	}
-	var ce *Error
+	var ce *consumer.Error
 	isVersion := errors.As(err, &ce) && ce.Version
 	if wantVersion := versioned && major != dlpack.MajorVersion; isVersion != wantVersion {
 		t.Fatalf("major %d (versioned %v): error %v has Version = %v", major, versioned, err, isVersion)
@@ -215,7 +217,7 @@ func checkRefusal(t *testing.T, err error, versioned bool, major uint32) {
 }
 
 // checkView checks an accepted view against the struct it came from.
-func checkView(t *testing.T, v *View, tensor *dlpack.Tensor, versioned bool, major, minor uint32,
+func checkView(t *testing.T, v *consumer.View, tensor *dlpack.Tensor, versioned bool, major, minor uint32,
 	flags dlpack.Flags, shape []int64) {
 	t.Helper()
 	n := int(tensor.NDim)
@@ -264,7 +266,7 @@ func checkView(t *testing.T, v *View, tensor *dlpack.Tensor, versioned bool, maj
 		prod.Mul(prod, big.NewInt(d))
 	}
 	if !prod.IsInt64() || prod.Int64() != v.Extent.Elements {
-		t.Fatalf("shape %v: Elements = %d, product %v", v.Shape, v.Extent.Elements, prod)
+		t.Fatalf("shape %v: consumer.Elements = %d, product %v", v.Shape, v.Extent.Elements, prod)
 	}
 	if v.Extent.Elements > 0 && tensor.Data == nil {
 		t.Fatalf("NULL data accepted for %d elements", v.Extent.Elements)
@@ -292,7 +294,7 @@ func checkView(t *testing.T, v *View, tensor *dlpack.Tensor, versioned bool, maj
 // checkExtent walks every element of a small view and checks that each of
 // its bytes lies in [Low, High) around Data, that the extent is the hull of
 // the elements, and that the whole extent fits in the address space.
-func checkExtent(t *testing.T, v *View, first uint64) {
+func checkExtent(t *testing.T, v *consumer.View, first uint64) {
 	t.Helper()
 	e := v.Extent
 	if e.Elements == 0 {

@@ -20,7 +20,7 @@ bool gdl_inspect(const void *managed, bool versioned, int64_t *strides_buf, gdl_
 	}
 	int32_t ndim = t->ndim;
 	if (ndim < 0 || ndim > GDL_MAX_NDIM || !gdl_is_cpu_accessible(t->device) || !gdl_dtype_valid(t->dtype) ||
-	    t->dtype.bits * t->dtype.lanes < 8)
+	    gdl_sub_byte(t->dtype))
 		return false;
 	if (ndim > 0 && t->shape == NULL)
 		return false;
@@ -38,7 +38,7 @@ bool gdl_inspect(const void *managed, bool versioned, int64_t *strides_buf, gdl_
 		}
 		strides = strides_buf;
 	}
-	int64_t size = (int64_t)t->dtype.bits * t->dtype.lanes / 8, elements = 1, low = 0, high = 0, want = 1;
+	int64_t size = gdl_itemsize(t->dtype, false), elements = 1, low = 0, high = 0, want = 1;
 	bool empty = false, contiguous = true;
 	for (int32_t i = 0; i < ndim; i++) {
 		if (t->shape[i] < 0)

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/strided"
 )
 
 // Errors of the methods of Tensor. Each is wrapped with the values at fault.
@@ -18,6 +19,7 @@ var (
 	ErrReadOnly = errors.New("consumer: tensor is read-only")
 	ErrDType    = errors.New("consumer: data type mismatch")
 	ErrLayout   = errors.New("consumer: layout mismatch")
+	ErrNoMemory = errors.New("consumer: out of memory")
 )
 
 // A Tensor owns a managed tensor received from a producer: it was validated
@@ -217,7 +219,7 @@ func walk[T any](t *Tensor) iter.Seq[*T] {
 
 // CopyTo copies the elements, in C order, into dst, which may be Go memory
 // or C memory viewed with unsafe.Slice. dst must hold NBytes bytes. The
-// copy moves the longest contiguous runs at a time (see dlpack.Copy).
+// copy moves the longest contiguous runs at a time (see strided.Copy).
 func (t *Tensor) CopyTo(dst []byte) error {
 	if err := t.CheckReadable(); err != nil {
 		return err
@@ -233,14 +235,15 @@ func (t *Tensor) CopyTo(dst []byte) error {
 		copy(dst, unsafe.Slice((*byte)(t.Data), n))
 		return nil
 	}
-	dlpack.Copy(unsafe.Pointer(&dst[0]), nil, t.Data, t.Strides, t.Shape, t.ItemSize())
+	strided.Copy(unsafe.Pointer(&dst[0]), nil, t.Data, t.Strides, t.Shape, t.ItemSize())
 	return nil
 }
 
 // CopyFrom copies the elements of src into t, element by element in
 // index order, whatever the strides of either. Both must have the same shape
 // and data type, and t must be writable. src may overlap t: it is then
-// copied through a temporary buffer.
+// copied through a temporary buffer of C memory, and an error wrapping
+// [ErrNoMemory] says when that cannot be allocated.
 func (t *Tensor) CopyFrom(src *Tensor) error {
 	if err := t.CheckWritable(); err != nil {
 		return err
@@ -264,13 +267,17 @@ func (t *Tensor) CopyFrom(src *Tensor) error {
 	}
 	from, fromStrides := src.Data, src.Strides
 	if overlap(t, src) {
-		tmp := make([]byte, src.NBytes())
+		tmp := scratch(src.NBytes())
+		if tmp == nil {
+			return fmt.Errorf("%w: cannot allocate %d bytes to copy overlapping tensors", ErrNoMemory, src.NBytes())
+		}
+		defer free(tmp)
 		if err := src.CopyTo(tmp); err != nil {
 			return err
 		}
 		from, fromStrides = unsafe.Pointer(&tmp[0]), nil
 	}
-	dlpack.Copy(t.Data, t.Strides, from, fromStrides, t.Shape, size)
+	strided.Copy(t.Data, t.Strides, from, fromStrides, t.Shape, size)
 	return nil
 }
 

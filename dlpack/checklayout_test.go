@@ -105,8 +105,8 @@ func TestCheckLayout(t *testing.T) {
 			if b := got.Bytes(); b != tt.want.High-tt.want.Low {
 				t.Errorf("Bytes() = %d", b)
 			}
-			if c := IsCContiguous(tt.shape, tt.strides); c != tt.want.CContiguous {
-				t.Errorf("IsCContiguous = %v, want %v", c, tt.want.CContiguous)
+			if c := isCContiguous(tt.shape, tt.strides); c != tt.want.CContiguous {
+				t.Errorf("isCContiguous = %v, want %v", c, tt.want.CContiguous)
 			}
 			if n, ok := ElementCount(tt.shape); !ok || n != tt.want.Elements {
 				t.Errorf("ElementCount = %d, %v", n, ok)
@@ -266,8 +266,8 @@ func TestContiguousStrides(t *testing.T) {
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("ContiguousStrides(%v, nil) = %v, want %v", tt.shape, got, tt.want)
 		}
-		if !IsCContiguous(tt.shape, got) {
-			t.Errorf("IsCContiguous(%v, %v) = false", tt.shape, got)
+		if !isCContiguous(tt.shape, got) {
+			t.Errorf("isCContiguous(%v, %v) = false", tt.shape, got)
 		}
 		if _, err := CheckLayout(tt.shape, got, Uint8, false); err != nil {
 			t.Errorf("CheckLayout of contiguous strides: %v", err)
@@ -306,8 +306,8 @@ func TestIsCContiguous(t *testing.T) {
 		{[]int64{4}, []int64{0}, false},
 	}
 	for _, tt := range tests {
-		if got := IsCContiguous(tt.shape, tt.strides); got != tt.want {
-			t.Errorf("IsCContiguous(%v, %v) = %v, want %v", tt.shape, tt.strides, got, tt.want)
+		if got := isCContiguous(tt.shape, tt.strides); got != tt.want {
+			t.Errorf("isCContiguous(%v, %v) = %v, want %v", tt.shape, tt.strides, got, tt.want)
 		}
 	}
 }

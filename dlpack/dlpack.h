@@ -133,34 +133,8 @@ static inline void gdl_managed_delete(void *managed, bool versioned) {
 	}
 }
 
-/*
- * gdl_dtype_known is dlpack.DataType.Known for C callers on the hot path:
- * whether dt is in the table of data types. TestKnownMatchesC holds the two
- * together.
- */
-static inline bool gdl_dtype_known(DLDataType dt) {
-	if (dt.lanes != 1)
-		return false;
-	switch (dt.code) {
-	case kDLInt:
-	case kDLUInt:
-		return dt.bits == 8 || dt.bits == 16 || dt.bits == 32 || dt.bits == 64;
-	case kDLFloat:
-		return dt.bits == 16 || dt.bits == 32 || dt.bits == 64;
-	case kDLBfloat:
-		return dt.bits == 16;
-	case kDLComplex:
-		return dt.bits == 32 || dt.bits == 64 || dt.bits == 128;
-	case kDLBool:
-		return dt.bits == 8;
-	case kDLFloat6_e2m3fn:
-	case kDLFloat6_e3m2fn:
-		return dt.bits == 6;
-	case kDLFloat4_e2m1fn:
-		return dt.bits == 4;
-	}
-	return dt.code >= kDLFloat8_e3m4 && dt.code <= kDLFloat8_e8m0fnu && dt.bits == 8;
-}
+/* gdl_dtype_known, written by go generate from the table of dtype.go, the only one. */
+#include "dtypes.h"
 
 /*
  * gdl_dtype_valid is dlpack.DataType.Check for C callers: a dtype of the
@@ -170,6 +144,26 @@ static inline bool gdl_dtype_known(DLDataType dt) {
 static inline bool gdl_dtype_valid(DLDataType dt) {
 	DLDataType lane = {dt.code, dt.bits, 1};
 	return gdl_dtype_known(dt) || (dt.lanes > 1 && gdl_dtype_known(lane) && ((int)dt.bits * dt.lanes) % 8 == 0);
+}
+
+/* gdl_sub_byte is dlpack.DataType.SubByte: whether an element of dt, all its lanes together, is narrower than a byte. */
+static inline bool gdl_sub_byte(DLDataType dt) { return (int)dt.bits * dt.lanes < 8; }
+
+/*
+ * gdl_itemsize is dlpack.DataType.StorageSize for C callers, the one C
+ * statement of the item size: the bytes of one element of dt, bits*lanes/8
+ * for whole-byte elements; for a sub-byte element one byte when padded and
+ * 0 (no byte address of its own) when packed; 0 for an element of no
+ * whole-byte size (bits or lanes 0, or 12 bits). TestItemSizeMatchesC holds
+ * the two together.
+ */
+static inline int64_t gdl_itemsize(DLDataType dt, bool padded) {
+	int64_t width = (int64_t)dt.bits * dt.lanes;
+	if (width == 0)
+		return 0;
+	if (gdl_sub_byte(dt))
+		return padded ? 1 : 0;
+	return width % 8 == 0 ? width / 8 : 0;
 }
 
 /* gdl_device_known reports whether DLPack 1.3 defines the device type t. */

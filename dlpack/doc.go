@@ -1,21 +1,27 @@
-// Package dlpack describes the DLPack 1.x C ABI in Go: versions, devices,
-// data types, flags, the tensor structs, and checks on tensor layouts.
+// Package dlpack describes the DLPack 1.x C ABI in Go: versions
+// ([Version]), devices ([Device]), data types ([DataType]), flags
+// ([Flags]), the tensor structs ([Tensor], [ManagedTensor],
+// [ManagedTensorVersioned]), and the rules of tensor layouts
+// ([CheckLayout]).
 //
-// The package is pure logic. It holds no Python objects and calls no C
-// code at run time but a producer's deleter (Managed.Delete); the structs
-// Tensor, ManagedTensor and
-// ManagedTensorVersioned mirror the C structs of dlpack.h field for field
-// so that a pointer to one may be converted to a pointer to the other.
-// The package tests check every size, offset, enum value and flag bit
-// against the C header and against the published 64-bit layout.
+// The package is the ABI only. Numbers in narrow float formats are package
+// minifloat's, values stored as elements package scalar's, NumPy's arange
+// package arange's and strided copies package strided's.
+//
+// It holds no Python objects and calls no C code at run time but a
+// producer's deleter ([Managed.Delete], the only function that needs cgo).
+// The structs mirror the C structs of dlpack.h field for field, so that a
+// pointer to one may be converted to a pointer to the other; the package
+// tests check every size, offset, enum value and flag bit against the C
+// header and against the published 64-bit layout.
 //
 // Shapes and strides are always counted in elements, as in DLPack itself;
-// byte quantities appear only in Extent and in Copy's itemSize.
+// byte quantities appear only in [Extent].
 //
-// Errors from CheckLayout are always of type *LayoutError, which wraps one
-// of the sentinel errors ErrTooManyDims, ErrStridesLength, ErrNegativeDim,
-// ErrOverflow, ErrUnknownDataType or ErrPackedLayout, so callers may test
-// for a kind with errors.Is and treat every layout error alike with
-// errors.As. Errors about data types (DataType.Check, ParseDataType) wrap
-// ErrUnknownDataType.
+// Errors from [CheckLayout] are always of type *[LayoutError], which wraps
+// one of the sentinel errors [ErrTooManyDims], [ErrStridesLength],
+// [ErrNegativeDim], [ErrOverflow], [ErrUnknownDataType] or
+// [ErrPackedLayout], so callers may test for a kind with errors.Is and
+// treat every layout error alike with errors.As. Errors about data types
+// ([DataType.Check], [ParseDataType]) wrap [ErrUnknownDataType].
 package dlpack

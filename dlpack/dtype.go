@@ -73,7 +73,12 @@ var (
 var ErrUnknownDataType = errors.New("unknown data type")
 
 // dtypeTable is the table of data types, in the order DataTypes returns.
-// Each row is unique by name and by DataType.
+// Each row is unique by name and by DataType. It is the only statement of
+// which data types exist: Known reads it, and so does C code, through
+// dtypes.h, which go generate writes from it (a new row needs go generate;
+// TestDTypesHeader fails while the header is stale).
+//
+//go:generate go test -run ^TestDTypesHeader$ . -args -update
 var dtypeTable = [...]struct {
 	name string
 	dt   DataType
@@ -192,33 +197,20 @@ func (dt DataType) String() string {
 }
 
 // Known reports whether dt is in the table, which requires one lane; for
-// a vector type, dt.Lane().Known() says whether its lane type is. It
-// decides by code and width, without searching the table, because every
-// import asks it; TestKnownMatchesTable holds the two together.
+// a vector type, dt.Lane().Known() says whether its lane type is. It looks
+// dt up in a set built from the table once, because every import asks it.
 func (dt DataType) Known() bool {
-	if dt.Lanes != 1 {
-		return false
-	}
-	switch b := dt.Bits; dt.Code {
-	case Int, UInt:
-		return b == 8 || b == 16 || b == 32 || b == 64
-	case Float:
-		return b == 16 || b == 32 || b == 64
-	case Bfloat:
-		return b == 16
-	case Complex:
-		return b == 32 || b == 64 || b == 128
-	case CodeBool:
-		return b == 8
-	case Float8E3M4, Float8E4M3, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0FNU:
-		return b == 8
-	case Float6E2M3FN, Float6E3M2FN:
-		return b == 6
-	case Float4E2M1FN:
-		return b == 4
-	}
-	return false
+	return dt.Lanes == 1 && knownWidths[dt.Code][dt.Bits/64]&(1<<(dt.Bits%64)) != 0
 }
+
+// knownWidths holds, for each type code, the set of widths the table gives
+// it, as 256 bits: Known's lookup.
+var knownWidths = func() (set [256][4]uint64) {
+	for _, r := range dtypeTable {
+		set[r.dt.Code][r.dt.Bits/64] |= 1 << (r.dt.Bits % 64)
+	}
+	return set
+}()
 
 // SubByte reports whether an element of dt, all its lanes together, is
 // narrower than a byte, as a float4_e2m1fn is and a float4_e2m1fn x 2 is

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/strided"
 )
 
 func ExampleParseDataType() {
@@ -36,7 +37,7 @@ func ExampleCopy() {
 	src := []int32{1, 2, 3, 4, 5, 6} // 2x3, row-major
 	dst := make([]int32, 6)          // 3x2, row-major: the transpose
 	shape := []int64{3, 2}
-	dlpack.Copy(unsafe.Pointer(&dst[0]), []int64{2, 1}, unsafe.Pointer(&src[0]), []int64{1, 3}, shape, 4)
+	strided.Copy(unsafe.Pointer(&dst[0]), []int64{2, 1}, unsafe.Pointer(&src[0]), []int64{1, 3}, shape, 4)
 	fmt.Println(dst)
 	// Output:
 	// [1 4 2 5 3 6]

@@ -53,7 +53,7 @@ func FuzzCheckLayout(f *testing.F) {
 		if err == nil && dt.Check() != nil {
 			t.Fatalf("CheckLayout accepted %v, which Check refuses", dt)
 		}
-		IsCContiguous(shape, strides)
+		isCContiguous(shape, strides)
 		ContiguousStrides(shape, nil)
 		if err != nil {
 			if _, ok := err.(*LayoutError); !ok {
@@ -86,8 +86,8 @@ func FuzzCheckLayout(f *testing.F) {
 				t.Fatalf("packed %v: extent %+v", dt, e)
 			}
 		}
-		if IsCContiguous(shape, strides) != e.CContiguous {
-			t.Fatalf("IsCContiguous disagrees with %+v", e)
+		if isCContiguous(shape, strides) != e.CContiguous {
+			t.Fatalf("isCContiguous disagrees with %+v", e)
 		}
 		if e.Elements > 4096 || packed {
 			return

@@ -262,11 +262,11 @@ func contiguous(shape, strides []int64, fortran bool) bool {
 	return true
 }
 
-// IsCContiguous reports whether shape and strides describe elements in
+// isCContiguous reports whether shape and strides describe elements in
 // row-major order with no gaps, by the rules of Extent.CContiguous. Nil
 // strides count as contiguous, as they do in a DLTensor; strides of
 // another length, or a negative dimension, do not.
-func IsCContiguous(shape, strides []int64) bool {
+func isCContiguous(shape, strides []int64) bool {
 	if strides == nil {
 		return true
 	}

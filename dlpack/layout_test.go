@@ -131,9 +131,9 @@ func TestMinVersionMatchesC(t *testing.T) {
 	}
 }
 
-// TestKnownMatchesC holds dlpack.h's gdl_dtype_known and gdl_dtype_valid to
-// DataType.Known and Check for every code and width, with the lane counts
-// that matter.
+// TestKnownMatchesC holds dlpack.h's gdl_dtype_known (generated from the
+// table), gdl_dtype_valid and gdl_itemsize to DataType.Known, Check and
+// StorageSize for every code and width, with the lane counts that matter.
 func TestKnownMatchesC(t *testing.T) {
 	for code := 0; code < 256; code++ {
 		for bits := 0; bits < 256; bits++ {
@@ -144,6 +144,11 @@ func TestKnownMatchesC(t *testing.T) {
 				}
 				if got, want := cValid(dt), dt.Check() == nil; got != want {
 					t.Fatalf("gdl_dtype_valid(%v) = %v, Check = %v", dt, got, dt.Check())
+				}
+				for _, padded := range []bool{false, true} {
+					if got, want := cItemSize(dt, padded), dt.StorageSize(padded); got != want {
+						t.Fatalf("gdl_itemsize(%v, %v) = %d, StorageSize = %d", dt, padded, got, want)
+					}
 				}
 			}
 		}

@@ -2,11 +2,11 @@
 // package consumer, of any strides and any producer: the Go half of
 // godlpack.ops, and an example of Go code on DLPack memory.
 //
-// Numbers cross as dlpack.Scalar. Errors wrap the consumer package's:
+// Numbers cross as scalar.Scalar. Errors wrap the consumer package's:
 // consumer.ErrDType for a dtype a kernel does not support or a factor of the
 // wrong kind, consumer.ErrLayout for shapes that do not match,
 // consumer.ErrReadOnly (or ErrDevice, ErrReleased) for a tensor that may not
-// be written or read; dlpack.ErrRange wraps a factor that does not fit the
+// be written or read; scalar.ErrRange wraps a factor that does not fit the
 // dtype, ErrOverlap an output whose elements share memory.
 package ops
 
@@ -17,6 +17,8 @@ import (
 
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/minifloat"
+	"github.com/godlpack/godlpack/scalar"
 )
 
 // ErrOverlap is wrapped by the error of an in-place kernel asked to write a
@@ -38,13 +40,13 @@ func Work(t *consumer.Tensor) int64 {
 	return n
 }
 
-// Sum returns the sum of t's elements: an IntScalar (wrapping int64, as
+// Sum returns the sum of t's elements: a scalar.Int (wrapping int64, as
 // NumPy's sum wraps) for signed integers and bool (the count of true
-// elements), a UintScalar (wrapping) for unsigned integers, a FloatScalar
+// elements), a scalar.Uint (wrapping) for unsigned integers, a scalar.Float
 // (summed in float64) for float16, bfloat16, float32 and float64.
-func Sum(t *consumer.Tensor) (dlpack.Scalar, error) {
+func Sum(t *consumer.Tensor) (scalar.Scalar, error) {
 	if err := t.CheckReadable(); err != nil {
-		return dlpack.Scalar{}, err
+		return scalar.Scalar{}, err
 	}
 	switch dt := t.DType; dt {
 	case dlpack.Bool:
@@ -55,33 +57,33 @@ func Sum(t *consumer.Tensor) (dlpack.Scalar, error) {
 				n++
 			}
 		}
-		return dlpack.Scalar{Kind: dlpack.IntScalar, Int: n}, nil
+		return scalar.Scalar{Kind: scalar.Int, Int: n}, nil
 	case dlpack.Int8:
-		return dlpack.Scalar{Kind: dlpack.IntScalar, Int: reduce[int8, int64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Int, Int: reduce[int8, int64](t)}, nil
 	case dlpack.Int16:
-		return dlpack.Scalar{Kind: dlpack.IntScalar, Int: reduce[int16, int64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Int, Int: reduce[int16, int64](t)}, nil
 	case dlpack.Int32:
-		return dlpack.Scalar{Kind: dlpack.IntScalar, Int: reduce[int32, int64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Int, Int: reduce[int32, int64](t)}, nil
 	case dlpack.Int64:
-		return dlpack.Scalar{Kind: dlpack.IntScalar, Int: reduce[int64, int64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Int, Int: reduce[int64, int64](t)}, nil
 	case dlpack.Uint8:
-		return dlpack.Scalar{Kind: dlpack.UintScalar, Uint: reduce[uint8, uint64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Uint, Uint: reduce[uint8, uint64](t)}, nil
 	case dlpack.Uint16:
-		return dlpack.Scalar{Kind: dlpack.UintScalar, Uint: reduce[uint16, uint64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Uint, Uint: reduce[uint16, uint64](t)}, nil
 	case dlpack.Uint32:
-		return dlpack.Scalar{Kind: dlpack.UintScalar, Uint: reduce[uint32, uint64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Uint, Uint: reduce[uint32, uint64](t)}, nil
 	case dlpack.Uint64:
-		return dlpack.Scalar{Kind: dlpack.UintScalar, Uint: reduce[uint64, uint64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Uint, Uint: reduce[uint64, uint64](t)}, nil
 	case dlpack.Float16:
-		return dlpack.Scalar{Kind: dlpack.FloatScalar, Real: reduceHalf(t, dlpack.DecodeFloat16)}, nil
+		return scalar.Scalar{Kind: scalar.Float, Real: reduceHalf(t, minifloat.DecodeFloat16)}, nil
 	case dlpack.Bfloat16:
-		return dlpack.Scalar{Kind: dlpack.FloatScalar, Real: reduceHalf(t, dlpack.DecodeBfloat16)}, nil
+		return scalar.Scalar{Kind: scalar.Float, Real: reduceHalf(t, minifloat.DecodeBfloat16)}, nil
 	case dlpack.Float32:
-		return dlpack.Scalar{Kind: dlpack.FloatScalar, Real: reduce[float32, float64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Float, Real: reduce[float32, float64](t)}, nil
 	case dlpack.Float64:
-		return dlpack.Scalar{Kind: dlpack.FloatScalar, Real: reduce[float64, float64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Float, Real: reduce[float64, float64](t)}, nil
 	default:
-		return dlpack.Scalar{}, fmt.Errorf("%w: sum supports bool, integer and real float dtypes, not %v", consumer.ErrDType, dt)
+		return scalar.Scalar{}, fmt.Errorf("%w: sum supports bool, integer and real float dtypes, not %v", consumer.ErrDType, dt)
 	}
 }
 
@@ -128,21 +130,21 @@ func writable(t *consumer.Tensor) error {
 
 // Scale multiplies t's elements by factor in place, in the dtype's own
 // arithmetic: integers wrap, and need an integer factor that the dtype holds
-// (dlpack.ErrRange otherwise); float16, bfloat16, float32 and float64 round
+// (scalar.ErrRange otherwise); float16, bfloat16, float32 and float64 round
 // the factor to the dtype first and multiply with one rounding, as NumPy's
 // x *= x.dtype.type(a) does.
-func Scale(t *consumer.Tensor, factor dlpack.Scalar) error {
+func Scale(t *consumer.Tensor, factor scalar.Scalar) error {
 	dt := t.DType
 	integer := dt.Code == dlpack.Int || dt.Code == dlpack.UInt
 	switch {
 	case dt.Lanes != 1 || !integer && dt.Code != dlpack.Float && dt.Code != dlpack.Bfloat:
 		return fmt.Errorf("%w: scale supports integer and real float dtypes, not %v", consumer.ErrDType, dt)
-	case integer && factor.Kind != dlpack.IntScalar && factor.Kind != dlpack.UintScalar && factor.Kind != dlpack.BoolScalar:
+	case integer && factor.Kind != scalar.Int && factor.Kind != scalar.Uint && factor.Kind != scalar.Bool:
 		return fmt.Errorf("%w: scaling an %v tensor needs an int factor, got %v", consumer.ErrDType, dt, factor.Float())
 	}
 	var bits uint64 // an integer factor as an element of dt, which also checks that dt holds it
 	if integer {
-		elem, err := dt.Encode(factor)
+		elem, err := scalar.Encode(dt, factor)
 		if err != nil {
 			return fmt.Errorf("ops: the factor does not fit in %v: %w", dt, err)
 		}
@@ -172,9 +174,9 @@ func Scale(t *consumer.Tensor, factor dlpack.Scalar) error {
 	case dlpack.Uint64:
 		scale(t, bits)
 	case dlpack.Float16:
-		scaleHalf(t, f, dlpack.EncodeFloat16, dlpack.DecodeFloat16)
+		scaleHalf(t, f, minifloat.EncodeFloat16, minifloat.DecodeFloat16)
 	case dlpack.Bfloat16:
-		scaleHalf(t, f, dlpack.EncodeBfloat16, dlpack.DecodeBfloat16)
+		scaleHalf(t, f, minifloat.EncodeBfloat16, minifloat.DecodeBfloat16)
 	case dlpack.Float32:
 		scale(t, float32(f))
 	case dlpack.Float64:

@@ -9,8 +9,10 @@ import (
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/internal/ownertest"
+	"github.com/godlpack/godlpack/minifloat"
 	"github.com/godlpack/godlpack/ops"
 	"github.com/godlpack/godlpack/producer"
+	"github.com/godlpack/godlpack/scalar"
 )
 
 // tensor imports a layout of s's memory, as any producer's would arrive.
@@ -47,35 +49,35 @@ func TestSum(t *testing.T) {
 	tests := []struct {
 		name string
 		x    func() *consumer.Tensor
-		want dlpack.Scalar
+		want scalar.Scalar
 	}{
 		{"int8 wraps into int64", func() *consumer.Tensor {
 			return tensor(t, []int8{100, 100, -1}, producer.Layout{Shape: []int64{3}, DType: dlpack.Int8}, dlpack.Current)
-		}, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 199}},
+		}, scalar.Scalar{Kind: scalar.Int, Int: 199}},
 		{"int64 strided", func() *consumer.Tensor {
 			return tensor(t, []int64{1, 2, 3, 4, 5, 6}, producer.Layout{Shape: []int64{3}, Strides: []int64{2}, DType: dlpack.Int64}, dlpack.Current)
-		}, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 9}},
+		}, scalar.Scalar{Kind: scalar.Int, Int: 9}},
 		{"uint64 wraps", func() *consumer.Tensor {
 			return tensor(t, []uint64{1 << 63, 1<<63 + 5}, producer.Layout{Shape: []int64{2}, DType: dlpack.Uint64}, dlpack.Current)
-		}, dlpack.Scalar{Kind: dlpack.UintScalar, Uint: 5}},
+		}, scalar.Scalar{Kind: scalar.Uint, Uint: 5}},
 		{"bool counts", func() *consumer.Tensor {
 			return tensor(t, []bool{true, false, true}, producer.Layout{Shape: []int64{3}, DType: dlpack.Bool}, dlpack.Current)
-		}, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}},
+		}, scalar.Scalar{Kind: scalar.Int, Int: 2}},
 		{"float32 transposed", func() *consumer.Tensor {
 			return tensor(t, []float32{1, 2, 3, 4}, producer.Layout{Shape: []int64{2, 2}, Strides: []int64{1, 2}, DType: dlpack.Float32}, dlpack.Current)
-		}, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 10}},
+		}, scalar.Scalar{Kind: scalar.Float, Real: 10}},
 		{"float16", func() *consumer.Tensor {
-			return tensor(t, []uint16{dlpack.EncodeFloat16(1.5), dlpack.EncodeFloat16(-0.25)}, producer.Layout{Shape: []int64{2}, DType: dlpack.Float16}, dlpack.Current)
-		}, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 1.25}},
+			return tensor(t, []uint16{minifloat.EncodeFloat16(1.5), minifloat.EncodeFloat16(-0.25)}, producer.Layout{Shape: []int64{2}, DType: dlpack.Float16}, dlpack.Current)
+		}, scalar.Scalar{Kind: scalar.Float, Real: 1.25}},
 		{"bfloat16 reversed", func() *consumer.Tensor {
-			return tensor(t, []uint16{dlpack.EncodeBfloat16(3), dlpack.EncodeBfloat16(4)}, producer.Layout{Shape: []int64{2}, Strides: []int64{-1}, Offset: 2, DType: dlpack.Bfloat16}, dlpack.Current)
-		}, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 7}},
+			return tensor(t, []uint16{minifloat.EncodeBfloat16(3), minifloat.EncodeBfloat16(4)}, producer.Layout{Shape: []int64{2}, Strides: []int64{-1}, Offset: 2, DType: dlpack.Bfloat16}, dlpack.Current)
+		}, scalar.Scalar{Kind: scalar.Float, Real: 7}},
 		{"broadcast", func() *consumer.Tensor {
 			return tensor(t, []float64{2.5}, producer.Layout{Shape: []int64{4}, Strides: []int64{0}, DType: dlpack.Float64}, dlpack.Current)
-		}, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 10}},
+		}, scalar.Scalar{Kind: scalar.Float, Real: 10}},
 		{"empty", func() *consumer.Tensor {
 			return tensor(t, []float64{1}, producer.Layout{Shape: []int64{0, 3}, DType: dlpack.Float64}, dlpack.Current)
-		}, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 0}},
+		}, scalar.Scalar{Kind: scalar.Float, Real: 0}},
 	}
 	for _, tt := range tests {
 		x := tt.x()
@@ -96,7 +98,7 @@ func TestScale(t *testing.T) {
 	checkNoLeak(t)
 	ints := []int8{100, -3, 7, 9}
 	x := tensor(t, ints, producer.Layout{Shape: []int64{2}, Strides: []int64{2}, DType: dlpack.Int8}, dlpack.Current)
-	if err := ops.Scale(x, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}); err != nil {
+	if err := ops.Scale(x, scalar.Scalar{Kind: scalar.Int, Int: 2}); err != nil {
 		t.Fatal(err)
 	}
 	x.Release()
@@ -105,25 +107,25 @@ func TestScale(t *testing.T) {
 	}
 	floats := []float32{1, 2}
 	y := tensor(t, floats, producer.Layout{Shape: []int64{2}, DType: dlpack.Float32}, dlpack.Current)
-	if err := ops.Scale(y, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 0.5}); err != nil {
+	if err := ops.Scale(y, scalar.Scalar{Kind: scalar.Float, Real: 0.5}); err != nil {
 		t.Fatal(err)
 	}
 	y.Release()
 	if !slices.Equal(floats, []float32{0.5, 1}) {
 		t.Errorf("float32 scaled by 0.5: %v", floats)
 	}
-	halves := []uint16{dlpack.EncodeFloat16(1.5), dlpack.EncodeFloat16(65504)}
+	halves := []uint16{minifloat.EncodeFloat16(1.5), minifloat.EncodeFloat16(65504)}
 	h := tensor(t, halves, producer.Layout{Shape: []int64{2}, DType: dlpack.Float16}, dlpack.Current)
-	if err := ops.Scale(h, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}); err != nil {
+	if err := ops.Scale(h, scalar.Scalar{Kind: scalar.Int, Int: 2}); err != nil {
 		t.Fatal(err)
 	}
 	h.Release()
-	if got := []float64{dlpack.DecodeFloat16(halves[0]), dlpack.DecodeFloat16(halves[1])}; got[0] != 3 || !math.IsInf(got[1], 1) {
+	if got := []float64{minifloat.DecodeFloat16(halves[0]), minifloat.DecodeFloat16(halves[1])}; got[0] != 3 || !math.IsInf(got[1], 1) {
 		t.Errorf("float16 scaled by 2: %v, want [3 +Inf]", got)
 	}
 	u := []uint64{3}
 	z := tensor(t, u, producer.Layout{Shape: []int64{1}, DType: dlpack.Uint64}, dlpack.Current)
-	if err := ops.Scale(z, dlpack.Scalar{Kind: dlpack.UintScalar, Uint: 1 << 63}); err != nil {
+	if err := ops.Scale(z, scalar.Scalar{Kind: scalar.Uint, Uint: 1 << 63}); err != nil {
 		t.Fatal(err)
 	}
 	z.Release()
@@ -136,22 +138,22 @@ func TestScale(t *testing.T) {
 		s      []int16
 		l      producer.Layout
 		v      dlpack.Version
-		factor dlpack.Scalar
+		factor scalar.Scalar
 		is     error
 	}{
-		{"float factor for int", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16}, dlpack.Current, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 0.5}, consumer.ErrDType},
-		{"factor beyond int16", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16}, dlpack.Current, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 1 << 15}, dlpack.ErrRange},
-		{"negative factor for uint16", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Uint16}, dlpack.Current, dlpack.Scalar{Kind: dlpack.IntScalar, Int: -1}, dlpack.ErrRange},
-		{"read-only", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16, Flags: dlpack.ReadOnly}, dlpack.Current, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}, consumer.ErrReadOnly},
-		{"legacy", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16}, dlpack.Version{}, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}, consumer.ErrReadOnly},
-		{"bool", []int16{1}, producer.Layout{Shape: []int64{2}, DType: dlpack.Bool}, dlpack.Current, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}, consumer.ErrDType},
-		{"broadcast output", []int16{3}, producer.Layout{Shape: []int64{4}, Strides: []int64{0}, DType: dlpack.Int16}, dlpack.Current, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}, ops.ErrOverlap},
-		{"folded output", []int16{3, 4, 5}, producer.Layout{Shape: []int64{2, 2}, Strides: []int64{1, 1}, DType: dlpack.Int16}, dlpack.Current, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}, ops.ErrOverlap},
+		{"float factor for int", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16}, dlpack.Current, scalar.Scalar{Kind: scalar.Float, Real: 0.5}, consumer.ErrDType},
+		{"factor beyond int16", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16}, dlpack.Current, scalar.Scalar{Kind: scalar.Int, Int: 1 << 15}, scalar.ErrRange},
+		{"negative factor for uint16", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Uint16}, dlpack.Current, scalar.Scalar{Kind: scalar.Int, Int: -1}, scalar.ErrRange},
+		{"read-only", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16, Flags: dlpack.ReadOnly}, dlpack.Current, scalar.Scalar{Kind: scalar.Int, Int: 2}, consumer.ErrReadOnly},
+		{"legacy", []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16}, dlpack.Version{}, scalar.Scalar{Kind: scalar.Int, Int: 2}, consumer.ErrReadOnly},
+		{"bool", []int16{1}, producer.Layout{Shape: []int64{2}, DType: dlpack.Bool}, dlpack.Current, scalar.Scalar{Kind: scalar.Int, Int: 2}, consumer.ErrDType},
+		{"broadcast output", []int16{3}, producer.Layout{Shape: []int64{4}, Strides: []int64{0}, DType: dlpack.Int16}, dlpack.Current, scalar.Scalar{Kind: scalar.Int, Int: 2}, ops.ErrOverlap},
+		{"folded output", []int16{3, 4, 5}, producer.Layout{Shape: []int64{2, 2}, Strides: []int64{1, 1}, DType: dlpack.Int16}, dlpack.Current, scalar.Scalar{Kind: scalar.Int, Int: 2}, ops.ErrOverlap},
 	}
 	// A copy is the holder's own (capsule.Import decides whether a producer's copy may be written): written.
 	copied := []int16{3}
 	copiedX := tensor(t, copied, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16, Flags: dlpack.IsCopied}, dlpack.Current)
-	if err := ops.Scale(copiedX, dlpack.Scalar{Kind: dlpack.IntScalar, Int: 2}); err != nil || copied[0] != 6 {
+	if err := ops.Scale(copiedX, scalar.Scalar{Kind: scalar.Int, Int: 2}); err != nil || copied[0] != 6 {
 		t.Errorf("Scale of an IS_COPIED tensor: %v, %d; want nil, 6", err, copied[0])
 	}
 	copiedX.Release()
@@ -254,7 +256,7 @@ func BenchmarkSum(b *testing.B) {
 
 func BenchmarkScale(b *testing.B) {
 	benchmarkKernel(b, func(x, _ *consumer.Tensor) error {
-		return ops.Scale(x, dlpack.Scalar{Kind: dlpack.FloatScalar, Real: 1})
+		return ops.Scale(x, scalar.Scalar{Kind: scalar.Float, Real: 1})
 	})
 }
 

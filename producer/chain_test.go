@@ -1,8 +1,11 @@
-package producer
+package producer_test
 
 import (
 	"sync"
 	"testing"
+
+	"github.com/godlpack/godlpack/internal/ownertest"
+	"github.com/godlpack/godlpack/internal/producertest"
 )
 
 // TestChainOfAnyDepth frees chains of re-exports whose deleters used to
@@ -10,19 +13,19 @@ import (
 // Releases now queue on their thread and the outermost one drains them.
 func TestChainOfAnyDepth(t *testing.T) {
 	for _, depth := range []int{0, 1, 2, 1000, 1_000_000} {
-		before, roots := cLiveOwners(), cChainRootDeletes()
-		m, ok := cChain(depth)
+		before, roots := ownertest.Live(), producertest.ChainRootDeletes()
+		m, ok := producertest.Chain(depth)
 		if !ok {
 			t.Fatalf("depth %d: out of memory", depth)
 		}
-		if got := cLiveOwners() - before; got != int64(depth) {
+		if got := ownertest.Live() - before; got != int64(depth) {
 			t.Errorf("depth %d: %d owners alive, want %d", depth, got, depth)
 		}
 		m.Delete()
-		if got := cLiveOwners(); got != before {
+		if got := ownertest.Live(); got != before {
 			t.Errorf("depth %d: %d owners alive after the last deleter, want %d", depth, got, before)
 		}
-		if got := cChainRootDeletes() - roots; got != 1 {
+		if got := producertest.ChainRootDeletes() - roots; got != 1 {
 			t.Errorf("depth %d: the root's deleter ran %d times, want 1", depth, got)
 		}
 	}
@@ -32,13 +35,13 @@ func TestChainOfAnyDepth(t *testing.T) {
 // thread drains its own queue, and every root is deleted once.
 func TestChainsOnManyThreads(t *testing.T) {
 	const threads, depth = 8, 100_000
-	before, roots := cLiveOwners(), cChainRootDeletes()
+	before, roots := ownertest.Live(), producertest.ChainRootDeletes()
 	var wg sync.WaitGroup
 	for range threads {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			m, ok := cChain(depth)
+			m, ok := producertest.Chain(depth)
 			if !ok {
 				t.Error("out of memory")
 				return
@@ -47,10 +50,10 @@ func TestChainsOnManyThreads(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if got := cLiveOwners(); got != before {
+	if got := ownertest.Live(); got != before {
 		t.Errorf("%d owners alive, want %d", got, before)
 	}
-	if got := cChainRootDeletes() - roots; got != threads {
+	if got := producertest.ChainRootDeletes() - roots; got != threads {
 		t.Errorf("the roots' deleters ran %d times, want %d", got, threads)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/strided"
 )
 
 // ErrVersion is wrapped by the error of an export the negotiated DLPack
@@ -236,7 +237,7 @@ func CopyOf(data unsafe.Pointer, l Layout) (*Buffer, error) {
 	if size := l.DType.StorageSize(padded); size == 0 {
 		copy(c.Bytes(), unsafe.Slice((*byte)(data), nbytes)) // packed data is contiguous
 	} else {
-		dlpack.Copy(c.data, nil, data, strides, l.Shape, size)
+		strided.Copy(c.data, nil, data, strides, l.Shape, size)
 	}
 	return c, nil
 }

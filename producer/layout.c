@@ -25,9 +25,9 @@ bool gdl_contiguous(int32_t ndim, const int64_t *shape, DLDataType dt, bool padd
 		if (__builtin_mul_overflow(n, shape[i], &n))
 			return false;
 	*elements = n;
-	int64_t width = (int64_t)dt.bits * dt.lanes; /* bits of an element: a multiple of 8 unless sub-byte */
-	if (width >= 8 || padded)
-		return !__builtin_mul_overflow(n, width >= 8 ? width / 8 : 1, nbytes);
+	int64_t item = gdl_itemsize(dt, padded); /* 0 only for packed sub-byte elements: dt is valid */
+	if (item > 0)
+		return !__builtin_mul_overflow(n, item, nbytes);
 	unsigned __int128 packed = ((unsigned __int128)n * dt.bits + 7) >> 3; /* packed sub-byte elements */
 	if (packed > INT64_MAX)
 		return false;

@@ -1,4 +1,4 @@
-package producer
+package producer_test
 
 import (
 	"encoding/binary"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/producertest"
 )
 
 // goContiguous is what gdl_contiguous must compute, from the Go functions.
@@ -27,7 +28,7 @@ func goContiguous(shape []int64, dt dlpack.DataType, padded bool) ([]int64, int6
 
 func checkContiguous(t *testing.T, shape []int64, dt dlpack.DataType, padded bool) {
 	t.Helper()
-	gs, ge, gn, gok := cContiguous(shape, dt, padded)
+	gs, ge, gn, gok := producertest.Contiguous(shape, dt, padded)
 	ws, we, wn, wok := goContiguous(shape, dt, padded)
 	if gok != wok || (gok && (!slices.Equal(gs, ws) || ge != we || gn != wn)) {
 		t.Fatalf("shape %v of %v (padded %v): gdl_contiguous = %v %d %d %v, Go = %v %d %d %v",

@@ -23,6 +23,6 @@
 // into Go, to unpin it, when its last reference goes.
 package producer
 
-// #cgo CFLAGS: -I${SRCDIR}/../dlpack -O2
+// #cgo CFLAGS: -I${SRCDIR}/../dlpack -O2 -Wall -Wextra -Wno-unused-parameter
 // #include "producer.h"
 import "C"

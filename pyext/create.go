@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/godlpack/godlpack/arange"
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/producer"
+	"github.com/godlpack/godlpack/scalar"
 )
 
 // goCreate makes the tensors of empty, zeros, full and arange in C memory
@@ -22,13 +24,13 @@ func goCreate(a *C.gdl_create_args) (rc C.int) {
 	defer recovered(&rc)
 	start, stop, step := scalarOf(&a.start), scalarOf(&a.stop), scalarOf(&a.step)
 	if a.kind == C.GDL_ARANGE {
-		n, err := dlpack.ArangeLen(start, stop, step)
+		n, err := arange.Len(start, stop, step)
 		if err != nil {
 			return arangeError(err)
 		}
 		a.shape[0] = C.int64_t(n)
 		if !a.has_dtype {
-			dt := dlpack.ArangeDType(start, stop, step)
+			dt := arange.DType(start, stop, step)
 			a.dtype = *(*C.DLDataType)(unsafe.Pointer(&dt))
 		}
 	}
@@ -46,11 +48,11 @@ func goCreate(a *C.gdl_create_args) (rc C.int) {
 	var fill []byte
 	switch a.kind {
 	case C.GDL_FULL:
-		if fill, err = dt.Encode(scalarOf(&a.value)); err != nil {
+		if fill, err = scalar.Encode(dt, scalarOf(&a.value)); err != nil {
 			return fail(valueError(err))
 		}
 	case C.GDL_ARANGE:
-		if err := dt.CheckArangeRange(start, step, ext.Elements); err != nil {
+		if err := arange.Check(dt, start, step, ext.Elements); err != nil {
 			return arangeError(fmt.Errorf("arange(%v, %v, %v) as %v: %w", start, stop, step, dt, err))
 		}
 	}
@@ -66,9 +68,9 @@ func goCreate(a *C.gdl_create_args) (rc C.int) {
 		case C.GDL_ZEROS:
 			clear(buf)
 		case C.GDL_FULL:
-			dlpack.Fill(buf, fill)
+			scalar.Fill(buf, fill)
 		case C.GDL_ARANGE:
-			err = dt.ArangeRange(buf, start, step)
+			err = arange.Write(dt, buf, start, step)
 		}
 	})
 	if err != nil {
@@ -80,22 +82,22 @@ func goCreate(a *C.gdl_create_args) (rc C.int) {
 	return 0
 }
 
-// valueError names the Python exception of a value dlpack.Encode refused, as
+// valueError names the Python exception of a value scalar.Encode refused, as
 // NumPy raises them.
 func valueError(err error) error {
 	msg := "fill value: " + err.Error()
 	switch {
-	case errors.Is(err, dlpack.ErrRange):
+	case errors.Is(err, scalar.ErrRange):
 		return capsule.Errorf(capsule.OverflowError, "%s", msg)
-	case errors.Is(err, dlpack.ErrNotFinite):
+	case errors.Is(err, scalar.ErrNotFinite):
 		return capsule.Errorf(capsule.ValueError, "%s", msg)
 	}
 	return capsule.Errorf(capsule.TypeError, "%s", msg)
 }
 
 // scalarOf reads a gdl_scalar.
-func scalarOf(s *C.gdl_scalar) dlpack.Scalar {
-	return dlpack.Scalar{Kind: dlpack.ScalarKind(s.kind), Int: int64(s.ival), Uint: uint64(s.uval), Real: float64(s.re),
+func scalarOf(s *C.gdl_scalar) scalar.Scalar {
+	return scalar.Scalar{Kind: scalar.Kind(s.kind), Int: int64(s.ival), Uint: uint64(s.uval), Real: float64(s.re),
 		Imag: float64(s.im)}
 }
 
@@ -108,12 +110,12 @@ var zeroDivision = C.CString("arange() step must not be zero")
 // dtype cannot hold.
 func arangeError(err error) C.int {
 	switch {
-	case errors.Is(err, dlpack.ErrZeroStep):
+	case errors.Is(err, arange.ErrZeroStep):
 		C.PyErr_SetString(C.PyExc_ZeroDivisionError, zeroDivision)
 		return -1
-	case errors.Is(err, dlpack.ErrArangeLength), errors.Is(err, dlpack.ErrNotFinite):
+	case errors.Is(err, arange.ErrLength), errors.Is(err, scalar.ErrNotFinite):
 		return fail(capsule.Errorf(capsule.ValueError, "%v", err))
-	case errors.Is(err, dlpack.ErrRange):
+	case errors.Is(err, scalar.ErrRange):
 		return fail(capsule.Errorf(capsule.OverflowError, "%v", err))
 	}
 	return fail(capsule.Errorf(capsule.TypeError, "%v", err))

@@ -58,10 +58,10 @@ int gdl_dtype_of(PyObject *o, DLDataType *dt);
 
 /* Arguments of goCreate: empty, zeros, full and arange, into t's source. */
 enum { GDL_EMPTY, GDL_ZEROS, GDL_FULL, GDL_ARANGE };
-/* The kinds of dlpack.Scalar. */
+/* The kinds of scalar.Scalar. */
 enum { GDL_SCALAR_BOOL, GDL_SCALAR_INT, GDL_SCALAR_UINT, GDL_SCALAR_FLOAT, GDL_SCALAR_COMPLEX, GDL_SCALAR_BIGINT };
 
-/* A number as dlpack.Scalar holds it: the fields its kind names. */
+/* A number as scalar.Scalar holds it: the fields its kind names. */
 typedef struct {
 	uint8_t kind;
 	int64_t ival;
@@ -82,7 +82,7 @@ int gdl_parse_scalar(PyObject *v, const char *what, gdl_scalar *out);
 typedef struct {
 	int kind;
 	DLDataType dtype;
-	bool has_dtype; /* arange: false picks dlpack.ArangeDType */
+	bool has_dtype; /* arange: false picks arange.DType */
 	int32_t ndim;   /* arange: 1, and Go stores shape[0] */
 	int64_t shape[GDL_MAX_NDIM];
 	gdl_scalar value;             /* full */
@@ -97,7 +97,7 @@ typedef struct {
 	int n;
 	void *managed[2]; /* sum, scale: [x]; copy: [dst, src] */
 	bool versioned[2];
-	/* scale's factor and sum's result: dlpack.Scalar's fields */
+	/* scale's factor and sum's result: scalar.Scalar's fields */
 	uint8_t kind;
 	int64_t ival;
 	uint64_t uval;

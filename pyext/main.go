@@ -9,7 +9,7 @@ package main
 
 /*
 #cgo pkg-config: python3
-#cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -I${SRCDIR}/../capsule -O2
+#cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -I${SRCDIR}/../capsule -O2 -Wall -Wextra -Wno-unused-parameter
 #include "ext.h"
 #include <stdlib.h>
 */
@@ -20,14 +20,16 @@ import (
 
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/minifloat"
+	"github.com/godlpack/godlpack/scalar"
 )
 
 func main() {}
 
-// The kinds of dlpack.Scalar must be ext.h's: this fails to compile if not.
-const _ = uint(dlpack.ComplexScalar-C.GDL_SCALAR_COMPLEX) + uint(C.GDL_SCALAR_COMPLEX-dlpack.ComplexScalar) +
-	uint(dlpack.BoolScalar-C.GDL_SCALAR_BOOL) + uint(C.GDL_SCALAR_BOOL-dlpack.BoolScalar) +
-	uint(dlpack.BigIntScalar-C.GDL_SCALAR_BIGINT) + uint(C.GDL_SCALAR_BIGINT-dlpack.BigIntScalar)
+// The kinds of scalar.Scalar must be ext.h's: this fails to compile if not.
+const _ = uint(scalar.Complex-C.GDL_SCALAR_COMPLEX) + uint(C.GDL_SCALAR_COMPLEX-scalar.Complex) +
+	uint(scalar.Bool-C.GDL_SCALAR_BOOL) + uint(C.GDL_SCALAR_BOOL-scalar.Bool) +
+	uint(scalar.BigInt-C.GDL_SCALAR_BIGINT) + uint(C.GDL_SCALAR_BIGINT-scalar.BigInt)
 
 // PyInit__core is the module's entry point. Being a Go function, it returns
 // only once the Go runtime has finished starting, so that a fork right after
@@ -109,7 +111,7 @@ func goParseDataType(name *C.char, n C.size_t, out *C.DLDataType) C.int {
 
 //export goDecodeMinifloat
 func goDecodeMinifloat(code C.uint8_t, b C.uint8_t, out *C.double) C.int {
-	v, ok := dlpack.DecodeMinifloat(dlpack.Code(code), uint8(b))
+	v, ok := minifloat.Decode(dlpack.Code(code), uint8(b))
 	if !ok {
 		return -1
 	}

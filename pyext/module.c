@@ -112,7 +112,7 @@ static int parse_device(PyObject *o, bool *has, DLDevice *d) {
 
 /* ---- from_dlpack ---- */
 
-static gdl_signature from_dlpack_signature = {"from_dlpack", 3, 1, 1, 1, {"x", "device", "copy"}};
+static gdl_signature from_dlpack_signature = GDL_SIGNATURE("from_dlpack", 3, 1, 1, 1, "x", "device", "copy");
 
 /* share_own imports our own Tensor: its storage is shared without a capsule, by the same rules. */
 static PyObject *share_own(TensorObject *t, const gdl_request *req) {
@@ -157,7 +157,7 @@ static PyObject *mod_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_
 
 /* ---- creation ---- */
 
-static const DLDataType default_float = {kDLFloat, 32, 1}, default_int = {kDLInt, 64, 1};
+static const DLDataType default_float = {kDLFloat, 32, 1};
 
 /* Creations from this size go to Go, which fills them with the GIL released. */
 #define GDL_C_CREATE_MAX ((int64_t)1 << 20)
@@ -209,10 +209,10 @@ static PyObject *create(gdl_create_args *a, PyObject *shape, PyObject *dtype, DL
 	return gdl_tensor_finish(t);
 }
 
-static gdl_signature empty_signature = {"empty", 2, 0, 2, 1, {"shape", "dtype"}};
-static gdl_signature zeros_signature = {"zeros", 2, 0, 2, 1, {"shape", "dtype"}};
-static gdl_signature full_signature = {"full", 3, 0, 3, 2, {"shape", "value", "dtype"}};
-static gdl_signature arange_signature = {"arange", 4, 0, 4, 0, {"start", "stop", "step", "dtype"}};
+static gdl_signature empty_signature = GDL_SIGNATURE("empty", 2, 0, 2, 1, "shape", "dtype");
+static gdl_signature zeros_signature = GDL_SIGNATURE("zeros", 2, 0, 2, 1, "shape", "dtype");
+static gdl_signature full_signature = GDL_SIGNATURE("full", 3, 0, 3, 2, "shape", "value", "dtype");
+static gdl_signature arange_signature = GDL_SIGNATURE("arange", 4, 0, 4, 0, "start", "stop", "step", "dtype");
 
 /* empty_or_zeros is empty(shape, dtype='float32') and zeros(shape, dtype='float32'). */
 static PyObject *empty_or_zeros(int kind, gdl_signature *sig, PyObject *const *args, Py_ssize_t nargs,
@@ -253,7 +253,7 @@ static int scalar_of_int(PyObject *v, gdl_scalar *s) {
 		}
 		PyErr_Clear();
 	}
-	/* Beyond 64 bits, float types store it and integer types refuse it (dlpack.BigIntScalar). */
+	/* Beyond 64 bits, float types store it and integer types refuse it (scalar.BigInt). */
 	double d = PyLong_AsDouble(v); /* OverflowError beyond float64, as NumPy's full raises */
 	if (d == -1.0 && PyErr_Occurred())
 		return -1;

@@ -10,6 +10,7 @@ import (
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/ops"
+	"github.com/godlpack/godlpack/scalar"
 )
 
 // goOps runs one kernel of godlpack.ops (package ops) on tensors C has
@@ -60,12 +61,12 @@ func run(a *C.gdl_ops_args, x, y *consumer.Tensor) error {
 	var err error
 	switch a.op {
 	case C.GDL_OP_SUM:
-		var s dlpack.Scalar
+		var s scalar.Scalar
 		capsule.WithoutGIL(ops.Work(x), func() { s, err = ops.Sum(x) })
 		a.kind, a.ival, a.uval, a.fval = C.uint8_t(s.Kind), C.int64_t(s.Int), C.uint64_t(s.Uint), C.double(s.Real)
 		return opError("sum", err)
 	case C.GDL_OP_SCALE:
-		f := dlpack.Scalar{Kind: dlpack.ScalarKind(a.kind), Int: int64(a.ival), Uint: uint64(a.uval), Real: float64(a.fval)}
+		f := scalar.Scalar{Kind: scalar.Kind(a.kind), Int: int64(a.ival), Uint: uint64(a.uval), Real: float64(a.fval)}
 		capsule.WithoutGIL(ops.Work(x), func() { err = ops.Scale(x, f) })
 		return opError("scale_", err)
 	}
@@ -78,7 +79,7 @@ func opError(op string, err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, dlpack.ErrRange):
+	case errors.Is(err, scalar.ErrRange):
 		return capsule.Errorf(capsule.OverflowError, "%s(): %v", op, err)
 	case errors.Is(err, ops.ErrOverlap):
 		return capsule.Errorf(capsule.ValueError, "%s() cannot write an output whose elements share memory: %v", op, err)

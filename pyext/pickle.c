@@ -75,9 +75,6 @@ static bool c_order(int32_t ndim, const int64_t *shape, const int64_t *strides, 
 	return true;
 }
 
-/* sub_byte reports whether elements of dt are narrower than a byte, where IS_SUBBYTE_TYPE_PADDED means something. */
-static bool sub_byte(DLDataType dt) { return (int)dt.bits * dt.lanes < 8; }
-
 /* readable refuses, with a BufferError that says why, a tensor whose data the CPU cannot read. */
 static int readable(const TensorObject *t, const char *what) {
 	DLDevice d = t->src.view.device;
@@ -225,7 +222,7 @@ static PyObject *reduce(TensorObject *t, long protocol) {
 		return NULL;
 	const gdl_view *s = &d->src.view;
 	int64_t cstrides[GDL_MAX_NDIM], count, nbytes;
-	bool padded = sub_byte(s->dtype) && (s->flags & GDL_FLAG_IS_SUBBYTE_TYPE_PADDED);
+	bool padded = gdl_sub_byte(s->dtype) && (s->flags & GDL_FLAG_IS_SUBBYTE_TYPE_PADDED);
 	/* None where C order describes the elements: always for no elements and for packed ones. */
 	bool c = d->size == 0 || d->itemsize == 0 ||
 	         (gdl_contiguous(s->ndim, s->shape, s->dtype, padded, cstrides, &count, &nbytes) &&
@@ -383,7 +380,7 @@ static PyObject *mod_rebuild(PyObject *m, PyObject *const *args, Py_ssize_t narg
 	if (!PyBool_Check(args[4]))
 		return PyErr_Format(PyExc_TypeError, "_rebuild(): padded must be a bool, got %.200s",
 		                    Py_TYPE(args[4])->tp_name);
-	bool padded = args[4] == Py_True && sub_byte(dt);
+	bool padded = args[4] == Py_True && gdl_sub_byte(dt);
 	if (!gdl_contiguous(ndim, shape, dt, padded, cstrides, &n, &nbytes))
 		return PyErr_Format(PyExc_ValueError, "_rebuild(): shape %R cannot hold elements of dtype %R", args[2],
 		                    args[1]);
@@ -393,7 +390,7 @@ static PyObject *mod_rebuild(PyObject *m, PyObject *const *args, Py_ssize_t narg
 			return NULL;
 		/* Packed sub-byte elements have no address of their own: only C order describes them. */
 		if (nstrides != ndim || !dense(ndim, shape, given) ||
-		    (dt.bits * dt.lanes < 8 && !padded && !c_order(ndim, shape, given, cstrides)))
+		    (gdl_sub_byte(dt) && !padded && !c_order(ndim, shape, given, cstrides)))
 			return PyErr_Format(PyExc_ValueError,
 			                    "_rebuild(): strides %R do not lay out shape %R densely from its first element",
 			                    args[3], args[2]);

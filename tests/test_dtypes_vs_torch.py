@@ -7,7 +7,7 @@ subnormals, the largest finite value and beyond it, infinities, NaN). Inputs are
 PyTorch's float32 path and godlpack's float64 one start from the same number. float4_e2m1fn, which PyTorch
 cannot convert to, is checked against nearest-even rounding with saturation worked out here.
 
-The one documented difference (EncodeMinifloat's doc): PyTorch saturates float8_e4m3fn at +-448, infinity
+The one documented difference (minifloat.Encode's doc): PyTorch saturates float8_e4m3fn at +-448, infinity
 included, where godlpack, as ml_dtypes, gives NaN for what rounds past 448.
 """
 

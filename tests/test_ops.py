@@ -282,5 +282,5 @@ def test_inputs_may_overlap_outputs_and_repeat() -> None:
 
 def test_the_gil_goes_by_the_work_not_the_bytes_an_input_spans() -> None:
     one = np.broadcast_to(np.float64(1), (1 << 24,))  # 8 bytes spanned, 128 MiB of elements to sum
-    assert _other_thread_runs_during(lambda: ops.sum(one))
+    assert _calls_until_another_thread_ran(lambda: ops.sum(one))
     assert ops.sum(one) == float(1 << 24)

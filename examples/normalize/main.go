@@ -12,6 +12,7 @@
 package main
 
 // #cgo pkg-config: python3
+// #cgo CFLAGS: -Wall -Wextra -Wno-unused-parameter
 // #include <Python.h>
 import "C"
 

@@ -3,7 +3,7 @@
 // deleter ran: the count before and after a test must match.
 package ownertest
 
-// #cgo CFLAGS: -I${SRCDIR}/../../dlpack -I${SRCDIR}/../../producer
+// #cgo CFLAGS: -I${SRCDIR}/../../dlpack -I${SRCDIR}/../../producer -Wall -Wextra -Wno-unused-parameter
 // #include "producer.h"
 import "C"
 

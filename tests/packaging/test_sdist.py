@@ -33,7 +33,7 @@ def test_sdist_holds_the_go_module_and_builds(tmp_path: Path) -> None:
         names = {n.removeprefix(top) for n in tar.getnames()}
         tar.extractall(tmp_path, filter="data")
     want = go_module_files()
-    assert len(want) > 40 and "pyext/link.go" in want and "capsule/capsule.h" in want, sorted(want)
+    assert len(want) > 40 and "pyext/main.go" in want and "capsule/capsule.h" in want, sorted(want)
     assert not want - names, f"missing from the sdist: {sorted(want - names)}"
     assert {"LICENSE", "README.md", "pyproject.toml", "setup.py", "python/godlpack/_version.py"} <= names
     assert not [n for n in names if "/testdata/" in n or n.endswith("/testdata")], "fuzz corpora in the sdist"

@@ -1,4 +1,4 @@
-package dlpack
+package strided
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"unsafe"
+
+	"github.com/godlpack/godlpack/dlpack"
 )
 
 // buffer is memory holding one strided layout; base is the byte offset of
@@ -20,7 +22,7 @@ func newBuffer(t testing.TB, shape, strides []int64, itemSize int, fill byte) *b
 	t.Helper()
 	// With one-byte items the extent counts elements; scale it by hand so
 	// that any itemSize works.
-	e, err := CheckLayout(shape, strides, Uint8, false)
+	e, err := dlpack.CheckLayout(shape, strides, dlpack.Uint8, false)
 	if err != nil {
 		t.Fatalf("bad test layout: %v", err)
 	}
@@ -37,7 +39,7 @@ func (b *buffer) ptr() unsafe.Pointer { return unsafe.Pointer(&b.mem[b.base]) }
 
 // refCopy is the obvious element-by-element copy Copy must agree with.
 func refCopy(dst, src *buffer, shape []int64, itemSize int) {
-	n, ok := ElementCount(shape)
+	n, ok := dlpack.ElementCount(shape)
 	if !ok {
 		panic(fmt.Sprintf("refCopy: shape %v overflows", shape))
 	}
@@ -120,7 +122,7 @@ func TestCopyEmpty(t *testing.T) {
 	// With no elements nothing may be read or written, so the pointers
 	// may be nil.
 	for _, shape := range [][]int64{{0}, {3, 0, 5}, {0, 1 << 40}} {
-		s := ContiguousStrides(shape, nil)
+		s := dlpack.ContiguousStrides(shape, nil)
 		Copy(nil, s, nil, s, shape, 8)
 	}
 	Copy(nil, nil, nil, nil, []int64{4}, 0)
@@ -185,7 +187,7 @@ func TestCopyRandom(t *testing.T) {
 		size := []int{1, 2, 4, 8, 16, 5}[r.IntN(6)]
 		var dst []int64
 		if r.IntN(2) == 0 {
-			dst = ContiguousStrides(shape, nil)
+			dst = dlpack.ContiguousStrides(shape, nil)
 		} else {
 			dst = randomLayout(r, shape)
 		}

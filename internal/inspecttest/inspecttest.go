@@ -1,25 +1,29 @@
-package consumer
+// Package inspecttest runs gdl_inspect, the C half of package consumer that
+// C callers use to import a tensor without entering Go, for the tests of
+// package consumer. Only tests import it.
+package inspecttest
 
-// #cgo CFLAGS: -I${SRCDIR}/../dlpack -O2
+// #cgo CFLAGS: -I${SRCDIR}/../../dlpack -I${SRCDIR}/../../consumer -Wall -Wextra -Wno-unused-parameter
 // #include "inspect.h"
 import "C"
 
 import (
 	"unsafe"
 
+	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/dlpack"
 )
 
-// inspectFast runs gdl_inspect, the C hot path of Inspect that C callers
-// use, and returns what it found as a View, with false when it leaves the
-// tensor to Inspect. Only the tests call it: they hold it to Inspect.
-func inspectFast(m dlpack.Managed, stridesBuf *[dlpack.MaxNDim]int64) (View, bool) {
+// Inspect runs gdl_inspect on m and returns what it found, with false when
+// it leaves the tensor to [consumer.Inspect]. Strides of a tensor without its
+// own are written to stridesBuf.
+func Inspect(m dlpack.Managed, stridesBuf *[dlpack.MaxNDim]int64) (consumer.View, bool) {
 	var out C.gdl_inspected
 	if !C.gdl_inspect(m.Pointer, C.bool(m.Versioned), (*C.int64_t)(unsafe.Pointer(&stridesBuf[0])), &out) {
-		return View{}, false
+		return consumer.View{}, false
 	}
 	n := int(out.ndim)
-	v := View{
+	v := consumer.View{
 		Data:      out.data,
 		DType:     *(*dlpack.DataType)(unsafe.Pointer(&out.dtype)),
 		Device:    *(*dlpack.Device)(unsafe.Pointer(&out.device)),

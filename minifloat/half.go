@@ -1,4 +1,4 @@
-package dlpack
+package minifloat
 
 import (
 	"math"

@@ -1,8 +1,14 @@
 //go:build cgo
 
-package dlpack
+// Package cabi reports what the C compiler makes of dlpack/dlpack.h, so that
+// the tests of package dlpack can hold its Go mirrors (struct layouts,
+// constants, and the header's inline functions) to the header itself rather
+// than to cgo's reading of it. Only tests import it; it imports nothing of
+// godlpack's Go code, so that package dlpack's own tests may.
+package cabi
 
 /*
+#cgo CFLAGS: -I${SRCDIR}/../../dlpack -Wall -Wextra -Wno-unused-parameter
 #include <stddef.h>
 #include <stdint.h>
 #include "dlpack.h"
@@ -119,6 +125,11 @@ static bool gdl_dtype_valid_of(uint8_t code, uint8_t bits, uint16_t lanes) {
 	return gdl_dtype_valid(dt);
 }
 
+static int64_t gdl_itemsize_of(uint8_t code, uint8_t bits, uint16_t lanes, bool padded) {
+	DLDataType dt = {code, bits, lanes};
+	return gdl_itemsize(dt, padded);
+}
+
 static DLPackVersion gdl_min_version_of(uint8_t code, uint8_t bits, uint16_t lanes, int32_t type, int32_t id) {
 	DLDataType dt = {code, bits, lanes};
 	DLDevice dev = {(DLDeviceType)type, id};
@@ -127,11 +138,13 @@ static DLPackVersion gdl_min_version_of(uint8_t code, uint8_t bits, uint16_t lan
 */
 import "C"
 
-// cABI returns the sizes, field offsets, macro values and enum values of
-// dlpack.h as the C compiler sees them, keyed "sizeof(T)", "offsetof(T.f)"
-// or the C name. The tests compare them with the Go mirrors; the package
-// itself never calls C.
-func cABI() map[string]uint64 {
+// Enabled reports whether cgo built this package; without cgo every
+// function returns the zero value and the tests check the Go side alone.
+const Enabled = true
+
+// Facts returns the sizes, field offsets, macro values and enum values of
+// dlpack.h, keyed "sizeof(T)", "offsetof(T.f)" or the C name.
+func Facts() map[string]uint64 {
 	n := int(C.gdl_abi_len())
 	m := make(map[string]uint64, n)
 	for i := 0; i < n; i++ {
@@ -140,21 +153,24 @@ func cABI() map[string]uint64 {
 	return m
 }
 
-// cMinVersion is the C header's gdl_min_version, which C code uses on the
-// hot path instead of MinVersion; the tests hold the two together.
-func cMinVersion(dt DataType, dev Device) Version {
-	v := C.gdl_min_version_of(C.uint8_t(dt.Code), C.uint8_t(dt.Bits), C.uint16_t(dt.Lanes), C.int32_t(dev.Type), C.int32_t(dev.ID))
-	return Version{uint32(v.major), uint32(v.minor)}
+// MinVersion is the header's gdl_min_version of the data type
+// (code, bits, lanes) on the device (deviceType, deviceID).
+func MinVersion(code, bits uint8, lanes uint16, deviceType, deviceID int32) (major, minor uint32) {
+	v := C.gdl_min_version_of(C.uint8_t(code), C.uint8_t(bits), C.uint16_t(lanes), C.int32_t(deviceType), C.int32_t(deviceID))
+	return uint32(v.major), uint32(v.minor)
 }
 
-// cKnown is the C header's gdl_dtype_known, DataType.Known for C code on the
-// hot path; the tests hold the two together.
-func cKnown(dt DataType) bool {
-	return bool(C.gdl_dtype_known_of(C.uint8_t(dt.Code), C.uint8_t(dt.Bits), C.uint16_t(dt.Lanes)))
+// Known is the header's gdl_dtype_known of the data type (code, bits, lanes).
+func Known(code, bits uint8, lanes uint16) bool {
+	return bool(C.gdl_dtype_known_of(C.uint8_t(code), C.uint8_t(bits), C.uint16_t(lanes)))
 }
 
-// cValid is the C header's gdl_dtype_valid, DataType.Check for C code; the
-// tests hold the two together.
-func cValid(dt DataType) bool {
-	return bool(C.gdl_dtype_valid_of(C.uint8_t(dt.Code), C.uint8_t(dt.Bits), C.uint16_t(dt.Lanes)))
+// Valid is the header's gdl_dtype_valid of the data type (code, bits, lanes).
+func Valid(code, bits uint8, lanes uint16) bool {
+	return bool(C.gdl_dtype_valid_of(C.uint8_t(code), C.uint8_t(bits), C.uint16_t(lanes)))
+}
+
+// ItemSize is the header's gdl_itemsize of the data type (code, bits, lanes).
+func ItemSize(code, bits uint8, lanes uint16, padded bool) int64 {
+	return int64(C.gdl_itemsize_of(C.uint8_t(code), C.uint8_t(bits), C.uint16_t(lanes), C.bool(padded)))
 }

@@ -1,11 +1,17 @@
-package dlpack
+// Package strided copies the elements of tensors of any strides, at
+// memory bandwidth where the layouts allow: [Copy].
+package strided
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/godlpack/godlpack/dlpack"
+)
 
 // Copy copies the elements of a strided source into a strided destination
 // of the same shape. Strides are counted in elements of itemSize bytes;
 // nil strides mean C-contiguous. Both layouts are assumed valid (see
-// CheckLayout) and the two regions must not overlap.
+// [dlpack.CheckLayout]) and the two regions must not overlap.
 //
 // Copy moves the longest run of bytes that is contiguous in both layouts
 // at a time: dimensions of size 1 are dropped, adjacent dimensions whose
@@ -15,10 +21,10 @@ import "unsafe"
 // one element; a tensor with no elements, or itemSize <= 0, copies nothing.
 //
 // Copy panics if the strides' lengths differ from the shape's, or if more
-// than MaxNDim dimensions are larger than 1 (impossible for a valid layout).
+// than [dlpack.MaxNDim] dimensions are larger than 1 (impossible for a valid layout).
 func Copy(dst unsafe.Pointer, dstStrides []int64, src unsafe.Pointer, srcStrides []int64, shape []int64, itemSize int) {
 	if (dstStrides != nil && len(dstStrides) != len(shape)) || (srcStrides != nil && len(srcStrides) != len(shape)) {
-		panic("dlpack: Copy: strides and shape differ in length")
+		panic("strided: Copy: strides and shape differ in length")
 	}
 	if itemSize <= 0 {
 		return
@@ -33,8 +39,8 @@ func Copy(dst unsafe.Pointer, dstStrides []int64, src unsafe.Pointer, srcStrides
 	// in bytes. Their count is at most MaxNDim-1 for any layout whose
 	// element count fits in an int64, since each is at least 2.
 	var (
-		dims           [MaxNDim]int64
-		sstr, dstr     [MaxNDim]int64
+		dims           [dlpack.MaxNDim]int64
+		sstr, dstr     [dlpack.MaxNDim]int64
 		nd             int
 		sContig, dCont = int64(1), int64(1) // contiguous strides for nil
 	)
@@ -53,8 +59,8 @@ func Copy(dst unsafe.Pointer, dstStrides []int64, src unsafe.Pointer, srcStrides
 		if d == 1 {
 			continue
 		}
-		if nd == MaxNDim {
-			panic("dlpack: Copy: too many dimensions")
+		if nd == dlpack.MaxNDim {
+			panic("strided: Copy: too many dimensions")
 		}
 		dims[nd], sstr[nd], dstr[nd] = d, ss*size, ds*size
 		nd++
@@ -95,7 +101,7 @@ func Copy(dst unsafe.Pointer, dstStrides []int64, src unsafe.Pointer, srcStrides
 	if !run && nd >= 2 && (absU(sstr[0]) > absU(sstr[1]) || absU(dstr[0]) > absU(dstr[1])) {
 		kern = 2
 	}
-	var idx [MaxNDim]int64
+	var idx [dlpack.MaxNDim]int64
 	var soff, doff int64
 	for {
 		s, d := unsafe.Add(src, soff), unsafe.Add(dst, doff)
@@ -194,3 +200,6 @@ func copyStrided(dst unsafe.Pointer, ds int64, src unsafe.Pointer, ss int64, n i
 		}
 	}
 }
+
+// absU returns the magnitude of a; uint64 holds that of math.MinInt64 too.
+func absU(a int64) uint64 { return uint64(max(a, -a)) }

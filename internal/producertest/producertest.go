@@ -1,6 +1,10 @@
-package producer
+// Package producertest reaches package producer's C half from Go for the
+// tests: chains of re-exports built in C, and gdl_contiguous. Only tests
+// import it.
+package producertest
 
 /*
+#cgo CFLAGS: -I${SRCDIR}/../../dlpack -I${SRCDIR}/../../producer -Wall -Wextra -Wno-unused-parameter
 #include <stdlib.h>
 #include "producer.h"
 
@@ -47,19 +51,38 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	_ "github.com/godlpack/godlpack/producer" // the C functions called here live in producer's C half
 )
 
-// cChain builds a chain of depth re-exports in C (each link an upstream
+// Chain builds a chain of depth re-exports in C (each link an upstream
 // owner of the previous link's export, exported again) and returns the last
 // export, whose deleter frees the whole chain, or false when out of memory.
-// Only the tests call it.
-func cChain(depth int) (dlpack.Managed, bool) {
+func Chain(depth int) (dlpack.Managed, bool) {
 	m := C.chain(C.int(depth))
 	return dlpack.Managed{Pointer: unsafe.Pointer(m), Versioned: true}, m != nil
 }
 
-// cChainRootDeletes counts the calls of the deleters at the roots of cChain's chains.
-func cChainRootDeletes() int { return int(C.root_deletes()) }
+// ChainRootDeletes counts the calls of the deleters at the roots of the
+// chains Chain built, in the whole process.
+func ChainRootDeletes() int { return int(C.root_deletes()) }
 
-// cLiveOwners is gdl_owner_live, for the tests of this package (which cannot import internal/ownertest).
-func cLiveOwners() int64 { return int64(C.gdl_owner_live()) }
+// Contiguous runs gdl_contiguous, which C code uses to lay out new tensors
+// without calling Go: the C-contiguous strides of shape, its element count
+// and its size in bytes, or false when the shape, the data type or the size
+// is refused.
+func Contiguous(shape []int64, dt dlpack.DataType, padded bool) (strides []int64, elements, nbytes int64, ok bool) {
+	var cshape, cstrides [dlpack.MaxNDim + 1]C.int64_t
+	for i, d := range shape {
+		if i < len(cshape) {
+			cshape[i] = C.int64_t(d)
+		}
+	}
+	var n, b C.int64_t
+	cdt := C.DLDataType{code: C.uint8_t(dt.Code), bits: C.uint8_t(dt.Bits), lanes: C.uint16_t(dt.Lanes)}
+	if !C.gdl_contiguous(C.int32_t(len(shape)), &cshape[0], cdt, C.bool(padded), &cstrides[0], &n, &b) {
+		return nil, 0, 0, false
+	}
+	strides = make([]int64, len(shape))
+	copy(strides, unsafe.Slice((*int64)(unsafe.Pointer(&cstrides[0])), len(shape)))
+	return strides, int64(n), int64(b), true
+}

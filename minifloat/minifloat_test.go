@@ -1,4 +1,4 @@
-package dlpack
+package minifloat
 
 import (
 	"math"
@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/godlpack/godlpack/dlpack"
 )
 
 // sameFloat reports whether a and b are the same value, telling -0 from +0
@@ -21,126 +23,126 @@ func sameFloat(a, b float64) bool {
 // the fnuz formats of Graphcore/AMD), not from this package.
 var minifloatRows = []struct {
 	name string
-	code Code
+	code dlpack.Code
 	b    uint8
 	v    float64
 }{
-	{"e4m3fn one", Float8E4M3FN, 0x38, 1},
-	{"e4m3fn max", Float8E4M3FN, 0x7e, 448},
-	{"e4m3fn min subnormal", Float8E4M3FN, 0x01, 0x1p-9},
-	{"e4m3fn -0", Float8E4M3FN, 0x80, math.Copysign(0, -1)},
-	{"e4m3fn NaN", Float8E4M3FN, 0x7f, math.NaN()},
-	{"e4m3fn -NaN", Float8E4M3FN, 0xff, math.NaN()},
-	{"e4m3 inf", Float8E4M3, 0x78, math.Inf(1)},
-	{"e4m3 max", Float8E4M3, 0x77, 240},
-	{"e3m4 one", Float8E3M4, 0x30, 1},
-	{"e3m4 max", Float8E3M4, 0x6f, 15.5},
-	{"e5m2 max", Float8E5M2, 0x7b, 57344},
-	{"e5m2 -inf", Float8E5M2, 0xfc, math.Inf(-1)},
-	{"e5m2 NaN", Float8E5M2, 0x7d, math.NaN()},
-	{"e5m2 min subnormal", Float8E5M2, 0x01, 0x1p-16},
-	{"e4m3fnuz one", Float8E4M3FNUZ, 0x40, 1},
-	{"e4m3fnuz max", Float8E4M3FNUZ, 0x7f, 240},
-	{"e4m3fnuz NaN", Float8E4M3FNUZ, 0x80, math.NaN()},
-	{"e4m3b11fnuz one", Float8E4M3B11FNUZ, 0x58, 1},
-	{"e4m3b11fnuz max", Float8E4M3B11FNUZ, 0x7f, 30},
-	{"e5m2fnuz max", Float8E5M2FNUZ, 0x7f, 57344},
-	{"e5m2fnuz NaN", Float8E5M2FNUZ, 0x80, math.NaN()},
-	{"e8m0fnu one", Float8E8M0FNU, 127, 1},
-	{"e8m0fnu min", Float8E8M0FNU, 0, 0x1p-127},
-	{"e8m0fnu max", Float8E8M0FNU, 254, 0x1p127},
-	{"e8m0fnu NaN", Float8E8M0FNU, 255, math.NaN()},
-	{"e2m3fn max", Float6E2M3FN, 0x1f, 7.5},
-	{"e2m3fn -min subnormal", Float6E2M3FN, 0x21, -0.125},
-	{"e3m2fn max", Float6E3M2FN, 0x1f, 28},
-	{"e3m2fn min subnormal", Float6E3M2FN, 0x01, 0.0625},
-	{"e2m1fn max", Float4E2M1FN, 0x7, 6},
-	{"e2m1fn half", Float4E2M1FN, 0x1, 0.5},
-	{"e2m1fn -one", Float4E2M1FN, 0xa, -1},
+	{"e4m3fn one", dlpack.Float8E4M3FN, 0x38, 1},
+	{"e4m3fn max", dlpack.Float8E4M3FN, 0x7e, 448},
+	{"e4m3fn min subnormal", dlpack.Float8E4M3FN, 0x01, 0x1p-9},
+	{"e4m3fn -0", dlpack.Float8E4M3FN, 0x80, math.Copysign(0, -1)},
+	{"e4m3fn NaN", dlpack.Float8E4M3FN, 0x7f, math.NaN()},
+	{"e4m3fn -NaN", dlpack.Float8E4M3FN, 0xff, math.NaN()},
+	{"e4m3 inf", dlpack.Float8E4M3, 0x78, math.Inf(1)},
+	{"e4m3 max", dlpack.Float8E4M3, 0x77, 240},
+	{"e3m4 one", dlpack.Float8E3M4, 0x30, 1},
+	{"e3m4 max", dlpack.Float8E3M4, 0x6f, 15.5},
+	{"e5m2 max", dlpack.Float8E5M2, 0x7b, 57344},
+	{"e5m2 -inf", dlpack.Float8E5M2, 0xfc, math.Inf(-1)},
+	{"e5m2 NaN", dlpack.Float8E5M2, 0x7d, math.NaN()},
+	{"e5m2 min subnormal", dlpack.Float8E5M2, 0x01, 0x1p-16},
+	{"e4m3fnuz one", dlpack.Float8E4M3FNUZ, 0x40, 1},
+	{"e4m3fnuz max", dlpack.Float8E4M3FNUZ, 0x7f, 240},
+	{"e4m3fnuz NaN", dlpack.Float8E4M3FNUZ, 0x80, math.NaN()},
+	{"e4m3b11fnuz one", dlpack.Float8E4M3B11FNUZ, 0x58, 1},
+	{"e4m3b11fnuz max", dlpack.Float8E4M3B11FNUZ, 0x7f, 30},
+	{"e5m2fnuz max", dlpack.Float8E5M2FNUZ, 0x7f, 57344},
+	{"e5m2fnuz NaN", dlpack.Float8E5M2FNUZ, 0x80, math.NaN()},
+	{"e8m0fnu one", dlpack.Float8E8M0FNU, 127, 1},
+	{"e8m0fnu min", dlpack.Float8E8M0FNU, 0, 0x1p-127},
+	{"e8m0fnu max", dlpack.Float8E8M0FNU, 254, 0x1p127},
+	{"e8m0fnu NaN", dlpack.Float8E8M0FNU, 255, math.NaN()},
+	{"e2m3fn max", dlpack.Float6E2M3FN, 0x1f, 7.5},
+	{"e2m3fn -min subnormal", dlpack.Float6E2M3FN, 0x21, -0.125},
+	{"e3m2fn max", dlpack.Float6E3M2FN, 0x1f, 28},
+	{"e3m2fn min subnormal", dlpack.Float6E3M2FN, 0x01, 0.0625},
+	{"e2m1fn max", dlpack.Float4E2M1FN, 0x7, 6},
+	{"e2m1fn half", dlpack.Float4E2M1FN, 0x1, 0.5},
+	{"e2m1fn -one", dlpack.Float4E2M1FN, 0xa, -1},
 }
 
-func TestDecodeMinifloat(t *testing.T) {
+func TestDecode(t *testing.T) {
 	for _, r := range minifloatRows {
-		got, ok := DecodeMinifloat(r.code, r.b)
+		got, ok := Decode(r.code, r.b)
 		if !ok || !sameFloat(got, r.v) {
-			t.Errorf("%s: DecodeMinifloat(%d, %#x) = %v, %v; want %v, true", r.name, r.code, r.b, got, ok, r.v)
+			t.Errorf("%s: Decode(%d, %#x) = %v, %v; want %v, true", r.name, r.code, r.b, got, ok, r.v)
 		}
 	}
 }
 
-func TestEncodeMinifloatExact(t *testing.T) {
+func TestEncodeExact(t *testing.T) {
 	for _, r := range minifloatRows {
 		if math.IsNaN(r.v) {
 			continue // a format may have several NaN codes
 		}
-		got, ok := EncodeMinifloat(r.code, r.v)
+		got, ok := Encode(r.code, r.v)
 		if !ok || got != r.b {
-			t.Errorf("%s: EncodeMinifloat(%d, %v) = %#x, %v; want %#x, true", r.name, r.code, r.v, got, ok, r.b)
+			t.Errorf("%s: Encode(%d, %v) = %#x, %v; want %#x, true", r.name, r.code, r.v, got, ok, r.b)
 		}
 	}
 }
 
-func TestEncodeMinifloatRounding(t *testing.T) {
+func TestEncodeRounding(t *testing.T) {
 	for _, r := range []struct {
 		name string
-		code Code
+		code dlpack.Code
 		x    float64
 		want float64
 	}{
-		{"e4m3fn tie to even, down", Float8E4M3FN, 1.0625, 1},
-		{"e4m3fn tie to even, up", Float8E4M3FN, 1.1875, 1.25},
-		{"e4m3fn below tie", Float8E4M3FN, 1.06, 1},
-		{"e4m3fn above tie", Float8E4M3FN, 1.07, 1.125},
-		{"e4m3fn under max tie", Float8E4M3FN, 464, 448},
-		{"e4m3fn overflow", Float8E4M3FN, 480, math.NaN()},
-		{"e4m3fn inf", Float8E4M3FN, math.Inf(1), math.NaN()},
-		{"e4m3fn tiny negative keeps sign", Float8E4M3FN, -1e-30, math.Copysign(0, -1)},
-		{"e4m3fn tiny positive", Float8E4M3FN, 1e-30, 0},
-		{"e4m3fn -0", Float8E4M3FN, math.Copysign(0, -1), math.Copysign(0, -1)},
-		{"e5m2 overflow", Float8E5M2, 1e6, math.Inf(1)},
-		{"e5m2 -inf", Float8E5M2, math.Inf(-1), math.Inf(-1)},
-		{"e5m2 tiny negative keeps sign", Float8E5M2, -1e-30, math.Copysign(0, -1)},
-		{"e5m2 NaN", Float8E5M2, math.NaN(), math.NaN()},
-		{"e4m3fnuz tiny negative", Float8E4M3FNUZ, -1e-30, 0},
-		{"e4m3fnuz overflow", Float8E4M3FNUZ, 1e6, math.NaN()},
-		{"e2m1fn saturates", Float4E2M1FN, 100, 6},
-		{"e2m1fn saturates negative", Float4E2M1FN, -100, -6},
-		{"e2m1fn NaN has no code", Float4E2M1FN, math.NaN(), 0},
-		{"e3m2fn tie to even", Float6E3M2FN, 2.25, 2},
+		{"e4m3fn tie to even, down", dlpack.Float8E4M3FN, 1.0625, 1},
+		{"e4m3fn tie to even, up", dlpack.Float8E4M3FN, 1.1875, 1.25},
+		{"e4m3fn below tie", dlpack.Float8E4M3FN, 1.06, 1},
+		{"e4m3fn above tie", dlpack.Float8E4M3FN, 1.07, 1.125},
+		{"e4m3fn under max tie", dlpack.Float8E4M3FN, 464, 448},
+		{"e4m3fn overflow", dlpack.Float8E4M3FN, 480, math.NaN()},
+		{"e4m3fn inf", dlpack.Float8E4M3FN, math.Inf(1), math.NaN()},
+		{"e4m3fn tiny negative keeps sign", dlpack.Float8E4M3FN, -1e-30, math.Copysign(0, -1)},
+		{"e4m3fn tiny positive", dlpack.Float8E4M3FN, 1e-30, 0},
+		{"e4m3fn -0", dlpack.Float8E4M3FN, math.Copysign(0, -1), math.Copysign(0, -1)},
+		{"e5m2 overflow", dlpack.Float8E5M2, 1e6, math.Inf(1)},
+		{"e5m2 -inf", dlpack.Float8E5M2, math.Inf(-1), math.Inf(-1)},
+		{"e5m2 tiny negative keeps sign", dlpack.Float8E5M2, -1e-30, math.Copysign(0, -1)},
+		{"e5m2 NaN", dlpack.Float8E5M2, math.NaN(), math.NaN()},
+		{"e4m3fnuz tiny negative", dlpack.Float8E4M3FNUZ, -1e-30, 0},
+		{"e4m3fnuz overflow", dlpack.Float8E4M3FNUZ, 1e6, math.NaN()},
+		{"e2m1fn saturates", dlpack.Float4E2M1FN, 100, 6},
+		{"e2m1fn saturates negative", dlpack.Float4E2M1FN, -100, -6},
+		{"e2m1fn NaN has no code", dlpack.Float4E2M1FN, math.NaN(), 0},
+		{"e3m2fn tie to even", dlpack.Float6E3M2FN, 2.25, 2},
 	} {
-		b, ok := EncodeMinifloat(r.code, r.x)
-		got, decoded := DecodeMinifloat(r.code, b)
+		b, ok := Encode(r.code, r.x)
+		got, decoded := Decode(r.code, b)
 		if !ok || !decoded || !sameFloat(got, r.want) {
-			t.Errorf("%s: EncodeMinifloat(%d, %v) = %#x (%v, decoded %v), %v; want %v", r.name, r.code, r.x, b, got, decoded, ok, r.want)
+			t.Errorf("%s: Encode(%d, %v) = %#x (%v, decoded %v), %v; want %v", r.name, r.code, r.x, b, got, decoded, ok, r.want)
 		}
 	}
 }
 
 // Every code that is a number encodes back to itself.
 func TestMinifloatRoundTrip(t *testing.T) {
-	for code, f := range minifloats {
+	for code, f := range formats {
 		for i := 0; i < 1<<f.width(); i++ {
-			v, ok := DecodeMinifloat(code, uint8(i))
+			v, ok := Decode(code, uint8(i))
 			if !ok {
-				t.Fatalf("code %d: DecodeMinifloat(%#x) refused a code of the table", code, i)
+				t.Fatalf("code %d: Decode(%#x) refused a code of the table", code, i)
 			}
 			if math.IsNaN(v) {
 				continue
 			}
-			if b, ok := EncodeMinifloat(code, v); !ok || b != uint8(i) {
-				t.Errorf("code %d: EncodeMinifloat(DecodeMinifloat(%#x) = %v) = %#x, %v", code, i, v, b, ok)
+			if b, ok := Encode(code, v); !ok || b != uint8(i) {
+				t.Errorf("code %d: Encode(Decode(%#x) = %v) = %#x, %v", code, i, v, b, ok)
 			}
 		}
 	}
 }
 
 func TestMinifloatOtherCodes(t *testing.T) {
-	for _, c := range []Code{Int, Float, Bfloat, Complex, CodeBool, 18, 255} {
-		if _, ok := DecodeMinifloat(c, 0); ok {
-			t.Errorf("DecodeMinifloat(%d) reported a minifloat", c)
+	for _, c := range []dlpack.Code{dlpack.Int, dlpack.Float, dlpack.Bfloat, dlpack.Complex, dlpack.CodeBool, 18, 255} {
+		if _, ok := Decode(c, 0); ok {
+			t.Errorf("Decode(%d) reported a minifloat", c)
 		}
-		if _, ok := EncodeMinifloat(c, 0); ok {
-			t.Errorf("EncodeMinifloat(%d) reported a minifloat", c)
+		if _, ok := Encode(c, 0); ok {
+			t.Errorf("Encode(%d) reported a minifloat", c)
 		}
 	}
 }
@@ -154,21 +156,21 @@ func TestEncodeMinifloatBeyondMax(t *testing.T) {
 	inf, nan := math.Inf(1), math.NaN()
 	formats := []struct {
 		name     string
-		code     Code
+		code     dlpack.Code
 		max, ulp float64 // largest finite value and the step below it
 		tieUp    bool    // the code of max is odd
 		over     float64 // what a value rounding past max becomes (positive)
 	}{
-		{"e3m4", Float8E3M4, 15.5, 0.5, true, inf},
-		{"e4m3", Float8E4M3, 240, 16, true, inf},
-		{"e4m3b11fnuz", Float8E4M3B11FNUZ, 30, 2, true, nan},
-		{"e4m3fn", Float8E4M3FN, 448, 32, false, nan},
-		{"e4m3fnuz", Float8E4M3FNUZ, 240, 16, true, nan},
-		{"e5m2", Float8E5M2, 57344, 8192, true, inf},
-		{"e5m2fnuz", Float8E5M2FNUZ, 57344, 8192, true, nan},
-		{"e2m3fn", Float6E2M3FN, 7.5, 0.5, true, 7.5},
-		{"e3m2fn", Float6E3M2FN, 28, 4, true, 28},
-		{"e2m1fn", Float4E2M1FN, 6, 2, true, 6},
+		{"e3m4", dlpack.Float8E3M4, 15.5, 0.5, true, inf},
+		{"e4m3", dlpack.Float8E4M3, 240, 16, true, inf},
+		{"e4m3b11fnuz", dlpack.Float8E4M3B11FNUZ, 30, 2, true, nan},
+		{"e4m3fn", dlpack.Float8E4M3FN, 448, 32, false, nan},
+		{"e4m3fnuz", dlpack.Float8E4M3FNUZ, 240, 16, true, nan},
+		{"e5m2", dlpack.Float8E5M2, 57344, 8192, true, inf},
+		{"e5m2fnuz", dlpack.Float8E5M2FNUZ, 57344, 8192, true, nan},
+		{"e2m3fn", dlpack.Float6E2M3FN, 7.5, 0.5, true, 7.5},
+		{"e3m2fn", dlpack.Float6E3M2FN, 28, 4, true, 28},
+		{"e2m1fn", dlpack.Float4E2M1FN, 6, 2, true, 6},
 	}
 	for _, f := range formats {
 		tie := f.max + f.ulp/2
@@ -193,21 +195,21 @@ func TestEncodeMinifloatBeyondMax(t *testing.T) {
 		}
 		for _, in := range inputs {
 			for _, s := range []float64{1, -1} {
-				b, ok := EncodeMinifloat(f.code, s*in.x)
-				got, _ := DecodeMinifloat(f.code, b)
+				b, ok := Encode(f.code, s*in.x)
+				got, _ := Decode(f.code, b)
 				if want := s * in.want; !ok || !sameFloat(got, want) {
-					t.Errorf("%s: EncodeMinifloat(%v) = %#x (%v), %v; want %v", f.name, s*in.x, b, got, ok, want)
+					t.Errorf("%s: Encode(%v) = %#x (%v), %v; want %v", f.name, s*in.x, b, got, ok, want)
 				}
 			}
 		}
-		b, ok := EncodeMinifloat(f.code, nan)
-		got, _ := DecodeMinifloat(f.code, b)
+		b, ok := Encode(f.code, nan)
+		got, _ := Decode(f.code, b)
 		want := nan
 		if f.over == f.max {
 			want = 0 // no NaN to give
 		}
 		if !ok || !sameFloat(got, want) {
-			t.Errorf("%s: EncodeMinifloat(NaN) = %#x (%v), %v; want %v", f.name, b, got, ok, want)
+			t.Errorf("%s: Encode(NaN) = %#x (%v), %v; want %v", f.name, b, got, ok, want)
 		}
 	}
 }
@@ -219,8 +221,8 @@ type refEncoder struct {
 	mags []*big.Rat // the finite magnitudes by positive code, then the one past
 }
 
-func newRefEncoder(c Code) refEncoder {
-	f := minifloats[c]
+func newRefEncoder(c dlpack.Code) refEncoder {
+	f := formats[c]
 	var mags []float64
 	for i := 0; i < 1<<(f.exp+f.man); i++ {
 		if v := f.decode(uint8(i)); !math.IsNaN(v) && !math.IsInf(v, 0) {
@@ -257,7 +259,7 @@ func (r refEncoder) nearest(x float64) (code uint8, past bool) {
 
 func TestEncodeMinifloatMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for c, f := range minifloats {
+	for c, f := range formats {
 		if !f.signed {
 			continue
 		}
@@ -279,7 +281,7 @@ func TestEncodeMinifloatMatchesReference(t *testing.T) {
 			case 2:
 				x = math.Ldexp(x, r.IntN(1000))
 			}
-			got, _ := EncodeMinifloat(c, x)
+			got, _ := Encode(c, x)
 			code, past := ref.nearest(x)
 			signBit := uint8(1) << (f.exp + f.man)
 			want := code
@@ -292,12 +294,12 @@ func TestEncodeMinifloatMatchesReference(t *testing.T) {
 				want = uint8((1<<f.exp-1)<<f.man) | want&signBit // infinity
 			case len(nan) > 0:
 				if !slices.Contains(nan, got) {
-					t.Errorf("code %d: EncodeMinifloat(%v) = %#x, want a NaN", c, x, got)
+					t.Errorf("code %d: Encode(%v) = %#x, want a NaN", c, x, got)
 				}
 				continue
 			}
 			if got != want {
-				t.Errorf("code %d: EncodeMinifloat(%v) = %#x, want %#x", c, x, got, want)
+				t.Errorf("code %d: Encode(%v) = %#x, want %#x", c, x, got, want)
 			}
 		}
 	}
@@ -306,7 +308,7 @@ func TestEncodeMinifloatMatchesReference(t *testing.T) {
 // Between each finite magnitude and the next, the midpoint rounds to the
 // even code, and one float64 step to either side of it to the nearer one.
 func TestEncodeMinifloatMidpoints(t *testing.T) {
-	for c, f := range minifloats {
+	for c, f := range formats {
 		if !f.signed {
 			continue
 		}
@@ -334,8 +336,8 @@ func TestEncodeMinifloatMidpoints(t *testing.T) {
 					if tt.want == signBit && f.special == fnuzSpecials {
 						tt.want = 0 // no negative zero
 					}
-					if got, _ := EncodeMinifloat(c, tt.x); got != tt.want {
-						t.Errorf("code %d: EncodeMinifloat(%v) = %#x, want %#x", c, tt.x, got, tt.want)
+					if got, _ := Encode(c, tt.x); got != tt.want {
+						t.Errorf("code %d: Encode(%v) = %#x, want %#x", c, tt.x, got, tt.want)
 					}
 				}
 			}
@@ -390,8 +392,8 @@ func TestEncodeE8M0MatchesPyTorch(t *testing.T) {
 		{math.NaN(), 255},
 	}
 	for _, tt := range tests {
-		if got, ok := EncodeMinifloat(Float8E8M0FNU, tt.x); !ok || got != tt.want {
-			t.Errorf("EncodeMinifloat(float8_e8m0fnu, %v) = %d, %v; want %d", tt.x, got, ok, tt.want)
+		if got, ok := Encode(dlpack.Float8E8M0FNU, tt.x); !ok || got != tt.want {
+			t.Errorf("Encode(float8_e8m0fnu, %v) = %d, %v; want %d", tt.x, got, ok, tt.want)
 		}
 	}
 }

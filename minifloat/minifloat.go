@@ -1,13 +1,15 @@
-package dlpack
+package minifloat
 
 import (
 	"math"
 	"sort"
+
+	"github.com/godlpack/godlpack/dlpack"
 )
 
-// minifloat describes one of the float8, float6 and float4 formats: widths
+// A format describes one of the float8, float6 and float4 formats: widths
 // of its fields, its exponent bias and how it spells infinity and NaN.
-type minifloat struct {
+type format struct {
 	exp, man uint
 	bias     int
 	signed   bool
@@ -23,28 +25,28 @@ const (
 	e8m0Specials        // unsigned powers of two; all ones is NaN
 )
 
-var minifloats = map[Code]minifloat{
-	Float8E3M4:        {3, 4, 3, true, ieeeSpecials},
-	Float8E4M3:        {4, 3, 7, true, ieeeSpecials},
-	Float8E4M3B11FNUZ: {4, 3, 11, true, fnuzSpecials},
-	Float8E4M3FN:      {4, 3, 7, true, fnSpecials},
-	Float8E4M3FNUZ:    {4, 3, 8, true, fnuzSpecials},
-	Float8E5M2:        {5, 2, 15, true, ieeeSpecials},
-	Float8E5M2FNUZ:    {5, 2, 16, true, fnuzSpecials},
-	Float8E8M0FNU:     {8, 0, 127, false, e8m0Specials},
-	Float6E2M3FN:      {2, 3, 1, true, noSpecials},
-	Float6E3M2FN:      {3, 2, 3, true, noSpecials},
-	Float4E2M1FN:      {2, 1, 1, true, noSpecials},
+var formats = map[dlpack.Code]format{
+	dlpack.Float8E3M4:        {3, 4, 3, true, ieeeSpecials},
+	dlpack.Float8E4M3:        {4, 3, 7, true, ieeeSpecials},
+	dlpack.Float8E4M3B11FNUZ: {4, 3, 11, true, fnuzSpecials},
+	dlpack.Float8E4M3FN:      {4, 3, 7, true, fnSpecials},
+	dlpack.Float8E4M3FNUZ:    {4, 3, 8, true, fnuzSpecials},
+	dlpack.Float8E5M2:        {5, 2, 15, true, ieeeSpecials},
+	dlpack.Float8E5M2FNUZ:    {5, 2, 16, true, fnuzSpecials},
+	dlpack.Float8E8M0FNU:     {8, 0, 127, false, e8m0Specials},
+	dlpack.Float6E2M3FN:      {2, 3, 1, true, noSpecials},
+	dlpack.Float6E3M2FN:      {3, 2, 3, true, noSpecials},
+	dlpack.Float4E2M1FN:      {2, 1, 1, true, noSpecials},
 }
 
-func (f minifloat) width() uint {
+func (f format) width() uint {
 	if f.signed {
 		return 1 + f.exp + f.man
 	}
 	return f.exp + f.man
 }
 
-func (f minifloat) decode(b uint8) float64 {
+func (f format) decode(b uint8) float64 {
 	b &= uint8(1<<f.width() - 1)
 	if f.special == e8m0Specials {
 		if b == 0xff {
@@ -89,17 +91,17 @@ func sign(neg bool) float64 {
 	return 1
 }
 
-// DecodeMinifloat returns the value of the float8, float6 or float4 element
+// Decode returns the value of the float8, float6 or float4 element
 // b (in its low bits) of type code c, and false for any other code.
-func DecodeMinifloat(c Code, b uint8) (float64, bool) {
-	f, ok := minifloats[c]
+func Decode(c dlpack.Code, b uint8) (float64, bool) {
+	f, ok := formats[c]
 	if !ok {
 		return 0, false
 	}
 	return f.decode(b), true
 }
 
-// EncodeMinifloat returns the code of type c nearest to x, and false for a
+// Encode returns the code of type c nearest to x, and false for a
 // code that is not a float8, float6 or float4 type.
 //
 // Every type but float8_e8m0fnu rounds as NumPy's ml_dtypes does: to the
@@ -119,8 +121,8 @@ func DecodeMinifloat(c Code, b uint8) (float64, bool) {
 // 0 gives code 0 (2**-127), and NaN, infinity or a value that rounds past
 // 2**127 give the NaN code 0xff. ml_dtypes rounds positive values the same
 // way but makes zero and negative values NaN.
-func EncodeMinifloat(c Code, x float64) (uint8, bool) {
-	f, ok := minifloats[c]
+func Encode(c dlpack.Code, x float64) (uint8, bool) {
+	f, ok := formats[c]
 	if !ok {
 		return 0, false
 	}
@@ -149,8 +151,8 @@ func encodeE8M0(x float64) uint8 {
 }
 
 // encode rounds x to the nearest code of f, a format with a sign bit, by
-// the rules of EncodeMinifloat.
-func (f minifloat) encode(x float64) uint8 {
+// the rules of Encode.
+func (f format) encode(x float64) uint8 {
 	nan, hasNaN := f.nan()
 	if math.IsNaN(x) {
 		if hasNaN {
@@ -203,7 +205,7 @@ func (f minifloat) encode(x float64) uint8 {
 }
 
 // top returns the largest positive code that is a finite number.
-func (f minifloat) top() uint8 {
+func (f format) top() uint8 {
 	b := uint8(1<<(f.exp+f.man) - 1)
 	for v := f.decode(b); math.IsNaN(v) || math.IsInf(v, 0); v = f.decode(b) {
 		b--
@@ -213,7 +215,7 @@ func (f minifloat) top() uint8 {
 
 // nan returns the lowest code that is a NaN, and false if the format has
 // none.
-func (f minifloat) nan() (uint8, bool) {
+func (f format) nan() (uint8, bool) {
 	switch f.special {
 	case ieeeSpecials:
 		return uint8((1<<f.exp-1)<<f.man | 1), true
@@ -227,7 +229,7 @@ func (f minifloat) nan() (uint8, bool) {
 	return 0, false
 }
 
-func (f minifloat) infinity(neg bool) (uint8, bool) {
+func (f format) infinity(neg bool) (uint8, bool) {
 	if f.special != ieeeSpecials {
 		return 0, false
 	}
