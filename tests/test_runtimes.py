@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import platform
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -197,6 +198,27 @@ def test_a_sigurg_handler_set_before_the_imports_is_kept(examples_dir: Path) -> 
                     "print('seen', len(seen) >= 1)", PREEMPTION)
     out = run(code, examples_dir)
     assert f"registry 1 {len(EXAMPLES) + 2} True" in out and "seen True" in out, out
+    worst, shortest_sum = waits(out)
+    assert worst < shortest_sum / 2, f"a godlpack.full call waited {worst:.3f} s; one sum takes {shortest_sum:.3f} s"
+
+
+@shared_only
+def test_a_plain_go_library_loaded_between_keeps_everyones_preemption(examples_dir: Path, tmp_path: Path) -> None:
+    # A Go c-shared library not built on capsule (loaded here with ctypes) takes SIGURG from the dispatcher; the
+    # next extension built on capsule records its handler as the one its own runtime replaced, and puts the
+    # dispatcher back: godlpack's runtime preempts again, and the plain one's handler is called too.
+    go = shutil.which("go")
+    if go is None:
+        pytest.skip("needs the Go toolchain")
+    (tmp_path / "plain.go").write_text('package main\n\nimport "C"\n\n//export Nop\nfunc Nop() {}\n\nfunc main() {}\n')
+    subprocess.run([go, "build", "-buildmode=c-shared", "-o", "plain.so", "plain.go"], cwd=tmp_path, check=True,
+                   env=dict(os.environ, CGO_ENABLED="1", GO111MODULE="off"), timeout=600)
+    name = next(iter(EXAMPLES))
+    code = f"import ctypes, sys\nimport godlpack, godlpack.ops\nctypes.CDLL({str(tmp_path / 'plain.so')!r}).Nop()\n"
+    code += REGISTRY + f"import numpy as np\nimport {name}\n" + REGISTRY + PREEMPTION
+    out = run(code, examples_dir)
+    assert "registry 1 1 False" in out, out  # the plain runtime took SIGURG
+    assert "registry 1 3 True" in out, out
     worst, shortest_sum = waits(out)
     assert worst < shortest_sum / 2, f"a godlpack.full call waited {worst:.3f} s; one sum takes {shortest_sum:.3f} s"
 
