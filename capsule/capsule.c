@@ -317,26 +317,13 @@ int gdl_dlpack_device(PyObject *obj, DLDevice *out) {
 	PyObject *r = PyObject_VectorcallMethod(str_dlpack_device, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
 	if (r == NULL)
 		return -1;
-	if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2 || !PyLong_Check(PyTuple_GET_ITEM(r, 0)) ||
-	    !PyLong_Check(PyTuple_GET_ITEM(r, 1))) {
-		PyErr_Format(PyExc_TypeError, "__dlpack_device__() must return a (device_type, device_id) tuple of ints, "
-		             "got %R", r);
+	/* As NumPy reads it: an IntEnum device type, and None for a CPU's id (Paddle's answer), are accepted. */
+	int rc = gdl_device_pair(r, PyExc_TypeError, "__dlpack_device__() must return", out);
+	if (rc != 0)
 		gdl_drop_keeping_error(r);
-		return -1;
-	}
-	long t = PyLong_AsLong(PyTuple_GET_ITEM(r, 0)), id = -1;
-	if (!(t == -1 && PyErr_Occurred()))
-		id = PyLong_AsLong(PyTuple_GET_ITEM(r, 1));
-	gdl_drop_keeping_error(r);
-	if (PyErr_Occurred())
-		return -1;
-	if (t < INT32_MIN || t > INT32_MAX || id < INT32_MIN || id > INT32_MAX) {
-		PyErr_Format(PyExc_ValueError, "__dlpack_device__() returned an out-of-range device (%ld, %ld)", t, id);
-		return -1;
-	}
-	out->device_type = (DLDeviceType)t;
-	out->device_id = (int32_t)id;
-	return 0;
+	else
+		Py_DECREF(r);
+	return rc;
 }
 
 /*

@@ -10,16 +10,19 @@ Supported dtypes: bool (``sum`` only), int8 to int64, uint8 to uint64,
 float16, bfloat16, float32 and float64; ``copy_`` copies any dtype.
 """
 
-from __future__ import annotations
-
-from typing import Any, SupportsFloat, SupportsIndex, Union
+# Names imported under a leading underscore, and no `from __future__ import annotations`: dir(godlpack.ops)
+# lists the kernels, not the typing helpers they are annotated with.
+from typing import Any as _Any
+from typing import SupportsFloat as _SupportsFloat
+from typing import SupportsIndex as _SupportsIndex
+from typing import Union as _Union
 
 from godlpack import _core
 
 __all__ = ["copy_", "scale_", "sum"]
 
 
-def sum(x: Any, /) -> Union[int, float]:  # noqa: A001 - the name of the operation
+def sum(x: _Any, /) -> _Union[int, float]:  # noqa: A001 - the name of the operation
     """Return the sum of the elements of ``x``.
 
     Integers are summed into an int64 (uint64 for unsigned dtypes) that wraps
@@ -31,7 +34,7 @@ def sum(x: Any, /) -> Union[int, float]:  # noqa: A001 - the name of the operati
     return _core._ops_sum(x)
 
 
-def scale_(x: Any, a: Union[int, float, SupportsIndex, SupportsFloat], /) -> None:
+def scale_(x: _Any, a: _Union[int, float, _SupportsIndex, _SupportsFloat], /) -> None:
     """Multiply the elements of ``x`` by ``a`` in place, in ``x``'s own memory.
 
     Float dtypes round ``a`` to the dtype and multiply in it, as
@@ -47,7 +50,7 @@ def scale_(x: Any, a: Union[int, float, SupportsIndex, SupportsFloat], /) -> Non
     _core._ops_scale(x, a)
 
 
-def copy_(dst: Any, src: Any, /) -> None:
+def copy_(dst: _Any, src: _Any, /) -> None:
     """Copy the elements of ``src`` into ``dst`` in place, whatever their strides.
 
     Both must have the same shape (``ValueError`` otherwise; there is no
