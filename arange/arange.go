@@ -260,9 +260,9 @@ func fill(dt dlpack.DataType, dst []byte, n, stride int) {
 			binary.LittleEndian.PutUint64(a[:], start+uint64(k)*delta)
 			copy(dst[k*stride:k*stride+size], a[:])
 		}
-	case dt.Code == dlpack.Complex:
-		// Each part as a real type of half the width: complex32 as float16, complex64 as float32, …
-		part := dlpack.DataType{Code: dlpack.Float, Bits: dt.Bits / 2, Lanes: 1}
+	case dt.Code == dlpack.Complex || dt.Code == dlpack.Bcomplex:
+		// Each part as a real type of half the width: complex32 as float16, bcomplex32 as bfloat16, …
+		part := dt.ComplexPart()
 		fill(part, dst, n, stride)
 		fill(part, dst[part.ItemSize():], n, stride)
 	default:

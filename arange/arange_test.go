@@ -202,7 +202,7 @@ func TestWriteFloats(t *testing.T) {
 func TestFromZero(t *testing.T) {
 	zero, one := si(0), si(1)
 	f8, _ := dlpack.ParseDataType("float8_e4m3fn")
-	for _, dt := range []dlpack.DataType{dlpack.Int8, dlpack.Uint16, dlpack.Int32, dlpack.Int64, dlpack.Float16, dlpack.Float32, dlpack.Float64, dlpack.Bfloat16, dlpack.Complex128, f8} {
+	for _, dt := range []dlpack.DataType{dlpack.Int8, dlpack.Uint16, dlpack.Int32, dlpack.Int64, dlpack.Float16, dlpack.Float32, dlpack.Float64, dlpack.Bfloat16, dlpack.Complex128, dlpack.Bcomplex32, f8} {
 		const n = 9
 		dst := make([]byte, n*dt.ItemSize())
 		if err := Write(dt, dst, zero, one); err != nil {

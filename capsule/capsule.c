@@ -317,26 +317,13 @@ int gdl_dlpack_device(PyObject *obj, DLDevice *out) {
 	PyObject *r = PyObject_VectorcallMethod(str_dlpack_device, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
 	if (r == NULL)
 		return -1;
-	if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2 || !PyLong_Check(PyTuple_GET_ITEM(r, 0)) ||
-	    !PyLong_Check(PyTuple_GET_ITEM(r, 1))) {
-		PyErr_Format(PyExc_TypeError, "__dlpack_device__() must return a (device_type, device_id) tuple of ints, "
-		             "got %R", r);
+	/* As NumPy reads it: an IntEnum device type, and None for a CPU's id (Paddle's answer), are accepted. */
+	int rc = gdl_device_pair(r, PyExc_TypeError, "__dlpack_device__() must return", out);
+	if (rc != 0)
 		gdl_drop_keeping_error(r);
-		return -1;
-	}
-	long t = PyLong_AsLong(PyTuple_GET_ITEM(r, 0)), id = -1;
-	if (!(t == -1 && PyErr_Occurred()))
-		id = PyLong_AsLong(PyTuple_GET_ITEM(r, 1));
-	gdl_drop_keeping_error(r);
-	if (PyErr_Occurred())
-		return -1;
-	if (t < INT32_MIN || t > INT32_MAX || id < INT32_MIN || id > INT32_MAX) {
-		PyErr_Format(PyExc_ValueError, "__dlpack_device__() returned an out-of-range device (%ld, %ld)", t, id);
-		return -1;
-	}
-	out->device_type = (DLDeviceType)t;
-	out->device_id = (int32_t)id;
-	return 0;
+	else
+		Py_DECREF(r);
+	return rc;
 }
 
 /*
@@ -419,32 +406,4 @@ int gdl_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
 	if (rc <= 0)
 		return rc;
 	return take_by_dlpack(x, req, out);
-}
-
-/* ---- One Go runtime per process ---- */
-
-/* Its address names this library's Go runtime among the extensions of the process. */
-static const char runtime_marker;
-
-int gdl_claim_process(const char *module) {
-	static const char attr[] = "_godlpack_go_runtime";
-	PyObject *held = PySys_GetObject(attr); /* borrowed; NULL without an exception when absent */
-	if (held != NULL) {
-		PyObject *addr = PyTuple_Check(held) && PyTuple_GET_SIZE(held) == 2 ? PyTuple_GET_ITEM(held, 0) : NULL;
-		if (addr != NULL && PyLong_Check(addr) && PyLong_AsVoidPtr(addr) == (void *)&runtime_marker)
-			return 0; /* this library again: the same runtime */
-		PyObject *owner = addr != NULL ? PyTuple_GET_ITEM(held, 1) : held;
-		PyErr_Format(PyExc_ImportError,
-		             "cannot import %s: this process already runs the Go runtime of %S, and two Go "
-		             "extensions (each built with -buildmode=c-shared, each with its own Go runtime) cannot "
-		             "share a process. Build the functions into one extension, or use them in separate processes.",
-		             module, owner);
-		return -1;
-	}
-	PyObject *mine = Py_BuildValue("(Ns)", PyLong_FromVoidPtr((void *)&runtime_marker), module);
-	if (mine == NULL)
-		return -1;
-	int rc = PySys_SetObject(attr, mine);
-	Py_DECREF(mine);
-	return rc;
 }

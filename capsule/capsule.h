@@ -64,14 +64,6 @@ void gdl_drop_keeping_error(PyObject *o);
  */
 void gdl_delete_keeping_error(void *managed, bool versioned);
 
-/*
- * gdl_claim_process records in the interpreter that this library's Go
- * runtime runs in the process, for module. -1 with ImportError, naming the
- * other module, when another extension built on package capsule did so
- * first: two Go runtimes cannot share a process.
- */
-int gdl_claim_process(const char *module);
-
 /* ---- Arguments ---- */
 
 /* The most parameters a gdl_signature names. */
@@ -257,11 +249,30 @@ void gdl_source_fill(gdl_source *s, gdl_owner *owner, const gdl_inspected *v, ui
 PyObject *gdl_adopt(void *managed, PyObject *(*make)(int32_t ndim, gdl_source **src));
 
 /*
- * gdl_dlpack_device calls obj.__dlpack_device__() and stores the pair.
- * Returns 0, or -1 with an exception (TypeError for a malformed answer,
- * ValueError for one out of range).
+ * gdl_dlpack_device calls obj.__dlpack_device__() and stores the pair
+ * (gdl_device_pair). Returns 0, or -1 with an exception (TypeError for a
+ * malformed answer, ValueError for one out of range).
  */
 int gdl_dlpack_device(PyObject *obj, DLDevice *out);
+
+/*
+ * gdl_device_pair reads a (device_type, device_id) tuple as NumPy reads
+ * __dlpack_device__'s answer: two ints, the type possibly an IntEnum, the id
+ * None for the CPU (device 0). -1 with exc for anything else ("<must> a
+ * (device_type, device_id) tuple of ints"), ValueError for values beyond
+ * int32.
+ */
+int gdl_device_pair(PyObject *pair, PyObject *exc, const char *must, DLDevice *out);
+
+/*
+ * gdl_parse_device reads a device as callers spell it: a (device_type,
+ * device_id) tuple (a godlpack.Device is one), a str naming a DLPack device
+ * type with an index ("cuda:1", "rocm_host:0"; "cpu" alone is "cpu:0"), a
+ * torch.device, or an object with __dlpack_device__. -1 with exc, naming
+ * what, for any other object; ValueError for a str or torch.device that
+ * names no DLPack device or no index, or values beyond int32.
+ */
+int gdl_parse_device(PyObject *o, PyObject *exc, const char *what, DLDevice *out);
 
 /* ---- Exporting types: __dlpack__, __dlpack_device__ and the C exchange API ---- */
 

@@ -56,18 +56,26 @@ static int check_stream(PyObject *stream, bool cpu) {
 	return 0;
 }
 
-/* parse_device reads dl_device into *device: the tensor's own device, or the CPU for CPU-accessible data. */
+/*
+ * parse_device reads dl_device, a tuple or any spelling gdl_parse_device
+ * reads, into *device: the tensor's own device, or the CPU for CPU-accessible
+ * data.
+ */
 static int parse_device(PyObject *o, const gdl_source *s, DLDevice *device) {
 	*device = s->view.device;
 	if (o == NULL || o == Py_None)
 		return 0;
 	long long type, id;
 	if (!PyTuple_Check(o)) {
-		PyErr_Format(PyExc_TypeError, "dl_device must be a (device_type, device_id) tuple, got %R", o);
+		/* The other spellings of a device: "cpu", "cuda:1", a torch.device, a godlpack.Device's peers. */
+		DLDevice d;
+		if (gdl_parse_device(o, PyExc_TypeError, "dl_device", &d) != 0)
+			return -1;
+		type = d.device_type;
+		id = d.device_id;
+	} else if (int_pair(o, "dl_device", &type, &id) != 0) {
 		return -1;
 	}
-	if (int_pair(o, "dl_device", &type, &id) != 0)
-		return -1;
 	if (type == kDLCPU && id == 0 && gdl_is_cpu_accessible(s->view.device)) {
 		device->device_type = kDLCPU;
 		device->device_id = 0;

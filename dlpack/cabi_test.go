@@ -41,3 +41,24 @@ func cItemSize(dt DataType, padded bool) int {
 	}
 	return int(cabi.ItemSize(uint8(dt.Code), dt.Bits, dt.Lanes, padded))
 }
+
+// cDeviceTypeName is the header's gdl_device_type_name; without cgo it is
+// DeviceType.String for known types.
+func cDeviceTypeName(t DeviceType) (string, bool) {
+	if !cabi.Enabled {
+		if !t.Known() {
+			return "", false
+		}
+		return t.String(), true
+	}
+	return cabi.DeviceTypeName(int32(t))
+}
+
+// cCPUAccessible is the header's gdl_is_cpu_accessible for device type t;
+// without cgo it is DeviceType.CPUAccessible.
+func cCPUAccessible(t DeviceType) bool {
+	if !cabi.Enabled {
+		return t.CPUAccessible()
+	}
+	return cabi.CPUAccessible(int32(t))
+}

@@ -6,8 +6,9 @@ import "strconv"
 // values are those of the C enum DLDeviceType, which is int32-sized.
 type DeviceType int32
 
-// Device types of DLPack 1.3. Values 5 and 6 are unused by the
-// specification.
+// Device types of DLPack 1.3, and those dmlc/dlpack's main branch added
+// after it without changing the minor version (TPU, TPUHost, Ascend).
+// Values 5 and 6 are unused by the specification.
 const (
 	CPU         DeviceType = 1
 	CUDA        DeviceType = 2
@@ -25,6 +26,9 @@ const (
 	Hexagon     DeviceType = 16
 	MAIA        DeviceType = 17
 	Trn         DeviceType = 18
+	TPU         DeviceType = 19
+	TPUHost     DeviceType = 20 // pinned TPU host memory
+	Ascend      DeviceType = 21
 )
 
 var deviceTypeNames = [...]string{
@@ -44,9 +48,13 @@ var deviceTypeNames = [...]string{
 	Hexagon:     "hexagon",
 	MAIA:        "maia",
 	Trn:         "trn",
+	TPU:         "tpu",
+	TPUHost:     "tpu_host",
+	Ascend:      "ascend",
 }
 
-// Known reports whether t is one of the device types defined by DLPack 1.3.
+// Known reports whether t is one of the device types defined by DLPack 1.3
+// or added after it (TPU, TPUHost, Ascend).
 func (t DeviceType) Known() bool {
 	return t >= 0 && int(t) < len(deviceTypeNames) && deviceTypeNames[t] != ""
 }
@@ -64,7 +72,7 @@ func (t DeviceType) String() string {
 // device type t directly, without a device copy.
 func (t DeviceType) CPUAccessible() bool {
 	switch t {
-	case CPU, CUDAHost, ROCMHost, CUDAManaged:
+	case CPU, CUDAHost, ROCMHost, CUDAManaged, TPUHost:
 		return true
 	}
 	return false
@@ -75,6 +83,17 @@ func (t DeviceType) CPUAccessible() bool {
 type Device struct {
 	Type DeviceType
 	ID   int32
+}
+
+// ParseDeviceType returns the device type String names, such as "cuda"
+// or "tpu_host"; false for any other name.
+func ParseDeviceType(name string) (DeviceType, bool) {
+	for t, n := range deviceTypeNames {
+		if n != "" && n == name {
+			return DeviceType(t), true
+		}
+	}
+	return 0, false
 }
 
 // String returns the device as "type:id", for example "cpu:0".

@@ -48,6 +48,10 @@ typedef enum {
 	kDLHexagon = 16,
 	kDLMAIA = 17,
 	kDLTrn = 18,
+	/* After 1.3, with the minor version unchanged (dmlc/dlpack main): */
+	kDLTPU = 19,
+	kDLTPUHost = 20, /* pinned host memory of a TPU runtime, as kDLCUDAHost is CUDA's */
+	kDLAscend = 21,
 } DLDeviceType;
 
 typedef struct {
@@ -75,6 +79,7 @@ typedef enum {
 	kDLFloat6_e2m3fn = 15,
 	kDLFloat6_e3m2fn = 16,
 	kDLFloat4_e2m1fn = 17,
+	kDLBcomplex = 18, /* after 1.3 (dmlc/dlpack main): two bfloat16, real then imaginary */
 } DLDataTypeCode;
 
 typedef struct {
@@ -112,7 +117,7 @@ typedef struct DLManagedTensorVersioned {
 /* gdl_is_cpu_accessible reports whether the host can read memory on device d. */
 static inline int gdl_is_cpu_accessible(DLDevice d) {
 	return d.device_type == kDLCPU || d.device_type == kDLCUDAHost || d.device_type == kDLROCMHost ||
-	       d.device_type == kDLCUDAManaged;
+	       d.device_type == kDLCUDAManaged || d.device_type == kDLTPUHost;
 }
 
 /*
@@ -166,9 +171,40 @@ static inline int64_t gdl_itemsize(DLDataType dt, bool padded) {
 	return width % 8 == 0 ? width / 8 : 0;
 }
 
-/* gdl_device_known reports whether DLPack 1.3 defines the device type t. */
+/* gdl_device_known reports whether DLPack 1.3 (dmlc/dlpack main) defines the device type t. */
 static inline bool gdl_device_known(int32_t t) {
-	return (t >= kDLCPU && t <= kDLOpenCL) || (t >= kDLVulkan && t <= kDLTrn);
+	return (t >= kDLCPU && t <= kDLOpenCL) || (t >= kDLVulkan && t <= kDLAscend);
+}
+
+/*
+ * gdl_device_type_name is dlpack.DeviceType.String for C callers, for the
+ * device types gdl_device_known accepts ("cpu", "cuda_host", "tpu_host"),
+ * NULL for any other. It never enters Go, so a forked child may call it.
+ * TestDeviceNamesMatchC holds the two together.
+ */
+static inline const char *gdl_device_type_name(int32_t t) {
+	switch (t) {
+	case kDLCPU: return "cpu";
+	case kDLCUDA: return "cuda";
+	case kDLCUDAHost: return "cuda_host";
+	case kDLOpenCL: return "opencl";
+	case kDLVulkan: return "vulkan";
+	case kDLMetal: return "metal";
+	case kDLVPI: return "vpi";
+	case kDLROCM: return "rocm";
+	case kDLROCMHost: return "rocm_host";
+	case kDLExtDev: return "ext_dev";
+	case kDLCUDAManaged: return "cuda_managed";
+	case kDLOneAPI: return "oneapi";
+	case kDLWebGPU: return "webgpu";
+	case kDLHexagon: return "hexagon";
+	case kDLMAIA: return "maia";
+	case kDLTrn: return "trn";
+	case kDLTPU: return "tpu";
+	case kDLTPUHost: return "tpu_host";
+	case kDLAscend: return "ascend";
+	}
+	return NULL;
 }
 
 /*
@@ -183,7 +219,7 @@ static inline DLPackVersion gdl_min_version(DLDataType dt, DLDevice dev) {
 		v = (DLPackVersion){GDL_MAJOR_VERSION, GDL_MINOR_VERSION};
 	else if (dt.code >= kDLFloat8_e3m4)
 		v = (DLPackVersion){1, 1};
-	if (!gdl_device_known(dev.device_type))
+	if (!gdl_device_known(dev.device_type) || dev.device_type > kDLTrn)
 		d = (DLPackVersion){GDL_MAJOR_VERSION, GDL_MINOR_VERSION};
 	else if (dev.device_type == kDLTrn)
 		d = (DLPackVersion){1, 2};

@@ -11,7 +11,8 @@ import (
 // DLDataTypeCode; it is stored in a uint8.
 type Code uint8
 
-// Type codes of DLPack 1.3.
+// Type codes of DLPack 1.3, and Bcomplex, which dmlc/dlpack's main branch
+// added after it without changing the minor version.
 const (
 	Int               Code = 0
 	UInt              Code = 1
@@ -31,6 +32,7 @@ const (
 	Float6E2M3FN      Code = 15
 	Float6E3M2FN      Code = 16
 	Float4E2M1FN      Code = 17
+	Bcomplex          Code = 18 // two bfloat16, real then imaginary
 )
 
 // DataType describes one element: a type code, a width in bits, and a
@@ -66,6 +68,7 @@ var (
 	Complex32  = DataType{Complex, 32, 1} // two float16
 	Complex64  = DataType{Complex, 64, 1}
 	Complex128 = DataType{Complex, 128, 1}
+	Bcomplex32 = DataType{Bcomplex, 32, 1} // two bfloat16
 )
 
 // ErrUnknownDataType is wrapped by every error about a data type that is
@@ -110,11 +113,13 @@ var dtypeTable = [...]struct {
 	{"float6_e2m3fn", DataType{Float6E2M3FN, 6, 1}},
 	{"float6_e3m2fn", DataType{Float6E3M2FN, 6, 1}},
 	{"float4_e2m1fn", DataType{Float4E2M1FN, 4, 1}},
+	{"bcomplex32", Bcomplex32},
 }
 
 // DataTypes returns every data type of the table, each with one lane, in a
 // fixed order: bool, the integers, the floats, bfloat16, the complex
-// types, then the float8, float6 and float4 types by type code. The slice
+// types, then the float8, float6 and float4 types by type code, then
+// bcomplex32. The slice
 // is new on each call, so the caller may modify it.
 func DataTypes() []DataType {
 	s := make([]DataType, len(dtypeTable))
@@ -183,6 +188,16 @@ func (dt DataType) Name() (string, bool) {
 func (dt DataType) Lane() DataType {
 	dt.Lanes = 1
 	return dt
+}
+
+// ComplexPart returns the real type of each of the two parts (real, then
+// imaginary) of an element of the complex type dt: float16 for complex32,
+// bfloat16 for bcomplex32, float32 for complex64, float64 for complex128.
+func (dt DataType) ComplexPart() DataType {
+	if dt.Code == Bcomplex {
+		return DataType{Bfloat, dt.Bits / 2, 1}
+	}
+	return DataType{Float, dt.Bits / 2, 1}
 }
 
 // String returns the name of dt (see Name), or
@@ -262,7 +277,9 @@ func (dt DataType) Check() error {
 // MinVersion returns the oldest DLPack version able to describe a tensor
 // of data type dt on device dev: 0.0 for the classic data types and
 // devices, 1.0 for MAIA devices, 1.1 for the float8, float6 and float4
-// type codes, and 1.2 for Trn devices; the greater requirement wins. It
+// type codes, 1.2 for Trn devices, and Current for the Bcomplex code and
+// the TPU, TPUHost and Ascend devices, which came after 1.3 without a new
+// minor version; the greater requirement wins. It
 // depends on the type code alone, so a vector type needs what its lane
 // type needs.
 //
@@ -280,7 +297,7 @@ func MinVersion(dt DataType, dev Device) Version {
 	}
 	var d Version
 	switch {
-	case !dev.Type.Known():
+	case !dev.Type.Known() || dev.Type > Trn:
 		d = Current
 	case dev.Type == Trn:
 		d = Version{1, 2}

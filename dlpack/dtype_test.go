@@ -40,6 +40,7 @@ var dtypeRows = []struct {
 	{"float6_e2m3fn", DataType{15, 6, 1}, 1, 0, Version{1, 1}},
 	{"float6_e3m2fn", DataType{16, 6, 1}, 1, 0, Version{1, 1}},
 	{"float4_e2m1fn", DataType{17, 4, 1}, 1, 0, Version{1, 1}},
+	{"bcomplex32", DataType{18, 32, 1}, 4, 4, Version{1, 3}},
 }
 
 func TestDataTypeTable(t *testing.T) {

@@ -44,6 +44,8 @@ static inline bool gdl_dtype_known(DLDataType dt) {
 		return dt.bits == 6;
 	case 17: /* float4_e2m1fn */
 		return dt.bits == 4;
+	case 18: /* bcomplex32 */
+		return dt.bits == 32;
 	}
 	return false;
 }

@@ -186,6 +186,9 @@ func TestABIConstants(t *testing.T) {
 		{"kDLHexagon", 16, uint64(Hexagon)},
 		{"kDLMAIA", 17, uint64(MAIA)},
 		{"kDLTrn", 18, uint64(Trn)},
+		{"kDLTPU", 19, uint64(TPU)},
+		{"kDLTPUHost", 20, uint64(TPUHost)},
+		{"kDLAscend", 21, uint64(Ascend)},
 
 		{"kDLInt", 0, uint64(Int)},
 		{"kDLUInt", 1, uint64(UInt)},
@@ -205,6 +208,7 @@ func TestABIConstants(t *testing.T) {
 		{"kDLFloat6_e2m3fn", 15, uint64(Float6E2M3FN)},
 		{"kDLFloat6_e3m2fn", 16, uint64(Float6E3M2FN)},
 		{"kDLFloat4_e2m1fn", 17, uint64(Float4E2M1FN)},
+		{"kDLBcomplex", 18, uint64(Bcomplex)},
 	}
 	c := cABI()
 	seen := map[string]bool{}

@@ -69,8 +69,8 @@ PyObject *gdl_dtype_get(DLDataType dt) {
 	PyObject *name = PyUnicode_FromString(buf);
 	if (name == NULL)
 		return NULL;
-	int64_t width = (int64_t)dt.bits * dt.lanes;
-	d = dtype_make(dt, name, width < 8 ? 1 : width / 8);
+	/* As stored one element to a byte at least (padded): NumPy's itemsize of ml_dtypes' float4 is 1. */
+	d = dtype_make(dt, name, gdl_itemsize(dt, true));
 	Py_DECREF(name);
 	/* A vector dtype is remembered like the table's; a hostile producer's could be any of 2**32. */
 	if (d != NULL && gdl_dtype_valid(dt) && gdl_dtype_register_object(dt, d) != 0)
@@ -79,9 +79,86 @@ PyObject *gdl_dtype_get(DLDataType dt) {
 }
 
 /*
+ * NumPy's spellings of the dtypes both have: its type characters and
+ * kind-and-size codes (each with a byte order in front, "<f8"), and its
+ * names of C types. On Linux x86-64 and arm64, NumPy's "l", "long" and
+ * "int" are int64, as test_numpy_habits.py checks against NumPy itself.
+ */
+static const struct {
+	const char *spelling;
+	uint8_t code, bits;
+} numpy_codes[] = {
+	{"?", kDLBool, 8}, {"b", kDLInt, 8}, {"B", kDLUInt, 8}, {"h", kDLInt, 16}, {"H", kDLUInt, 16},
+	{"i", kDLInt, 32}, {"I", kDLUInt, 32}, {"l", kDLInt, 64}, {"L", kDLUInt, 64}, {"q", kDLInt, 64},
+	{"Q", kDLUInt, 64}, {"p", kDLInt, 64}, {"P", kDLUInt, 64}, {"e", kDLFloat, 16}, {"f", kDLFloat, 32},
+	{"d", kDLFloat, 64}, {"F", kDLComplex, 64}, {"D", kDLComplex, 128}, {"b1", kDLBool, 8}, {"i1", kDLInt, 8},
+	{"i2", kDLInt, 16}, {"i4", kDLInt, 32}, {"i8", kDLInt, 64}, {"u1", kDLUInt, 8}, {"u2", kDLUInt, 16},
+	{"u4", kDLUInt, 32}, {"u8", kDLUInt, 64}, {"f2", kDLFloat, 16}, {"f4", kDLFloat, 32}, {"f8", kDLFloat, 64},
+	{"c8", kDLComplex, 64}, {"c16", kDLComplex, 128},
+}, numpy_names[] = {
+	{"bool", kDLBool, 8}, {"bool_", kDLBool, 8}, {"byte", kDLInt, 8}, {"ubyte", kDLUInt, 8},
+	{"short", kDLInt, 16}, {"ushort", kDLUInt, 16}, {"intc", kDLInt, 32}, {"uintc", kDLUInt, 32},
+	{"int", kDLInt, 64}, {"int_", kDLInt, 64}, {"uint", kDLUInt, 64}, {"long", kDLInt, 64},
+	{"ulong", kDLUInt, 64}, {"longlong", kDLInt, 64}, {"ulonglong", kDLUInt, 64}, {"intp", kDLInt, 64},
+	{"uintp", kDLUInt, 64}, {"half", kDLFloat, 16}, {"single", kDLFloat, 32}, {"double", kDLFloat, 64},
+	{"float", kDLFloat, 64}, {"csingle", kDLComplex, 64}, {"cdouble", kDLComplex, 128},
+	{"complex", kDLComplex, 128},
+};
+
+_Static_assert(sizeof(long) == 8 && sizeof(void *) == 8, "NumPy's l, long, int and p are int64 on LP64 only");
+
+/*
+ * numpy_spelling reads one of NumPy's spellings above into *dt. A byte
+ * order in front must be the machine's ('=', '|' or the native one of '<'
+ * and '>'), or any for one-byte types, as NumPy's "|b1" and ">u1".
+ */
+static bool numpy_spelling(const char *s, DLDataType *dt) {
+	for (size_t i = 0; i < sizeof numpy_names / sizeof numpy_names[0]; i++)
+		if (strcmp(s, numpy_names[i].spelling) == 0) {
+			*dt = (DLDataType){numpy_names[i].code, numpy_names[i].bits, 1};
+			return true;
+		}
+#if PY_LITTLE_ENDIAN
+	const char native = '<', foreign = '>';
+#else
+	const char native = '>', foreign = '<';
+#endif
+	char order = s[0] == '=' || s[0] == '|' || s[0] == native || s[0] == foreign ? s[0] : 0;
+	if (order != 0)
+		s++;
+	for (size_t i = 0; i < sizeof numpy_codes / sizeof numpy_codes[0]; i++)
+		if (strcmp(s, numpy_codes[i].spelling) == 0) {
+			if (order == foreign && numpy_codes[i].bits != 8)
+				return false; /* DLPack data is in the machine's byte order */
+			*dt = (DLDataType){numpy_codes[i].code, numpy_codes[i].bits, 1};
+			return true;
+		}
+	return false;
+}
+
+int gdl_dtype_of_format(const char *format, DLDataType *dt) {
+	char code[3] = {0};
+	if (format[0] == '@' || format[0] == '=' || format[0] == '<' || format[0] == '>' || format[0] == '!') {
+#if PY_LITTLE_ENDIAN
+		if (format[0] == '>' || format[0] == '!')
+#else
+		if (format[0] == '<')
+#endif
+			return -1;
+		format++;
+	}
+	if (format[0] == 'Z' && format[1] != 0 && format[2] == 0)
+		code[0] = format[1] == 'f' ? 'F' : format[1] == 'd' ? 'D' : 0; /* a struct format's complex */
+	else if (format[0] != 0 && format[1] == 0 && strchr("?bBhHiIlLqQefd", format[0]) != NULL)
+		code[0] = format[0];
+	return code[0] != 0 && numpy_spelling(code, dt) ? 0 : -1;
+}
+
+/*
  * lookup finds the DType a str names (borrowed): a name of the table, also
- * with PyTorch's "torch." in front. NULL with TypeError listing the names
- * otherwise.
+ * with PyTorch's "torch." in front, one of NumPy's spellings ("f4", "<f8",
+ * "double") or a vector name ("float32x4"). NULL with TypeError listing the
+ * names otherwise.
  */
 static PyObject *lookup(PyObject *name) {
 	PyObject *d = PyDict_GetItemWithError(by_name, name);
@@ -104,7 +181,8 @@ static PyObject *lookup(PyObject *name) {
 	Py_ssize_t len;
 	const char *utf8 = PyUnicode_AsUTF8AndSize(name, &len);
 	DLDataType dt;
-	if (goParseDataType((char *)utf8, (size_t)len, &dt) == 0) {
+	if ((strlen(utf8) == (size_t)len && numpy_spelling(utf8, &dt)) ||
+	    goParseDataType((char *)utf8, (size_t)len, &dt) == 0) {
 		PyObject *v = gdl_dtype_get(dt); /* registered: the dict holds it */
 		Py_XDECREF(v);
 		return v;
@@ -117,21 +195,147 @@ static PyObject *lookup(PyObject *name) {
 	return NULL;
 }
 
+/* dlpack_data_type reads what o.__dlpack_data_type__() returns: (code, bits, lanes) of a valid dtype. */
+static int dlpack_data_type(PyObject *o, PyObject *method, DLDataType *dt) {
+	PyObject *r = PyObject_CallNoArgs(method);
+	if (r == NULL)
+		return -1;
+	long v[3] = {-1, -1, -1};
+	bool ok = PyTuple_Check(r) && PyTuple_GET_SIZE(r) == 3;
+	for (int i = 0; ok && i < 3; i++) {
+		PyObject *x = PyTuple_GET_ITEM(r, i);
+		ok = PyLong_Check(x) && !PyBool_Check(x);
+		if (ok && (v[i] = PyLong_AsLong(x)) == -1 && PyErr_Occurred())
+			PyErr_Clear(); /* out of range: refused below */
+	}
+	DLDataType d = {(uint8_t)v[0], (uint8_t)v[1], (uint16_t)v[2]};
+	ok = ok && v[0] >= 0 && v[0] <= UINT8_MAX && v[1] >= 0 && v[1] <= UINT8_MAX && v[2] >= 0 && v[2] <= UINT16_MAX &&
+	     gdl_dtype_valid(d);
+	if (!ok) {
+		PyErr_Format(PyExc_TypeError, "%.200s.__dlpack_data_type__() returned %R, not the (code, bits, lanes) of "
+		             "a DLPack data type godlpack knows", Py_TYPE(o)->tp_name, r);
+		gdl_drop_keeping_error(r);
+		return -1;
+	}
+	Py_DECREF(r);
+	*dt = d;
+	return 0;
+}
+
+/* numpy_dtype reads a numpy.dtype by its type string ("<f4"), or by its name for ml_dtypes' ("bfloat16"). */
+static int numpy_dtype(PyObject *o, DLDataType *dt) {
+	PyObject *str = PyObject_GetAttrString(o, "str"), *d = NULL;
+	const char *s = str != NULL && PyUnicode_Check(str) ? PyUnicode_AsUTF8(str) : NULL;
+	if (s != NULL && numpy_spelling(s, dt)) {
+		Py_DECREF(str);
+		return 0;
+	}
+	Py_XDECREF(str);
+	PyErr_Clear();
+	PyObject *name = PyObject_GetAttrString(o, "name");
+	if (name != NULL && PyUnicode_Check(name))
+		d = lookup(name);
+	Py_XDECREF(name);
+	if (d == NULL)
+		return -1;
+	*dt = ((DTypeObject *)d)->dt;
+	return 0;
+}
+
+/* from_name finds the DType a str names and reads it into *dt; -1 with TypeError otherwise. */
+static int from_name(PyObject *name, DLDataType *dt) {
+	PyObject *d = name != NULL && PyUnicode_Check(name) ? lookup(name) : NULL;
+	if (d == NULL)
+		return -1;
+	*dt = ((DTypeObject *)d)->dt;
+	return 0;
+}
+
+/*
+ * dtype_of_object reads the dtype objects of other libraries: Python's
+ * bool, int, float and complex (NumPy's bool, int64, float64 and
+ * complex128), an object with __dlpack_data_type__() (tvm-ffi's, Paddle's),
+ * a torch.dtype, and NumPy's dtypes and scalar types (np.float32) when NumPy
+ * is imported. 1, with no exception, for any other object.
+ */
+static int dtype_of_object(PyObject *o, DLDataType *dt) {
+	static PyObject *str_numpy;
+	if (o == (PyObject *)&PyBool_Type || o == (PyObject *)&PyLong_Type || o == (PyObject *)&PyFloat_Type ||
+	    o == (PyObject *)&PyComplex_Type) {
+		*dt = o == (PyObject *)&PyBool_Type   ? (DLDataType){kDLBool, 8, 1}
+		      : o == (PyObject *)&PyLong_Type ? (DLDataType){kDLInt, 64, 1}
+		      : o == (PyObject *)&PyFloat_Type ? (DLDataType){kDLFloat, 64, 1}
+		                                       : (DLDataType){kDLComplex, 128, 1};
+		return 0;
+	}
+	if (!PyType_Check(o)) {
+		/* A class's __dlpack_data_type__ is its instances' method, which needs an instance. */
+		PyObject *method = PyObject_GetAttrString(o, "__dlpack_data_type__");
+		if (method != NULL) {
+			int rc = dlpack_data_type(o, method, dt);
+			Py_DECREF(method);
+			return rc;
+		}
+		if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+			return -1;
+		PyErr_Clear();
+	}
+	if (strcmp(Py_TYPE(o)->tp_name, "torch.dtype") == 0) {
+		/* "torch.float32"; PyTorch's vectors are "float4_e2m1fn_x2", whose lanes TVM's spelling joins: "…fnx2". */
+		PyObject *name = PyObject_Str(o), *lanes = PyUnicode_FromString("_x"), *joined = PyUnicode_FromString("x");
+		PyObject *bare = name != NULL ? PyUnicode_Substring(name, 6, PY_SSIZE_T_MAX) : NULL;
+		PyObject *vector = bare != NULL && lanes != NULL && joined != NULL ? PyUnicode_Replace(bare, lanes, joined, -1)
+		                                                                  : NULL;
+		Py_XDECREF(bare);
+		int rc = vector == NULL ? -1 : from_name(vector, dt);
+		Py_XDECREF(name);
+		Py_XDECREF(lanes);
+		Py_XDECREF(joined);
+		Py_XDECREF(vector);
+		return rc;
+	}
+	if (str_numpy == NULL && (str_numpy = PyUnicode_InternFromString("numpy")) == NULL)
+		return -1;
+	PyObject *numpy = PyImport_GetModule(str_numpy); /* only a NumPy already imported has dtypes to pass */
+	if (numpy == NULL)
+		return PyErr_Occurred() ? -1 : 1;
+	PyObject *np_dtype = PyObject_GetAttrString(numpy, "dtype");
+	PyObject *generic = np_dtype == NULL ? NULL : PyObject_GetAttrString(numpy, "generic");
+	Py_DECREF(numpy);
+	int rc = 1;
+	if (generic == NULL || !PyType_Check(np_dtype) || !PyType_Check(generic)) {
+		PyErr_Clear(); /* a module named numpy that has no dtypes */
+	} else if (PyObject_TypeCheck(o, (PyTypeObject *)np_dtype)) {
+		rc = numpy_dtype(o, dt);
+	} else if (PyType_Check(o) && PyType_IsSubtype((PyTypeObject *)o, (PyTypeObject *)generic)) {
+		PyObject *d = PyObject_CallOneArg(np_dtype, o);
+		rc = d == NULL ? -1 : numpy_dtype(d, dt);
+		Py_XDECREF(d);
+	}
+	Py_XDECREF(np_dtype);
+	Py_XDECREF(generic);
+	return rc;
+}
+
 int gdl_dtype_of(PyObject *o, DLDataType *dt) {
 	if (Py_IS_TYPE(o, &gdl_DTypeType)) {
 		*dt = ((DTypeObject *)o)->dt;
 		return 0;
 	}
-	if (!PyUnicode_Check(o)) {
-		PyErr_Format(PyExc_TypeError, "dtype must be a godlpack.DType or a str such as 'float32', got %.200s",
-		             Py_TYPE(o)->tp_name);
-		return -1;
+	if (PyUnicode_Check(o)) {
+		PyObject *d = lookup(o);
+		if (d == NULL)
+			return -1;
+		*dt = ((DTypeObject *)d)->dt;
+		return 0;
 	}
-	PyObject *d = lookup(o);
-	if (d == NULL)
-		return -1;
-	*dt = ((DTypeObject *)d)->dt;
-	return 0;
+	int rc = dtype_of_object(o, dt);
+	if (rc > 0) {
+		PyErr_Format(PyExc_TypeError, "dtype must be a godlpack.DType, a str such as 'float32' or 'f4', a NumPy or "
+		             "PyTorch dtype or an object with __dlpack_data_type__(), got %.200s", Py_TYPE(o)->tp_name);
+		rc = -1;
+	}
+	return rc;
 }
 
 static PyObject *dtype_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
@@ -143,11 +347,8 @@ static PyObject *dtype_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 		Py_INCREF(name);
 		return name;
 	}
-	if (!PyUnicode_Check(name))
-		return PyErr_Format(PyExc_TypeError, "data type %R not understood", name);
-	PyObject *d = lookup(name);
-	Py_XINCREF(d);
-	return d;
+	DLDataType dt;
+	return gdl_dtype_of(name, &dt) != 0 ? NULL : gdl_dtype_get(dt);
 }
 
 static void dtype_dealloc(DTypeObject *self) {
@@ -176,7 +377,18 @@ static PyObject *dtype_richcompare(DTypeObject *self, PyObject *other, int op) {
 		if (eq == 0 && PyErr_Occurred())
 			return NULL;
 	} else {
-		Py_RETURN_NOTIMPLEMENTED;
+		/* NumPy's and PyTorch's dtypes, and any other dtype object, by the DLPack type they stand for. */
+		DLDataType a = self->dt, b;
+		int rc = dtype_of_object(other, &b);
+		if (rc < 0 && PyErr_ExceptionMatches(PyExc_TypeError)) {
+			PyErr_Clear();
+			rc = 1;
+		}
+		if (rc < 0)
+			return NULL;
+		if (rc > 0)
+			Py_RETURN_NOTIMPLEMENTED;
+		eq = a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
 	}
 	return PyBool_FromLong(op == Py_EQ ? eq : !eq);
 }
@@ -200,8 +412,14 @@ static PyObject *dtype_reduce(DTypeObject *self, PyObject *unused) {
 	return Py_BuildValue("(O(O))", (PyObject *)&gdl_DTypeType, self->name);
 }
 
+static PyObject *dtype_dlpack_data_type(DTypeObject *self, PyObject *unused) {
+	return Py_BuildValue("(iii)", (int)self->dt.code, (int)self->dt.bits, (int)self->dt.lanes);
+}
+
 static PyMethodDef dtype_methods[] = {
 	{"__reduce__", (PyCFunction)dtype_reduce, METH_NOARGS, NULL},
+	{"__dlpack_data_type__", (PyCFunction)dtype_dlpack_data_type, METH_NOARGS,
+	 "__dlpack_data_type__($self, /)\n--\n\nThe DLPack data type as (code, bits, lanes)."},
 	{NULL},
 };
 
@@ -215,8 +433,10 @@ PyTypeObject gdl_DTypeType = {
 	.tp_hash = (hashfunc)dtype_hash,
 	.tp_richcompare = (richcmpfunc)dtype_richcompare,
 	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_doc = "DType(name)\n--\n\nAn element type of the DLPack table: code, bits and lanes. "
-	          "Equal to its name as a str.",
+	.tp_doc = "DType(name)\n--\n\nAn element type of the DLPack table: code, bits and lanes. name is a name "
+	          "('float32', 'torch.float32', NumPy's 'f4', '<f8', 'double'), a NumPy dtype or scalar type, a PyTorch "
+	          "dtype, Python's bool, int, float or complex, or an object with __dlpack_data_type__(). Equal to its "
+	          "name as a str, and to the NumPy and PyTorch dtypes of the same DLPack type; hashed as its name.",
 	.tp_methods = dtype_methods,
 	.tp_getset = dtype_getset,
 	.tp_new = dtype_new,

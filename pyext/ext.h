@@ -31,6 +31,10 @@ typedef struct {
 
 extern PyTypeObject gdl_TensorType;
 extern PyTypeObject gdl_DTypeType;
+extern PyTypeObject gdl_DeviceType;
+
+/* gdl_device_new returns a new godlpack.Device, the tuple (d.device_type, d.device_id). */
+PyObject *gdl_device_new(DLDevice d);
 
 /*
  * gdl_tensor_alloc returns a new Tensor of ndim dimensions whose source is
@@ -54,8 +58,16 @@ PyObject *gdl_tensor_adopt(void *managed);
 /* DType objects, one per table entry, registered from Go at import. */
 int gdl_dtype_register(uint8_t code, uint8_t bits, uint16_t lanes, const char *name, int64_t itemsize);
 PyObject *gdl_dtype_get(DLDataType dt); /* new reference */
-/* gdl_dtype_of reads a DType or a str naming one into *dt, or returns -1 with TypeError. */
+/*
+ * gdl_dtype_of reads a dtype as callers spell it into *dt: a DType (the fast
+ * path), a str naming one (also NumPy's "f4", "<f8" and "double", PyTorch's
+ * "torch.float32"), a NumPy dtype or scalar type, a torch.dtype, Python's
+ * bool, int, float or complex, or an object with __dlpack_data_type__().
+ * -1 with TypeError otherwise.
+ */
 int gdl_dtype_of(PyObject *o, DLDataType *dt);
+/* gdl_dtype_of_format reads a buffer's struct format ("f", "<d", "Zf", "?") into *dt; -1, with no exception, otherwise. */
+int gdl_dtype_of_format(const char *format, DLDataType *dt);
 
 /* Arguments of goCreate: empty, zeros, full and arange, into t's source. */
 enum { GDL_EMPTY, GDL_ZEROS, GDL_FULL, GDL_ARANGE };

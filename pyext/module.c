@@ -74,40 +74,15 @@ static int parse_shape(PyObject *o, int32_t *ndim, int64_t *shape) {
 	return 0;
 }
 
-/* parse_device reads from_dlpack's device: None, "cpu", (1, 0) or an object with __dlpack_device__. */
+/*
+ * parse_device reads from_dlpack's device: None, or any spelling of a device
+ * gdl_parse_device reads ("cpu", "cuda:1", (1, 0), a torch.device, a
+ * godlpack.Device, an object with __dlpack_device__); ValueError, as
+ * NumPy's, for anything else.
+ */
 static int parse_device(PyObject *o, bool *has, DLDevice *d) {
-	*has = false;
-	if (o == NULL || o == Py_None)
-		return 0;
-	*has = true;
-	if (PyUnicode_Check(o)) {
-		if (PyUnicode_CompareWithASCIIString(o, "cpu") == 0) {
-			d->device_type = kDLCPU;
-			d->device_id = 0;
-			return 0;
-		}
-	} else if (PyTuple_Check(o)) {
-		if (PyTuple_GET_SIZE(o) == 2 && PyLong_Check(PyTuple_GET_ITEM(o, 0)) &&
-		    PyLong_Check(PyTuple_GET_ITEM(o, 1)) && PyLong_AsLong(PyTuple_GET_ITEM(o, 0)) == kDLCPU &&
-		    PyLong_AsLong(PyTuple_GET_ITEM(o, 1)) == 0) {
-			d->device_type = kDLCPU;
-			d->device_id = 0;
-			return 0;
-		}
-		PyErr_Clear();
-	} else {
-		PyObject *m = PyObject_GetAttrString(o, "__dlpack_device__");
-		if (m != NULL) {
-			Py_DECREF(m);
-			return gdl_dlpack_device(o, d);
-		}
-		if (!PyErr_ExceptionMatches(PyExc_AttributeError))
-			return -1;
-		PyErr_Clear();
-	}
-	PyErr_Format(PyExc_ValueError,
-	             "device must be None, 'cpu', (1, 0) or an object with __dlpack_device__, got %R", o);
-	return -1;
+	*has = o != NULL && o != Py_None;
+	return *has ? gdl_parse_device(o, PyExc_ValueError, "device", d) : 0;
 }
 
 /* ---- from_dlpack ---- */
@@ -157,7 +132,8 @@ static PyObject *mod_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_
 
 /* ---- creation ---- */
 
-static const DLDataType default_float = {kDLFloat, 32, 1};
+/* NumPy's defaults: float64 for empty and zeros, and for full the type of its fill value (full_dtype). */
+static const DLDataType default_float = {kDLFloat, 64, 1};
 
 /* Creations from this size go to Go, which fills them with the GIL released. */
 #define GDL_C_CREATE_MAX ((int64_t)1 << 20)
@@ -194,7 +170,8 @@ static bool create_in_c(const gdl_create_args *a, TensorObject *t) {
 
 static PyObject *create(gdl_create_args *a, PyObject *shape, PyObject *dtype, DLDataType default_dtype) {
 	a->dtype = default_dtype;
-	if (parse_shape(shape, &a->ndim, a->shape) != 0 || (dtype != NULL && gdl_dtype_of(dtype, &a->dtype) != 0))
+	if (parse_shape(shape, &a->ndim, a->shape) != 0 ||
+	    (dtype != NULL && dtype != Py_None && gdl_dtype_of(dtype, &a->dtype) != 0))
 		return NULL;
 	TensorObject *t = gdl_tensor_alloc(a->ndim);
 	if (t == NULL)
@@ -214,7 +191,7 @@ static gdl_signature zeros_signature = GDL_SIGNATURE("zeros", 2, 0, 2, 1, "shape
 static gdl_signature full_signature = GDL_SIGNATURE("full", 3, 0, 3, 2, "shape", "value", "dtype");
 static gdl_signature arange_signature = GDL_SIGNATURE("arange", 4, 0, 4, 0, "start", "stop", "step", "dtype");
 
-/* empty_or_zeros is empty(shape, dtype='float32') and zeros(shape, dtype='float32'). */
+/* empty_or_zeros is empty(shape, dtype=None) and zeros(shape, dtype=None): float64 by default, as NumPy's. */
 static PyObject *empty_or_zeros(int kind, gdl_signature *sig, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kwnames) {
 	GDL_CHECK_FORK(NULL);
@@ -373,6 +350,34 @@ refuse:
 	return -1;
 }
 
+/*
+ * full_dtype is full's dtype when none is given, as NumPy picks it: a NumPy
+ * scalar's or 0-d array's own (np.float32(1): float32), else bool for a
+ * bool, int64 for an int (uint64 from 2**63), float64 for a float and
+ * complex128 for a complex.
+ */
+static DLDataType full_dtype(PyObject *v, const gdl_scalar *s) {
+	DLDataType dt;
+	if (!PyLong_Check(v) && !PyFloat_Check(v) && !PyComplex_Check(v) && PyObject_CheckBuffer(v)) {
+		Py_buffer b;
+		if (PyObject_GetBuffer(v, &b, PyBUF_FORMAT) == 0) {
+			int rc = b.ndim == 0 && b.format != NULL ? gdl_dtype_of_format(b.format, &dt) : -1;
+			PyBuffer_Release(&b);
+			if (rc == 0)
+				return dt;
+		} else {
+			PyErr_Clear(); /* gdl_parse_scalar read it another way */
+		}
+	}
+	switch (s->kind) {
+	case GDL_SCALAR_BOOL: return (DLDataType){kDLBool, 8, 1};
+	case GDL_SCALAR_UINT: return (DLDataType){kDLUInt, 64, 1};
+	case GDL_SCALAR_FLOAT: return (DLDataType){kDLFloat, 64, 1};
+	case GDL_SCALAR_COMPLEX: return (DLDataType){kDLComplex, 128, 1};
+	default: return (DLDataType){kDLInt, 64, 1}; /* INT; BIGINT, which int64 refuses as NumPy's does */
+	}
+}
+
 static PyObject *mod_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
 	GDL_CHECK_FORK(NULL);
 	PyObject *a[3];
@@ -381,7 +386,8 @@ static PyObject *mod_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, 
 	gdl_create_args c = {.kind = GDL_FULL};
 	if (gdl_parse_scalar(a[1], "fill value", &c.value) != 0)
 		return NULL;
-	return create(&c, a[0], a[2], default_float);
+	bool given = a[2] != NULL && a[2] != Py_None;
+	return create(&c, a[0], a[2], given ? default_float : full_dtype(a[1], &c.value));
 }
 
 /*
@@ -429,13 +435,25 @@ static PyObject *mod_live_storages(PyObject *m, PyObject *unused) { return PyLon
 static PyMethodDef module_methods[] = {
 	{"from_dlpack", (PyCFunction)(void (*)(void))mod_from_dlpack, METH_FASTCALL | METH_KEYWORDS,
 	 "from_dlpack(x, /, *, device=None, copy=None)\n--\n\n"
-	 "Import x (an object with __dlpack__, or a DLPack capsule) as a Tensor, zero-copy unless copy=True."},
+	 "Import x (an object with __dlpack__, or a DLPack capsule) as a Tensor, zero-copy unless copy=True.\n\n"
+	 "device: where the data must be. None (the default) takes it where the producer has it. Otherwise a "
+	 "(device_type, device_id) tuple such as (1, 0), a godlpack.Device, a str such as 'cpu', 'cpu:0' or "
+	 "'cuda:1' (a DLPack device type and an index; 'cpu' alone is 'cpu:0'), a torch.device with an index "
+	 "(or the CPU's), or an object with __dlpack_device__. The device is passed to the producer as dl_device; "
+	 "CPU-accessible memory (CUDA, ROCm and TPU pinned host memory, CUDA managed memory) is taken as the CPU's "
+	 "without a copy. ValueError for a device that cannot be read, BufferError when the producer's data is "
+	 "elsewhere.\n\n"
+	 "copy: None (the default) shares the producer's memory when it can, and copies when the producer must; "
+	 "True always gives a private, writable copy (BufferError for data the CPU cannot read); False never "
+	 "copies (BufferError when the producer could only hand over a copy)."},
 	{"empty", (PyCFunction)(void (*)(void))mod_empty, METH_FASTCALL | METH_KEYWORDS,
-	 "empty(shape, dtype='float32')\n--\n\nA new tensor with uninitialised elements."},
+	 "empty(shape, dtype=None)\n--\n\nA new tensor with uninitialised elements; float64 unless dtype says."},
 	{"zeros", (PyCFunction)(void (*)(void))mod_zeros, METH_FASTCALL | METH_KEYWORDS,
-	 "zeros(shape, dtype='float32')\n--\n\nA new tensor of zeros."},
+	 "zeros(shape, dtype=None)\n--\n\nA new tensor of zeros; float64 unless dtype says."},
 	{"full", (PyCFunction)(void (*)(void))mod_full, METH_FASTCALL | METH_KEYWORDS,
-	 "full(shape, value, dtype='float32')\n--\n\nA new tensor with every element set to value."},
+	 "full(shape, value, dtype=None)\n--\n\nA new tensor with every element set to value. Without a dtype, "
+	 "NumPy's choice: bool for a bool, int64 for an int, float64 for a float, complex128 for a complex, and a "
+	 "NumPy scalar's own dtype."},
 	{"arange", (PyCFunction)(void (*)(void))mod_arange, METH_FASTCALL | METH_KEYWORDS,
 	 "arange(start, stop=None, step=None, dtype=None)\n--\n\n"
 	 "Evenly spaced values in [start, stop) as NumPy's arange makes them; arange(n) is 0, 1, ..., n-1. "
@@ -472,13 +490,14 @@ PyObject *gdl_module_create(void) {
 			return NULL;
 		once = true;
 	}
-	if (PyType_Ready(&gdl_TensorType) < 0 || PyType_Ready(&gdl_DTypeType) < 0)
+	if (PyType_Ready(&gdl_TensorType) < 0 || PyType_Ready(&gdl_DTypeType) < 0 || PyType_Ready(&gdl_DeviceType) < 0)
 		return NULL;
 	PyObject *m = PyModule_Create(&module_def);
 	if (m == NULL)
 		return NULL;
 	if (PyModule_AddObjectRef(m, "Tensor", (PyObject *)&gdl_TensorType) < 0 ||
 	    PyModule_AddObjectRef(m, "DType", (PyObject *)&gdl_DTypeType) < 0 ||
+	    PyModule_AddObjectRef(m, "Device", (PyObject *)&gdl_DeviceType) < 0 ||
 	    add_version(m) < 0 || gdl_pickle_register(m) < 0) {
 		Py_DECREF(m);
 		return NULL;

@@ -37,7 +37,7 @@ PyObject *gdl_tensor_finish(TensorObject *t) {
 		size *= TENSOR_SHAPE(t)[i]; /* validated: the count fits */
 	t->size = size;
 	/* Sub-byte elements: one byte each when padded, none of their own when packed. */
-	t->itemsize = v->dtype.bits * v->dtype.lanes >= 8 ? (int64_t)v->dtype.bits * v->dtype.lanes / 8 : padded;
+	t->itemsize = gdl_itemsize(v->dtype, padded);
 	for (int i = 0; i < v->ndim; i++)
 		/* Only used by the buffer protocol, which is refused where this could overflow. */
 		TENSOR_BYTE_STRIDES(t)[i] = (int64_t)((uint64_t)TENSOR_STRIDES(t)[i] * (uint64_t)t->itemsize);
@@ -143,7 +143,7 @@ static PyObject *get_size(TensorObject *t, void *c) { return PyLong_FromLongLong
 static PyObject *get_itemsize(TensorObject *t, void *c) { return PyLong_FromLongLong(t->itemsize); }
 static PyObject *get_nbytes(TensorObject *t, void *c) { return PyLong_FromLongLong(t->src.nbytes); }
 static PyObject *get_dtype(TensorObject *t, void *c) { return gdl_dtype_get(t->src.view.dtype); }
-static PyObject *get_device(TensorObject *t, void *c) { return gdl_export_device(&t->src); }
+static PyObject *get_device(TensorObject *t, void *c) { return gdl_device_new(t->src.view.device); }
 static PyObject *get_readonly(TensorObject *t, void *c) { return PyBool_FromLong(tensor_readonly(t)); }
 static PyObject *get_is_copied(TensorObject *t, void *c) {
 	return PyBool_FromLong((t->src.view.flags & GDL_FLAG_IS_COPIED) != 0);
@@ -157,7 +157,9 @@ static PyGetSetDef tensor_getset[] = {
 	{"itemsize", (getter)get_itemsize, NULL, "Bytes per element (1 for sub-byte dtypes).", NULL},
 	{"nbytes", (getter)get_nbytes, NULL, "Bytes the elements occupy.", NULL},
 	{"dtype", (getter)get_dtype, NULL, "The element type, a godlpack.DType.", NULL},
-	{"device", (getter)get_device, NULL, "(device_type, device_id) of the data.", NULL},
+	{"device", (getter)get_device, NULL,
+	 "The device of the data: a godlpack.Device, the (device_type, device_id) tuple with type and index by name.",
+	 NULL},
 	{"readonly", (getter)get_readonly, NULL, "Whether the data must not be written.", NULL},
 	{"is_copied", (getter)get_is_copied, NULL, "Whether the data is a copy this tensor owns alone.", NULL},
 	{NULL},
@@ -209,6 +211,13 @@ static PyObject *lane_value(DLDataType dt, const char *p, int bit) {
 		float f;
 		memcpy(&f, &bits, sizeof f);
 		return PyFloat_FromDouble(f);
+	}
+	case kDLBcomplex: {
+		uint32_t re = (uint32_t)((const uint16_t *)p)[0] << 16, im = (uint32_t)((const uint16_t *)p)[1] << 16;
+		float f[2];
+		memcpy(&f[0], &re, sizeof f[0]);
+		memcpy(&f[1], &im, sizeof f[1]);
+		return PyComplex_FromDoubles(f[0], f[1]);
 	}
 	case kDLComplex:
 		switch (dt.bits) {
@@ -290,8 +299,49 @@ static PyObject *tensor_tolist(TensorObject *self, PyObject *unused) {
 	return tolist_dim(self, 0, self->src.view.data);
 }
 
-/* Data is shown for tensors small enough to read at a glance. */
-#define REPR_MAX_SIZE 64
+/*
+ * Like NumPy's printer, repr shows every element of tensors of up to
+ * SUMMARY_THRESHOLD elements and summarises larger ones: SUMMARY_EDGE
+ * elements at each end of every longer dimension, with "..." between.
+ */
+#define SUMMARY_THRESHOLD 1000
+#define SUMMARY_EDGE 3
+
+/* repr_dim writes the elements of dimension dim from p as nested lists, "[0, 1, 2, ..., 9997, 9998, 9999]". */
+static PyObject *repr_dim(const TensorObject *t, int dim, const char *p, bool summarise) {
+	if (dim == t->src.view.ndim) {
+		PyObject *v = scalar(t, p), *r = v == NULL ? NULL : PyObject_Repr(v);
+		Py_XDECREF(v);
+		return r;
+	}
+	int64_t n = TENSOR_SHAPE(t)[dim], shown = summarise && n > 2 * SUMMARY_EDGE ? 2 * SUMMARY_EDGE : n;
+	PyObject *parts = PyList_New(0), *r = NULL;
+	if (parts == NULL)
+		return NULL;
+	for (int64_t k = 0; k < shown; k++) {
+		int64_t i = shown < n && k >= SUMMARY_EDGE ? n - shown + k : k;
+		if (shown < n && k == SUMMARY_EDGE) {
+			PyObject *dots = PyUnicode_FromString("...");
+			int rc = dots == NULL ? -1 : PyList_Append(parts, dots);
+			Py_XDECREF(dots);
+			if (rc != 0)
+				goto done;
+		}
+		PyObject *x = repr_dim(t, dim + 1, p + i * TENSOR_BYTE_STRIDES(t)[dim], summarise);
+		int rc = x == NULL ? -1 : PyList_Append(parts, x);
+		Py_XDECREF(x);
+		if (rc != 0)
+			goto done;
+	}
+	PyObject *sep = PyUnicode_FromString(", "), *body = sep == NULL ? NULL : PyUnicode_Join(sep, parts);
+	if (body != NULL)
+		r = PyUnicode_FromFormat("[%U]", body);
+	Py_XDECREF(sep);
+	Py_XDECREF(body);
+done:
+	Py_DECREF(parts);
+	return r;
+}
 
 static PyObject *tensor_repr(TensorObject *self) {
 	PyObject *shape = get_shape(self, NULL), *dtype = gdl_dtype_get(self->src.view.dtype), *data = NULL, *r = NULL;
@@ -299,9 +349,10 @@ static PyObject *tensor_repr(TensorObject *self) {
 		goto done;
 	const char *ro = tensor_readonly(self) ? ", readonly=True" : "";
 	const char *cp = (self->src.view.flags & GDL_FLAG_IS_COPIED) ? ", is_copied=True" : "";
-	if (!gdl_forked_child() && self->size <= REPR_MAX_SIZE && require_readable(self, "repr") == 0 &&
-	    (data = tolist_dim(self, 0, self->src.view.data)) != NULL)
-		r = PyUnicode_FromFormat("godlpack.Tensor(%R, shape=%R, dtype=%S, device=(%d, %d)%s%s)", data, shape,
+	/* Reading minifloats enters Go: a forked child shows no data. */
+	if (!gdl_forked_child() && require_readable(self, "repr") == 0 &&
+	    (data = repr_dim(self, 0, self->src.view.data, self->size > SUMMARY_THRESHOLD)) != NULL)
+		r = PyUnicode_FromFormat("godlpack.Tensor(%U, shape=%R, dtype=%S, device=(%d, %d)%s%s)", data, shape,
 		                         dtype, (int)self->src.view.device.device_type, (int)self->src.view.device.device_id, ro, cp);
 	else {
 		PyErr_Clear();
@@ -315,6 +366,59 @@ done:
 	Py_XDECREF(data);
 	return r;
 }
+
+/*
+ * tensor_str prints the elements as NumPy prints the same array: through
+ * godlpack._format, with NumPy's printer when NumPy can be imported. Data
+ * that cannot be read, or a forked child, gets repr.
+ */
+static PyObject *tensor_str(TensorObject *self) {
+	static PyObject *format;
+	if (gdl_forked_child() || !gdl_is_cpu_accessible(self->src.view.device) ||
+	    (self->itemsize == 0 && self->size > 0))
+		return tensor_repr(self);
+	if (format == NULL) {
+		PyObject *m = PyImport_ImportModule("godlpack._format");
+		if (m == NULL)
+			return NULL;
+		format = PyObject_GetAttrString(m, "tensor_str");
+		Py_DECREF(m);
+		if (format == NULL)
+			return NULL;
+	}
+	return PyObject_CallOneArg(format, (PyObject *)self);
+}
+
+/* ---- len and truth, as NumPy's ---- */
+
+static Py_ssize_t tensor_length(TensorObject *self) {
+	if (self->src.view.ndim == 0) {
+		PyErr_SetString(PyExc_TypeError, "len() of unsized object");
+		return -1;
+	}
+	return (Py_ssize_t)TENSOR_SHAPE(self)[0];
+}
+
+static int tensor_bool(TensorObject *self) {
+	if (self->size != 1 || self->src.view.dtype.lanes != 1) {
+		PyErr_Format(PyExc_ValueError, "the truth value of a tensor of %s is ambiguous: use t.size to ask whether "
+		             "it has elements, or the values of t.tolist()",
+		             self->size == 0 ? "no elements" : self->size > 1 ? "more than one element" : "vector elements");
+		return -1;
+	}
+	GDL_CHECK_FORK(-1);
+	if (require_readable(self, "bool()") != 0)
+		return -1;
+	PyObject *v = scalar(self, self->src.view.data);
+	if (v == NULL)
+		return -1;
+	int truth = PyObject_IsTrue(v);
+	Py_DECREF(v);
+	return truth;
+}
+
+static PySequenceMethods tensor_as_sequence = {.sq_length = (lenfunc)tensor_length};
+static PyNumberMethods tensor_as_number = {.nb_bool = (inquiry)tensor_bool};
 
 /* ---- buffer protocol ---- */
 
@@ -394,6 +498,9 @@ PyTypeObject gdl_TensorType = {
 	.tp_itemsize = sizeof(int64_t),
 	.tp_dealloc = (destructor)tensor_dealloc,
 	.tp_repr = (reprfunc)tensor_repr,
+	.tp_str = (reprfunc)tensor_str,
+	.tp_as_number = &tensor_as_number,
+	.tp_as_sequence = &tensor_as_sequence,
 	.tp_as_buffer = &tensor_as_buffer,
 	/* A Tensor references no Python object: the GC never needs to see it. */
 	.tp_flags = Py_TPFLAGS_DEFAULT,

@@ -61,9 +61,9 @@
 // work, which then must not touch Python objects; the tensors it received
 // stay valid until it returns.
 //
-// Every Go extension carries its own Go runtime; New refuses, with an
-// ImportError, to make a module where package capsule says another may not
-// run beside it.
+// Every Go extension carries its own Go runtime: New joins it to the
+// process's others through capsule.ClaimProcess (on Linux with glibc they
+// share the process; elsewhere the second one is an ImportError).
 //
 // The Go runtime preempts long-running Go code by sending SIGURG to its
 // thread. A Python program that installs a SIGURG handler of its own
@@ -197,8 +197,8 @@ func (f Function) Returning(k ReturnKind) Function { f.returnAs = k; return f }
 // New returns a new extension module object with the given functions, for
 // the extension's PyInit_<name> to return. The error wraps
 // capsule.ErrPython: an ImportError when a function's description is wrong
-// (its message says what) or another Go runtime may not run beside this one,
-// or what CPython raised.
+// (its message says what), the ImportError of capsule.ClaimProcess, or what
+// CPython raised.
 func New(name, doc string, funcs ...Function) (capsule.Object, error) {
 	if err := capsule.ClaimProcess(name); err != nil {
 		return nil, err

@@ -95,7 +95,7 @@ func Put(dt dlpack.DataType, out []byte, s Scalar) error {
 			s.Int = 1
 		}
 	}
-	if s.Kind == Complex && dt.Code != dlpack.Complex {
+	if s.Kind == Complex && dt.Code != dlpack.Complex && dt.Code != dlpack.Bcomplex {
 		if s.Imag != 0 {
 			return fmt.Errorf("scalar: %w: cannot store (%g%+gj) in %v", ErrComplex, s.Real, s.Imag, dt)
 		}
@@ -127,21 +127,18 @@ func Put(dt dlpack.DataType, out []byte, s Scalar) error {
 		}
 	case dlpack.Bfloat:
 		putUint(out, uint64(minifloat.EncodeBfloat16(s.Float())))
-	case dlpack.Complex:
+	case dlpack.Complex, dlpack.Bcomplex:
+		// Each part as the real type of half the width: complex32 as float16, bcomplex32 as bfloat16, …
 		re, im := s.Float(), 0.0
 		if s.Kind == Complex {
 			im = s.Imag
 		}
-		switch dt.Bits {
-		case 32:
-			putUint(out[:2], uint64(minifloat.EncodeFloat16(re)))
-			putUint(out[2:], uint64(minifloat.EncodeFloat16(im)))
-		case 64:
-			putUint(out[:4], uint64(math.Float32bits(float32(re))))
-			putUint(out[4:], uint64(math.Float32bits(float32(im))))
-		default:
-			putUint(out[:8], math.Float64bits(re))
-			putUint(out[8:], math.Float64bits(im))
+		part := dt.ComplexPart()
+		size := part.ItemSize()
+		for i, v := range []float64{re, im} {
+			if err := Put(part, out[i*size:(i+1)*size], Scalar{Kind: Float, Real: v}); err != nil {
+				return err
+			}
 		}
 	default:
 		b, ok := minifloat.Encode(dt.Code, s.Float())

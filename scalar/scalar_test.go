@@ -23,6 +23,9 @@ func TestEncode(t *testing.T) {
 		err  error
 	}{
 		{dlpack.Bool, i(2), []byte{1}, nil},
+		// bcomplex32: bfloat16 1.5 (0x3fc0) then -2 (0xc000), as two bfloat16 are laid out.
+		{dlpack.Bcomplex32, Scalar{Kind: Complex, Real: 1.5, Imag: -2}, []byte{0xc0, 0x3f, 0x00, 0xc0}, nil},
+		{dlpack.Bcomplex32, f(1), []byte{0x80, 0x3f, 0, 0}, nil},
 		{dlpack.Bool, f(0), []byte{0}, nil},
 		{dlpack.Bool, f(-0.5), []byte{1}, nil},
 		{dlpack.Bool, Scalar{Kind: Uint, Uint: 1 << 63}, []byte{1}, nil},

@@ -238,7 +238,7 @@ def test_shape_list_cleared_by_index() -> None:
 # ---- dtypes ----
 
 
-@pytest.mark.parametrize("dtype", ["float33", "Float32", "float32 ", "", "int", "f4", "float32\0", "complex", "int4"])
+@pytest.mark.parametrize("dtype", ["float33", "Float32", "float32 ", "", ">f4", "f3", "float32\0", "float_", "int4"])
 def test_unknown_dtype_name_is_type_error(dtype: str) -> None:
     for make in (lambda: godlpack.empty(3, dtype=dtype), lambda: godlpack.full(3, 1, dtype=dtype),
                  lambda: godlpack.arange(3, dtype=dtype)):
@@ -246,9 +246,9 @@ def test_unknown_dtype_name_is_type_error(dtype: str) -> None:
             make()
 
 
-@pytest.mark.parametrize("dtype", [5, None, 3.0, np.float32, np.dtype("float32"), b"float32", ["float32"]])
+@pytest.mark.parametrize("dtype", [5, 3.0, b"float32", ["float32"], object(), np.zeros(3)])
 def test_dtype_of_the_wrong_type_is_type_error(dtype: Any) -> None:
-    with pytest.raises(TypeError, match="dtype must be a godlpack.DType or a str"):
+    with pytest.raises(TypeError, match="dtype must be a godlpack.DType, a str"):
         godlpack.zeros(3, dtype=dtype)
 
 
@@ -276,7 +276,7 @@ def test_dtype_constructor() -> None:
     # As numpy.dtype("nope"): a TypeError, like the creation functions' dtype argument.
     with pytest.raises(TypeError, match="data type 'nope' not understood"):
         godlpack.DType("nope")
-    with pytest.raises(TypeError, match="data type 3 not understood"):
+    with pytest.raises(TypeError, match="dtype must be a godlpack.DType, a str .* got int"):
         godlpack.DType(3)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         godlpack.DType(nme="float32")  # type: ignore[call-arg]
@@ -376,9 +376,16 @@ def test_from_dlpack_copy_must_be_a_bool(copy: Any) -> None:
         godlpack.from_dlpack(tensor(), copy=copy)
 
 
-@pytest.mark.parametrize("device", ["gpu", "CPU", (2, 0), (1, 1), (1,), (1, 0, 0), 1, [1, 0], (2**70, 0), ("1", 0)])
-def test_from_dlpack_unknown_device_is_value_error(device: Any) -> None:
-    with pytest.raises(ValueError, match="device must be None, 'cpu', \\(1, 0\\)"):
+@pytest.mark.parametrize(
+    "device, words",
+    [("gpu", "names no device"), ("CPU", "names no device"), ("cuda", "names no device index"),
+     ("cpu:x", "names no device"), ("cuda:-1", "names no device"), ("cuda:2147483648", "names no device"),
+     ((1,), "device must be a \\(device_type, device_id\\) tuple of ints"), ((1, 0, 0), "tuple of ints"),
+     (("1", 0), "tuple of ints"), ((2, None), "only a CPU's id may be None"), ((2**70, 0), "out-of-range"),
+     (1, "device must be a \\(device_type, device_id\\) tuple, a str"), ([1, 0], "got list")],
+)
+def test_from_dlpack_unknown_device_is_value_error(device: Any, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
         godlpack.from_dlpack(tensor(), device=device)
 
 

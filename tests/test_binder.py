@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from go_examples import build_go_extension
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -32,13 +34,18 @@ def go() -> str:
     return path
 
 
+def where(package: str) -> tuple[Path, str]:
+    """(directory, package) to run the go command in: a package with a go.mod of its own is a module there."""
+    here = ROOT / package
+    return (here, ".") if (here / "go.mod").exists() else (ROOT, f"./{package}")
+
+
 def build(package: str, name: str, out: Path) -> Path:
-    """./package built as the extension module name into out, with its stub generated beside it."""
-    target = out / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
-    subprocess.run([go(), "build", "-buildmode=c-shared", "-o", str(target), f"./{package}"], cwd=ROOT,
-                   env=go_env(), check=True, timeout=900)
-    subprocess.run([go(), "run", f"./{package}", "-pyi", str(out / f"{name}.pyi")], cwd=ROOT, env=go_env(),
-                   check=True, timeout=900)
+    """package built as the extension module name into out, with its stub generated beside it."""
+    build_go_extension(package, name, out)
+    cwd, pkg = where(package)
+    subprocess.run([go(), "run", pkg, "-pyi", str(out / f"{name}.pyi")], cwd=cwd, env=go_env(), check=True,
+                   timeout=900)
     return out
 
 
@@ -62,7 +69,8 @@ def test_extension(package: str, name: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["rowstats", "normalize"])
 def test_committed_stubs_are_generated(name: str) -> None:
     """examples/<name>/<name>.pyi is what `go run ./examples/<name> -pyi -` writes from the Go signatures."""
-    done = subprocess.run([go(), "run", f"./examples/{name}", "-pyi", "-"], cwd=ROOT, env=go_env(),
+    cwd, pkg = where(f"examples/{name}")
+    done = subprocess.run([go(), "run", pkg, "-pyi", "-"], cwd=cwd, env=go_env(),
                           capture_output=True, text=True, check=True, timeout=900)
     assert done.stdout == (ROOT / "examples" / name / f"{name}.pyi").read_text()
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from test_parity import build_go_extension
+from go_examples import build_go_extension
 
 WORKER = Path(__file__).resolve().parent / "import_rules_worker.py"
 

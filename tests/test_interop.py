@@ -153,7 +153,7 @@ def test_creation(make: Callable[[], godlpack.Tensor], expected: Any) -> None:
 
 def test_dtype_api() -> None:
     f = godlpack.DType("float32")
-    assert f == "float32" and f != "float64" and f == godlpack.zeros(1).dtype
+    assert f == "float32" and f != "float64" and f == godlpack.zeros(1, dtype="float32").dtype
     assert hash(f) == hash("float32")
     assert f.itemsize == 4 and f.name == "float32"
     with pytest.raises(TypeError, match="not understood"):

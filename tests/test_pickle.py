@@ -340,7 +340,7 @@ def test_copies_release_nothing_of_the_source() -> None:
 def test_storage_counter_counts_the_buffer_holder() -> None:
     base = live()
     ba = bytearray(16)
-    data = pickled_without_buffers(godlpack.zeros(4))
+    data = pickled_without_buffers(godlpack.zeros(4, dtype="float32"))
     assert live() == base
     r = pickle.loads(data, buffers=[ba])
     assert live() == base + 1
@@ -471,7 +471,7 @@ def test_round_trip_through_a_spawn_pool() -> None:
 def test_release_on_a_foreign_thread_takes_the_gil() -> None:
     """The last holder of a buffer-backed tensor is a pthread without Python: the Py_buffer is released there."""
     ba = bytearray(16)
-    r = pickle.loads(pickled_without_buffers(godlpack.zeros(4)), buffers=[ba])
+    r = pickle.loads(pickled_without_buffers(godlpack.zeros(4, dtype="float32")), buffers=[ba])
     capsule = r.__dlpack__(max_version=(1, 3))
     del r
     with pytest.raises(BufferError):

@@ -220,13 +220,20 @@ def test_device_object_with_dlpack_device() -> None:
 
 
 @pytest.mark.parametrize(
-    "bad", ["cuda", "CPU", "cpu:0", (2, 0), (1, 1), (1,), [1, 0], 1, 2.5, (2**70, 0)],
-    ids=["cuda", "CPU", "cpu:0", "cuda-tuple", "cpu-1", "short", "list", "int", "float", "huge"],
+    "bad", ["cuda", "CPU", "cpu:1", (1, 1), (1,), [1, 0], 1, 2.5, (2**70, 0)],
+    ids=["cuda", "CPU", "cpu:1", "cpu-1", "short", "list", "int", "float", "huge"],
 )
 def test_device_bad_values_are_value_error(bad: Any) -> None:
     a = np.arange(3.0)
     with pytest.raises(ValueError):
         godlpack.from_dlpack(a, device=bad)
+
+
+@pytest.mark.parametrize("other", [(2, 0), "cuda:0", godlpack.Device("rocm:1")], ids=["tuple", "str", "Device"])
+def test_device_elsewhere_is_asked_of_the_producer(other: Any) -> None:
+    # NumPy is asked for dl_device=(2, 0) and refuses: its BufferError reaches the caller.
+    with pytest.raises(BufferError):
+        godlpack.from_dlpack(np.arange(3.0), device=other)
 
 
 # ---- the consumer table ----

@@ -90,6 +90,9 @@ static const gdl_abi_entry gdl_abi[] = {
 	GDL_VAL(kDLHexagon),
 	GDL_VAL(kDLMAIA),
 	GDL_VAL(kDLTrn),
+	GDL_VAL(kDLTPU),
+	GDL_VAL(kDLTPUHost),
+	GDL_VAL(kDLAscend),
 
 	GDL_VAL(kDLInt),
 	GDL_VAL(kDLUInt),
@@ -109,6 +112,7 @@ static const gdl_abi_entry gdl_abi[] = {
 	GDL_VAL(kDLFloat6_e2m3fn),
 	GDL_VAL(kDLFloat6_e3m2fn),
 	GDL_VAL(kDLFloat4_e2m1fn),
+	GDL_VAL(kDLBcomplex),
 };
 
 static int gdl_abi_len(void) { return (int)(sizeof gdl_abi / sizeof gdl_abi[0]); }
@@ -128,6 +132,13 @@ static bool gdl_dtype_valid_of(uint8_t code, uint8_t bits, uint16_t lanes) {
 static int64_t gdl_itemsize_of(uint8_t code, uint8_t bits, uint16_t lanes, bool padded) {
 	DLDataType dt = {code, bits, lanes};
 	return gdl_itemsize(dt, padded);
+}
+
+static const char *gdl_device_type_name_of(int32_t t) { return gdl_device_type_name(t); }
+
+static bool gdl_cpu_accessible_of(int32_t t) {
+	DLDevice d = {(DLDeviceType)t, 0};
+	return gdl_is_cpu_accessible(d);
 }
 
 static DLPackVersion gdl_min_version_of(uint8_t code, uint8_t bits, uint16_t lanes, int32_t type, int32_t id) {
@@ -163,6 +174,20 @@ func MinVersion(code, bits uint8, lanes uint16, deviceType, deviceID int32) (maj
 // Known is the header's gdl_dtype_known of the data type (code, bits, lanes).
 func Known(code, bits uint8, lanes uint16) bool {
 	return bool(C.gdl_dtype_known_of(C.uint8_t(code), C.uint8_t(bits), C.uint16_t(lanes)))
+}
+
+// DeviceTypeName is the header's gdl_device_type_name of device type t; false where C names no device type.
+func DeviceTypeName(t int32) (string, bool) {
+	p := C.gdl_device_type_name_of(C.int32_t(t))
+	if p == nil {
+		return "", false
+	}
+	return C.GoString(p), true
+}
+
+// CPUAccessible is the header's gdl_is_cpu_accessible for a device of type t.
+func CPUAccessible(t int32) bool {
+	return bool(C.gdl_cpu_accessible_of(C.int32_t(t)))
 }
 
 // Valid is the header's gdl_dtype_valid of the data type (code, bits, lanes).

@@ -22,3 +22,9 @@ func Valid(code, bits uint8, lanes uint16) bool { return false }
 
 // ItemSize returns 0 without cgo.
 func ItemSize(code, bits uint8, lanes uint16, padded bool) int64 { return 0 }
+
+// DeviceTypeName returns false without cgo.
+func DeviceTypeName(t int32) (string, bool) { return "", false }
+
+// CPUAccessible returns false without cgo.
+func CPUAccessible(t int32) bool { return false }

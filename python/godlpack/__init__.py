@@ -6,6 +6,7 @@ speaks the Python array API's DLPack protocol, in both directions.
 
 from godlpack._core import (
     DLPACK_VERSION,
+    Device,
     DType,
     Tensor,
     arange,
@@ -20,6 +21,7 @@ from godlpack._version import __version__
 __all__ = [
     "DLPACK_VERSION",
     "DType",
+    "Device",
     "Tensor",
     "__version__",
     "arange",

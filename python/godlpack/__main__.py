@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import sys
 import types
@@ -16,7 +17,14 @@ def _address(x: Any) -> int:
     return int(x.data_ptr())
 
 
-def main() -> int:
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m godlpack",
+        description="Round-trip tensors between godlpack, NumPy and (when installed) PyTorch, show that every "
+        "exchange shares memory, and run godlpack.ops kernels on the peers' own memory. Exits 0 when every "
+        "exchange was zero-copy, 1 otherwise.",
+    )
+    parser.parse_args(argv)  # --help prints the usage and exits; unknown arguments exit 2
     try:
         import numpy as np
     except ImportError:

@@ -10,8 +10,6 @@ Supported dtypes: bool (``sum`` only), int8 to int64, uint8 to uint64,
 float16, bfloat16, float32 and float64; ``copy_`` copies any dtype.
 """
 
-from __future__ import annotations
-
 from godlpack import _core
 
 __all__ = ["copy_", "scale_", "sum"]

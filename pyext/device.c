@@ -1,0 +1,119 @@
+/*
+ * The Device type: a (device_type, device_id) tuple, as DLPack's
+ * __dlpack_device__ answers, with PyTorch's type and index by name. Being a
+ * tuple, it equals and hashes as its pair and goes wherever a pair goes.
+ * Nothing here enters Go, so a forked child may use it.
+ */
+#include "ext.h"
+
+PyObject *gdl_device_new(DLDevice d) {
+	PyObject *t = gdl_DeviceType.tp_alloc(&gdl_DeviceType, 2);
+	if (t == NULL)
+		return NULL;
+	PyObject *type = PyLong_FromLong((long)d.device_type), *id = type == NULL ? NULL : PyLong_FromLong(d.device_id);
+	if (id == NULL) {
+		Py_XDECREF(type);
+		Py_DECREF(t);
+		return NULL;
+	}
+	PyTuple_SET_ITEM(t, 0, type);
+	PyTuple_SET_ITEM(t, 1, id);
+	return t;
+}
+
+/* device_of reads back the pair a Device holds: gdl_device_new made it of two ints in range. */
+static DLDevice device_of(PyObject *self) {
+	return (DLDevice){(DLDeviceType)PyLong_AsLong(PyTuple_GET_ITEM(self, 0)),
+	                  (int32_t)PyLong_AsLong(PyTuple_GET_ITEM(self, 1))};
+}
+
+static PyObject *device_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+	PyObject *device, *index = NULL;
+	static char *kwlist[] = {"device", "index", NULL};
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:Device", kwlist, &device, &index))
+		return NULL;
+	if (Py_IS_TYPE(device, &gdl_DeviceType) && index == NULL) {
+		Py_INCREF(device);
+		return device;
+	}
+	PyObject *spelled = NULL;
+	if (index != NULL && index != Py_None) {
+		/* Device("cuda", 1), as torch.device("cuda", 1); Device(2, 1), the pair's two ints. */
+		if (PyUnicode_Check(device) && PyLong_Check(index))
+			spelled = PyUnicode_FromFormat("%U:%S", device, index);
+		else
+			spelled = PyTuple_Pack(2, device, index);
+		if (spelled == NULL)
+			return NULL;
+		device = spelled;
+	}
+	DLDevice d;
+	int rc = gdl_parse_device(device, PyExc_TypeError, "device", &d);
+	Py_XDECREF(spelled);
+	return rc != 0 ? NULL : gdl_device_new(d);
+}
+
+/* get_type is the DLPack name of the device type, as dlpack.DeviceType.String spells it. */
+static PyObject *get_type(PyObject *self, void *c) {
+	DLDevice d = device_of(self);
+	const char *name = gdl_device_type_name(d.device_type);
+	return name != NULL ? PyUnicode_FromString(name) : PyUnicode_FromFormat("device_type(%d)", (int)d.device_type);
+}
+
+static PyObject *get_index(PyObject *self, void *c) { return Py_NewRef(PyTuple_GET_ITEM(self, 1)); }
+
+static PyObject *device_str(PyObject *self) {
+	PyObject *type = get_type(self, NULL);
+	if (type == NULL)
+		return NULL;
+	PyObject *s = PyUnicode_FromFormat("%U:%S", type, PyTuple_GET_ITEM(self, 1));
+	Py_DECREF(type);
+	return s;
+}
+
+static PyObject *device_repr(PyObject *self) {
+	DLDevice d = device_of(self);
+	if (gdl_device_type_name(d.device_type) == NULL)
+		return PyUnicode_FromFormat("godlpack.Device((%d, %d))", (int)d.device_type, (int)d.device_id);
+	PyObject *s = device_str(self);
+	if (s == NULL)
+		return NULL;
+	PyObject *r = PyUnicode_FromFormat("godlpack.Device(%R)", s);
+	Py_DECREF(s);
+	return r;
+}
+
+static PyObject *device_dlpack_device(PyObject *self, PyObject *unused) {
+	return PyTuple_Pack(2, PyTuple_GET_ITEM(self, 0), PyTuple_GET_ITEM(self, 1));
+}
+
+static PyMethodDef device_methods[] = {
+	{"__dlpack_device__", (PyCFunction)device_dlpack_device, METH_NOARGS,
+	 "__dlpack_device__($self, /)\n--\n\nThe (device_type, device_id) pair, as a plain tuple."},
+	{NULL},
+};
+
+static PyGetSetDef device_getset[] = {
+	{"type", (getter)get_type, NULL,
+	 "The DLPack name of the device type: 'cpu', 'cuda', 'cuda_host', 'rocm', 'tpu_host', ...; "
+	 "'device_type(N)' for a type DLPack does not define.",
+	 NULL},
+	{"index", (getter)get_index, NULL, "The device id (0 for the CPU).", NULL},
+	{NULL},
+};
+
+PyTypeObject gdl_DeviceType = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "godlpack.Device",
+	.tp_repr = device_repr,
+	.tp_str = device_str,
+	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_TUPLE_SUBCLASS,
+	.tp_doc = "Device(device, index=None)\n--\n\n"
+	          "A device as DLPack names it: the (device_type, device_id) tuple, equal to it and hashed as it, with "
+	          "type ('cpu', 'cuda', ...) and index by name. device is such a tuple, a str ('cpu', 'cpu:0', "
+	          "'cuda:1'; with index: Device('cuda', 1)), a torch.device or an object with __dlpack_device__.",
+	.tp_methods = device_methods,
+	.tp_getset = device_getset,
+	.tp_base = &PyTuple_Type,
+	.tp_new = device_new,
+};
