@@ -42,7 +42,7 @@ def where(package: str) -> tuple[Path, str]:
 
 def build(package: str, name: str, out: Path) -> Path:
     """package built as the extension module name into out, with its stub generated beside it."""
-    build_go_extension(package, name, out)
+    build_go_extension(f"./{package}", name, out)
     cwd, pkg = where(package)
     subprocess.run([go(), "run", pkg, "-pyi", str(out / f"{name}.pyi")], cwd=cwd, env=go_env(), check=True,
                    timeout=900)
