@@ -303,7 +303,9 @@ static int convert_arg(const gdl_bound *b, int i, PyObject *o, gdl_call *c, int 
 
 /* ---- Results ---- */
 
-static PyObject *numpy_from_dlpack, *torch_from_dlpack; /* looked up once, kept */
+/* The from_dlpack of each ReturnKind but the first, looked up once and kept. */
+static PyObject *from_dlpack[GDL_RETURN_GODLPACK + 1];
+static const char *const from_dlpack_module[] = {NULL, "numpy", "torch", "godlpack"};
 
 /* convert_tensor makes an object of Go's result tensor r (its owner reference passes to it). */
 static PyObject *convert_tensor(const gdl_bound *b, gdl_result_tensor *r) {
@@ -322,9 +324,9 @@ static PyObject *convert_tensor(const gdl_bound *b, gdl_result_tensor *r) {
 	s->view.strides = strides;
 	if (b->return_as == GDL_RETURN_TENSOR)
 		return e;
-	PyObject **fn = b->return_as == GDL_RETURN_NUMPY ? &numpy_from_dlpack : &torch_from_dlpack;
+	PyObject **fn = &from_dlpack[b->return_as];
 	if (*fn == NULL) {
-		PyObject *mod = PyImport_ImportModule(b->return_as == GDL_RETURN_NUMPY ? "numpy" : "torch");
+		PyObject *mod = PyImport_ImportModule(from_dlpack_module[b->return_as]);
 		if (mod != NULL) {
 			*fn = PyObject_GetAttrString(mod, "from_dlpack");
 			Py_DECREF(mod);

@@ -80,7 +80,7 @@ typedef struct {
 } gdl_result_tensor;
 
 /* How tensor results come out. */
-enum { GDL_RETURN_TENSOR = 0, GDL_RETURN_NUMPY, GDL_RETURN_TORCH };
+enum { GDL_RETURN_TENSOR = 0, GDL_RETURN_NUMPY, GDL_RETURN_TORCH, GDL_RETURN_GODLPACK };
 
 /* A bound function: made once at registration, read by every call (never freed, like the module). */
 typedef struct {

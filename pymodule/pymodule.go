@@ -173,7 +173,15 @@ const (
 	AsNumPy
 	// AsTorch returns them as PyTorch tensors over the same memory (torch.from_dlpack).
 	AsTorch
+	// AsGodlpack returns them as godlpack.Tensor objects over the same memory
+	// (godlpack.from_dlpack): shape, dtype, device, repr, the buffer
+	// protocol, tolist, pickling. The godlpack package must be installed;
+	// its Go runtime shares the process with the extension's.
+	AsGodlpack
 )
+
+// The kinds must be module.h's: this fails to compile if not.
+const _ = uint(AsGodlpack-C.GDL_RETURN_GODLPACK) + uint(C.GDL_RETURN_GODLPACK-AsGodlpack)
 
 // Def describes a function named name whose Python parameters are params, a
 // parameter list as Python writes it ("x, /, lo=-inf, hi=inf", see

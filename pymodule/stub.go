@@ -81,7 +81,7 @@ func (m *Module) Stub() (string, error) {
 		names = append(names, "SupportsIndex")
 	}
 	fmt.Fprintf(&b, "from typing import %s, type_check_only\n", strings.Join(names, ", "))
-	for _, mod := range []string{"numpy", "torch"} {
+	for _, mod := range []string{"godlpack", "numpy", "torch"} {
 		if imports[mod] {
 			fmt.Fprintf(&b, "\nimport %s\n", mod)
 		}
@@ -183,6 +183,9 @@ func resultType(k kind, as ReturnKind, imports map[string]bool) string {
 		case AsTorch:
 			imports["torch"] = true
 			return "torch.Tensor"
+		case AsGodlpack:
+			imports["godlpack"] = true
+			return "godlpack.Tensor"
 		}
 		return "_Tensor"
 	}

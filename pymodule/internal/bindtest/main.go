@@ -51,6 +51,7 @@ var module = pymodule.Module{Name: "bindtest", Doc: "Bound Go functions for the 
 	}), "A Go slice result."),
 	pymodule.Def("arange_np", "n", pymodule.F1RE(arange), "arange as a NumPy array.").Returning(pymodule.AsNumPy),
 	pymodule.Def("arange_torch", "n", pymodule.F1RE(arange), "arange as a PyTorch tensor.").Returning(pymodule.AsTorch),
+	pymodule.Def("arange_gd", "n", pymodule.F1RE(arange), "arange as a godlpack.Tensor.").Returning(pymodule.AsGodlpack),
 	pymodule.Def("two_arrays", "n", pymodule.F1R2E(func(n int) (pymodule.Array, pymodule.Array, error) {
 		a, _, err := pymodule.NewArray[float32](int64(n))
 		if err != nil {

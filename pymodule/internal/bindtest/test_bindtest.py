@@ -351,3 +351,15 @@ def test_conversions_by_copy() -> None:
     x = np.arange(4.0)[::-1]
     b.conv_sum(x)
     assert x.tolist() == [3.0, 2.0, 1.0, 0.0]  # the argument's own memory is left alone
+
+
+def test_results_as_godlpack_tensors() -> None:
+    """Last in this file: it imports godlpack, whose Go runtime then shares the process with bindtest's."""
+    import godlpack
+
+    t = b.arange_gd(4)
+    assert type(t) is godlpack.Tensor
+    assert t.shape == (4,) and t.tolist() == [0.0, 1.0, 2.0, 3.0] and str(t.dtype) == "float32"
+    assert memoryview(t).tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert pickle.loads(pickle.dumps(t)).tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert np.from_dlpack(t).tolist() == [0.0, 1.0, 2.0, 3.0]
