@@ -7,14 +7,14 @@ process when they load, and the second to load raises ImportError naming the fir
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from test_parity import build_normalize
+from child_env import child_env
+from go_extensions import build_normalize
 
 
 @pytest.fixture(scope="module")
@@ -23,8 +23,8 @@ def normalize_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def run(code: str, normalize_dir: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(normalize_dir), *sys.path]))
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=child_env(normalize_dir),
+                          timeout=120)
 
 
 @pytest.mark.parametrize("first, second, holder", [("godlpack", "normalize", "godlpack._core"),
