@@ -76,13 +76,14 @@ stubtest: $(PY)
 	$(PY) -m pip install --quiet ".[test]"
 	$(PY) -m mypy.stubtest godlpack
 
-# The example extension (examples/normalize), built only from the public Go packages and tested in a
-# process of its own: it carries its own Go runtime, so it never shares a process with godlpack._core.
+# The example extension (examples/normalize, a Go module of its own whose go.mod points at this checkout),
+# built only from the public Go packages and tested in a process without godlpack._core, to show it stands
+# alone (tests/test_runtimes.py uses the two together).
 # Needs the test extras (numpy, torch, pytest) that `test` installs.
 EXAMPLE_DIR := build/examples
 example-test: $(PY)
 	mkdir -p $(EXAMPLE_DIR)
-	go build -buildmode=c-shared -o $(EXAMPLE_DIR)/normalize$(EXT_SUFFIX) ./examples/normalize
+	cd examples/normalize && go vet . && go build -buildmode=c-shared -o $(CURDIR)/$(EXAMPLE_DIR)/normalize$(EXT_SUFFIX) .
 	rm -f $(EXAMPLE_DIR)/normalize*.h
 	PYTHONPATH=$(EXAMPLE_DIR) $(PY) -m pytest -q -p no:cacheprovider examples/normalize
 
@@ -153,7 +154,9 @@ wheels:
 		$(MAKE) wheel PYTHON=$$py || exit 1; \
 	done
 
-# The wheels installed where there is no Go, the sdist's contents, and builds for two CPython versions.
+# The wheels installed where there is no Go, the sdist's contents, builds for two CPython versions, and a Go
+# author's project (examples/normalize) built by godlpack.build from its sdist into a manylinux wheel that
+# works beside godlpack's (about 35 s more).
 packaging-test: $(PY) wheels
 	GODLPACK_PACKAGING_TEST=1 GODLPACK_PYTHONS="$(PYTHONS)" $(PY) -m pytest -q -p no:cacheprovider tests/packaging
 
@@ -171,6 +174,7 @@ soak: $(PY)
 
 # Build outputs; distclean also removes the venvs (and with them the PyTorch download).
 clean:
-	rm -rf build dist python/*.egg-info python/godlpack/_core*.so python/godlpack/_core*.h normalize normalize.h
+	rm -rf build dist python/*.egg-info python/godlpack/_core*.so python/godlpack/_core*.h normalize normalize.h \
+		examples/*/build examples/*/dist examples/*/*.egg-info
 distclean: clean
 	rm -rf .venv .venv-*

@@ -64,14 +64,6 @@ void gdl_drop_keeping_error(PyObject *o);
  */
 void gdl_delete_keeping_error(void *managed, bool versioned);
 
-/*
- * gdl_claim_process records in the interpreter that this library's Go
- * runtime runs in the process, for module. -1 with ImportError, naming the
- * other module, when another extension built on package capsule did so
- * first: two Go runtimes cannot share a process.
- */
-int gdl_claim_process(const char *module);
-
 /* ---- Arguments ---- */
 
 /*

@@ -11,9 +11,9 @@
 // Each Python call crosses into Go once, through one C trampoline. Errors a
 // function returns become Python exceptions through capsule.RaiseError, and
 // a panic becomes a RuntimeError. Every Go extension carries its own Go
-// runtime, and two runtimes cannot share a process: New refuses, with an
-// ImportError, to make a module in a process where another extension built
-// on package capsule (godlpack._core among them) already runs one.
+// runtime: New joins it to the process's others through
+// capsule.ClaimProcess (on Linux with glibc they share the process; elsewhere
+// the second one is an ImportError).
 //
 // The Go runtime preempts long-running Go code by sending SIGURG to its
 // thread. A Python program that installs a SIGURG handler of its own
@@ -54,8 +54,8 @@ type Function struct {
 
 // New returns a new extension module object with the given functions, for
 // the extension's PyInit_<name> to return. The error wraps
-// capsule.ErrPython: an ImportError when another Go runtime built on
-// package capsule runs in the process, or what CPython raised.
+// capsule.ErrPython: the ImportError of capsule.ClaimProcess, or what
+// CPython raised.
 func New(name, doc string, funcs ...Function) (capsule.Object, error) {
 	if err := capsule.ClaimProcess(name); err != nil {
 		return nil, err

@@ -29,7 +29,7 @@ import godlpack
 import godlpack.ops
 from child_env import SUPPORT, child_env
 from dlpack_ctypes import FreshProducer, HandMade, _api, made
-from go_extensions import build_normalize
+from go_examples import build_normalize
 
 CPU = (1, 0)
 CUDA = (2, 0)

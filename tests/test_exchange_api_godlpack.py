@@ -32,7 +32,7 @@ from exchange_api import (
     to_py_object,
     watch_deleter,
 )
-from go_extensions import build_normalize
+from go_examples import build_normalize
 
 TABLE = table_of(godlpack.Tensor)
 

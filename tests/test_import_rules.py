@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from child_env import SUPPORT, child_env
-from go_extensions import build_go_extension
+from go_examples import build_go_extension
 
 WORKER = SUPPORT / "import_rules_worker.py"
 

@@ -2,7 +2,7 @@
 
 The README table's producer rows, and the calls where the two once drifted apart, run against a
 godlpack.Tensor and against the Exporter of examples/normalize (a Go extension built only on the public
-packages). Each runs in a process of its own, since two Go runtimes cannot share one; the outcomes,
+packages). Each runs in a process of its own, so that neither sees the other; the outcomes,
 exception types and messages included, must be equal: docs/protocol.md#versions-and-scope.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from child_env import SUPPORT, child_env
-from go_extensions import build_go_extension, build_normalize  # noqa: F401  (other tests import them from here)
+from go_examples import build_normalize  # other tests import it from here too
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKER = SUPPORT / "parity_worker.py"

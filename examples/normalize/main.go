@@ -4,9 +4,11 @@
 // returns its former (mean, std) as a new float64 tensor that
 // numpy.from_dlpack and torch.from_dlpack read without a copy.
 //
-// Build it as a shared library named like any extension module:
+// It is a Go module and a Python project of its own (go.mod, pyproject.toml,
+// setup.py): `python -m build` in its directory makes an sdist and a wheel
+// with godlpack's build helper (godlpack.build). By hand, in its directory:
 //
-//	go build -buildmode=c-shared -o normalize$(python3-config --extension-suffix) ./examples/normalize
+//	go build -buildmode=c-shared -o normalize$(python3-config --extension-suffix) .
 package main
 
 // #cgo pkg-config: python3

@@ -3,7 +3,7 @@
     PYTHONPATH=python:<dir of the built normalize module> python tests/support/errors_kept_worker.py
 
 examples/normalize is a Go extension built on the public packages alone (capsule.Import, NewExporter), with
-a Go runtime of its own, so it cannot share a process with godlpack._core. Each case prints
+a Go runtime of its own; without godlpack._core in the process, nothing of godlpack's can stand in for it. Each case prints
 [exception type, message, the type expected, a part of the message expected, calls of the deleter or
 destructor involved]; the test checks the exception and that the deleter ran once.
 """
