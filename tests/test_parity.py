@@ -9,17 +9,18 @@ exception types and messages included, must be equal: docs/protocol.md#versions-
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from go_examples import build_example
+
+from child_env import SUPPORT, child_env
+from go_examples import build_normalize  # other tests import it from here too
 
 ROOT = Path(__file__).resolve().parent.parent
-WORKER = Path(__file__).resolve().parent / "parity_worker.py"
+WORKER = SUPPORT / "parity_worker.py"
 
 # Where the two once answered differently, and what every producer must refuse the same way.
 EXTRA_CALLS = [
@@ -50,19 +51,13 @@ def readme_producer_calls() -> list[str]:
     return calls
 
 
-def build_normalize(out: Path) -> Path:
-    """examples/normalize built for this interpreter into out (skips the test without Go)."""
-    return build_example("normalize", out)
-
-
 @pytest.fixture(scope="module")
 def normalize_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_normalize(tmp_path_factory.mktemp("normalize"))
 
 
 def run_worker(kind: str, calls: list[str], extra_path: Path | None = None) -> list[list[object]]:
-    paths = [str(WORKER.parent)] + ([str(extra_path)] if extra_path else []) + sys.path
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+    env = child_env(*([extra_path] if extra_path else []))
     done = subprocess.run([sys.executable, str(WORKER), kind], input=json.dumps(calls), capture_output=True,
                           text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+
+from child_env import child_env
 from go_examples import build_example
 
 
@@ -129,7 +131,7 @@ def examples_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def run(code: str, *path: Path, env: dict[str, str] | None = None) -> str:
     """The stdout of code run in a fresh interpreter that finds the examples in path; fails on a non-zero exit."""
-    environ = dict(os.environ, PYTHONPATH=os.pathsep.join([*map(str, path), *sys.path]), **(env or {}))
+    environ = child_env(*path, **(env or {}))
     environ.pop("GODEBUG", None)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environ, timeout=240)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def build_go_extension(package: str, name: str, out: Path, toolchain: str | None = None) -> Path:
@@ -43,3 +43,8 @@ def build_go_extension(package: str, name: str, out: Path, toolchain: str | None
 def build_example(name: str, out: Path, toolchain: str | None = None) -> Path:
     """examples/<name> built for this interpreter into out, as build_go_extension builds it."""
     return build_go_extension(f"./examples/{name}", name, out, toolchain)
+
+
+def build_normalize(out: Path) -> Path:
+    """examples/normalize built for this interpreter into out (skips the test without Go)."""
+    return build_example("normalize", out)
