@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from child_env import pythonpath
 from go_examples import build_go_extension
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,7 +57,7 @@ def build(package: str, name: str, out: Path) -> Path:
 ])
 def test_extension(package: str, name: str, tmp_path: Path) -> None:
     out = build(package, name, tmp_path)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(out)] + sys.path))
+    env = dict(os.environ, PYTHONPATH=pythonpath(out))
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / package)],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]

@@ -309,7 +309,7 @@ def test_pickle_in_multiprocessing_spawn() -> None:
 
 
 def test_broken_tensor_is_refused_naming_the_argument() -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests" / "support"))
     from dlpack_ctypes import HandMade
 
     bad = HandMade(strides=(1,), flags=1 << 40)
