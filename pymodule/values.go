@@ -87,8 +87,10 @@ func encoder[R any](b *binding, j int) func(*call, R) error {
 			}
 			*(*cBytes)(dst) = cBytes{d, C.Py_ssize_t(n)}
 		case kindTensor:
-			a := *(*Array)(src)
-			if pin != nil {
+			var a Array
+			if pin == nil {
+				a = *(*Array)(src)
+			} else { // a slice: only its header is there to read
 				h := *(*sliceHeader)(src)
 				var err error
 				if a, err = pin(h.data, h.len); err != nil {
