@@ -76,15 +76,27 @@ stubtest: $(PY)
 	$(PY) -m pip install --quiet ".[test]"
 	$(PY) -m mypy.stubtest godlpack
 
-# The example extension (examples/normalize), built only from the public Go packages and tested in a
-# process of its own: it carries its own Go runtime, so it never shares a process with godlpack._core.
-# Needs the test extras (numpy, torch, pytest) that `test` installs.
+# The example extensions, built only from the public Go packages and tested without godlpack._core:
+# examples/normalize (a Go module of its own whose go.mod points at this checkout, to show it stands alone;
+# tests/test_runtimes.py uses it beside godlpack), examples/rowstats and the binder's test extension
+# pymodule/internal/bindtest (packages of this module). Each one's type stub is generated from its Go
+# signatures (go run <package> -pyi FILE) and checked by mypy's stubtest.
+# Needs the test extras (numpy, torch, pytest, mypy) that `test` installs.
 EXAMPLE_DIR := build/examples
+EXAMPLES    := examples/rowstats pymodule/internal/bindtest
 example-test: $(PY)
 	mkdir -p $(EXAMPLE_DIR)
-	go build -buildmode=c-shared -o $(EXAMPLE_DIR)/normalize$(EXT_SUFFIX) ./examples/normalize
-	rm -f $(EXAMPLE_DIR)/normalize*.h
-	PYTHONPATH=$(EXAMPLE_DIR) $(PY) -m pytest -q -p no:cacheprovider examples/normalize
+	cd examples/normalize && go vet . && go build -buildmode=c-shared -o $(CURDIR)/$(EXAMPLE_DIR)/normalize$(EXT_SUFFIX) . \
+		&& go run . -pyi $(CURDIR)/$(EXAMPLE_DIR)/normalize.pyi
+	for e in $(EXAMPLES); do \
+		go build -buildmode=c-shared -o $(EXAMPLE_DIR)/$$(basename $$e)$(EXT_SUFFIX) ./$$e || exit 1; \
+		go run ./$$e -pyi $(EXAMPLE_DIR)/$$(basename $$e).pyi || exit 1; \
+	done
+	rm -f $(EXAMPLE_DIR)/*.h
+	for e in examples/normalize $(EXAMPLES); do \
+		PYTHONPATH=$(EXAMPLE_DIR) $(PY) -m pytest -q -p no:cacheprovider $$e || exit 1; \
+		MYPYPATH=$(EXAMPLE_DIR) PYTHONPATH=$(EXAMPLE_DIR) $(PY) -m mypy.stubtest $$(basename $$e) || exit 1; \
+	done
 
 # A short run of every Go fuzz target beyond its committed seed corpus (FUZZTIME each, 25 s by default: four
 # targets, about two minutes with their builds), so that CI keeps looking for hostile inputs without nearing its
@@ -153,7 +165,9 @@ wheels:
 		$(MAKE) wheel PYTHON=$$py || exit 1; \
 	done
 
-# The wheels installed where there is no Go, the sdist's contents, and builds for two CPython versions.
+# The wheels installed where there is no Go, the sdist's contents, builds for two CPython versions, and a Go
+# author's project (examples/normalize) built by godlpack.build from its sdist into a manylinux wheel that
+# works beside godlpack's (about 35 s more).
 packaging-test: $(PY) wheels
 	GODLPACK_PACKAGING_TEST=1 GODLPACK_PYTHONS="$(PYTHONS)" $(PY) -m pytest -q -p no:cacheprovider tests/packaging
 
@@ -162,6 +176,7 @@ packaging-test: $(PY) wheels
 bench: $(PY)
 	$(PY) -m pip install ".[test,bench]"
 	$(PY) bench/exchange.py --plot docs/exchange.png --readme README.md
+	$(PY) bench/calls.py --readme README.md
 	$(PY) bench/copies.py --readme README.md
 
 # One million exchanges in mixed directions: resident memory and live storages must end where they settled.
@@ -171,6 +186,7 @@ soak: $(PY)
 
 # Build outputs; distclean also removes the venvs (and with them the PyTorch download).
 clean:
-	rm -rf build dist python/*.egg-info python/godlpack/_core*.so python/godlpack/_core*.h normalize normalize.h
+	rm -rf build dist python/*.egg-info python/godlpack/_core*.so python/godlpack/_core*.h normalize normalize.h \
+		examples/*/build examples/*/dist examples/*/*.egg-info
 distclean: clean
 	rm -rf .venv .venv-*

@@ -407,31 +407,3 @@ int gdl_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
 		return rc;
 	return take_by_dlpack(x, req, out);
 }
-
-/* ---- One Go runtime per process ---- */
-
-/* Its address names this library's Go runtime among the extensions of the process. */
-static const char runtime_marker;
-
-int gdl_claim_process(const char *module) {
-	static const char attr[] = "_godlpack_go_runtime";
-	PyObject *held = PySys_GetObject(attr); /* borrowed; NULL without an exception when absent */
-	if (held != NULL) {
-		PyObject *addr = PyTuple_Check(held) && PyTuple_GET_SIZE(held) == 2 ? PyTuple_GET_ITEM(held, 0) : NULL;
-		if (addr != NULL && PyLong_Check(addr) && PyLong_AsVoidPtr(addr) == (void *)&runtime_marker)
-			return 0; /* this library again: the same runtime */
-		PyObject *owner = addr != NULL ? PyTuple_GET_ITEM(held, 1) : held;
-		PyErr_Format(PyExc_ImportError,
-		             "cannot import %s: this process already runs the Go runtime of %S, and two Go "
-		             "extensions (each built with -buildmode=c-shared, each with its own Go runtime) cannot "
-		             "share a process. Build the functions into one extension, or use them in separate processes.",
-		             module, owner);
-		return -1;
-	}
-	PyObject *mine = Py_BuildValue("(Ns)", PyLong_FromVoidPtr((void *)&runtime_marker), module);
-	if (mine == NULL)
-		return -1;
-	int rc = PySys_SetObject(attr, mine);
-	Py_DECREF(mine);
-	return rc;
-}

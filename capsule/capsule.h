@@ -64,15 +64,10 @@ void gdl_drop_keeping_error(PyObject *o);
  */
 void gdl_delete_keeping_error(void *managed, bool versioned);
 
-/*
- * gdl_claim_process records in the interpreter that this library's Go
- * runtime runs in the process, for module. -1 with ImportError, naming the
- * other module, when another extension built on package capsule did so
- * first: two Go runtimes cannot share a process.
- */
-int gdl_claim_process(const char *module);
-
 /* ---- Arguments ---- */
+
+/* The most parameters a gdl_signature names. */
+#define GDL_SIGNATURE_MAX 16
 
 /*
  * A gdl_signature names the parameters of a function taking METH_FASTCALL |
@@ -83,11 +78,11 @@ int gdl_claim_process(const char *module);
 typedef struct {
 	const char *func;
 	int n, positional_only, max_positional, required;
-	const char *names[8];
-	PyObject *interned[8];
+	const char *names[GDL_SIGNATURE_MAX];
+	PyObject *interned[GDL_SIGNATURE_MAX];
 	/* The keyword names of the last call and the slot of each: callers pass the same tuple again and again. */
 	PyObject *last_kwnames;
-	int8_t last_slots[8];
+	int8_t last_slots[GDL_SIGNATURE_MAX];
 } gdl_signature;
 
 /* GDL_SIGNATURE initializes a gdl_signature: its caches start empty. */

@@ -1,6 +1,7 @@
 package capsule
 
 // #include "capsule.h"
+// #include "runtime.h"
 import "C"
 
 import (
@@ -96,17 +97,23 @@ func RaiseError(err error) Object {
 // a Go function that called CPython and found the exception set.
 func PythonError(what string) error { return pyErr(what) }
 
-// ClaimProcess records that this extension's Go runtime runs in the
-// process, for the module named module. It fails with an ImportError (the
-// error wraps ErrPython) when another extension built on this package
-// claimed the process first: every c-shared Go library carries its own Go
-// runtime, and two of them cannot share a process. Call it first in the
-// extension's PyInit function (pymodule.New does).
+// ClaimProcess makes this extension's Go runtime one of the process's, for
+// the module named module. Call it first in the extension's PyInit function
+// (pymodule.New does), which, being a Go function, runs once the runtime has
+// started.
+//
+// Every c-shared Go library carries its own Go runtime. On Linux with glibc
+// (x86-64, arm64) any number of them share the process: ClaimProcess joins
+// the one SIGURG dispatcher that every extension built on this package
+// shares, whatever godlpack version built it, so that each runtime keeps its
+// async preemption. Elsewhere it fails with an ImportError (the error wraps
+// ErrPython) when another extension built on this package claimed the
+// process first.
 func ClaimProcess(module string) error {
 	name := C.CString(module)
 	defer C.free(unsafe.Pointer(name))
-	if C.gdl_claim_process(name) != 0 {
-		return pyErr("claiming the process for " + module)
+	if C.gdl_join_process(name) != 0 {
+		return pyErr("joining the Go runtimes of the process for " + module)
 	}
 	return nil
 }

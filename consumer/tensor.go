@@ -48,8 +48,28 @@ func Import(m dlpack.Managed) (*Tensor, error) {
 		m.Delete()
 		return nil, err
 	}
-	nd := len(v.Shape)
-	copy(t.dims[:nd], v.Shape)
+	t.Reborrow(v)
+	t.managed = m
+	return t, nil
+}
+
+// Borrow returns a Tensor over v that owns nothing: its Release only marks
+// it released. It is for tensors whose owner lives elsewhere, such as the
+// arguments that package pymodule hands a bound function, so that code
+// written for imported tensors (package ops) serves them too. v must have
+// been validated (Inspect) and must stay valid until the Tensor is released.
+func Borrow(v View) *Tensor {
+	t := &Tensor{}
+	t.Reborrow(v)
+	return t
+}
+
+// Reborrow makes t a borrowed Tensor over v, as Borrow does, so that a
+// caller may reuse released Tensors. t must own no managed tensor.
+func (t *Tensor) Reborrow(v View) {
+	t.managed = dlpack.Managed{}
+	t.released.Store(false)
+	nd := copy(t.dims[:dlpack.MaxNDim], v.Shape)
 	copy(t.dims[dlpack.MaxNDim:], v.Strides)
 	v.Shape = t.dims[:nd:nd]
 	v.Strides = t.dims[dlpack.MaxNDim : dlpack.MaxNDim+nd : dlpack.MaxNDim+nd]
@@ -57,7 +77,6 @@ func Import(m dlpack.Managed) (*Tensor, error) {
 		v.Shape, v.Strides = nil, nil
 	}
 	t.View = v
-	return t, nil
 }
 
 // Release calls the producer's deleter, once: later calls do nothing. It
@@ -179,40 +198,71 @@ func Raw[T ~uint8 | ~uint16 | ~uint32 | ~uint64](t *Tensor) (iter.Seq[*T], error
 
 // walk iterates over the elements of t as values of type T.
 func walk[T any](t *Tensor) iter.Seq[*T] {
+	seq := walkView[T](t.View)
 	return func(yield func(*T) bool) {
-		if t.Extent.Elements == 0 || t.released.Load() {
-			return
+		if !t.released.Load() {
+			seq(yield)
 		}
-		nd := len(t.Shape)
-		if nd == 0 {
-			yield((*T)(t.Data))
-			return
-		}
-		size := int64(unsafe.Sizeof(*new(T)))
-		inner, step := t.Shape[nd-1], t.Strides[nd-1]*size
-		var idx [dlpack.MaxNDim]int64
-		var off int64
-		for {
-			p := unsafe.Add(t.Data, off)
-			for i := int64(0); i < inner; i++ {
-				if !yield((*T)(unsafe.Add(p, i*step))) {
-					return
-				}
-			}
-			// Step the odometer of the outer dimensions.
-			k := nd - 2
-			for ; k >= 0; k-- {
-				idx[k]++
-				off += t.Strides[k] * size
-				if idx[k] < t.Shape[k] {
-					break
-				}
-				off -= t.Strides[k] * size * t.Shape[k]
-				idx[k] = 0
-			}
-			if k < 0 {
+	}
+}
+
+// ViewElements is Elements for a View whose memory the caller keeps valid
+// and CPU-readable (package pymodule's tensor arguments): an iterator over
+// pointers to every element, of any strides, in C order. T must match the
+// dtype (ErrDType otherwise).
+func ViewElements[T dlpack.Element](v View) (iter.Seq[*T], error) {
+	if want := dlpack.DataTypeOf[T](); v.DType != want {
+		return nil, dtypeMismatch(v.DType, want)
+	}
+	return walkView[T](v), nil
+}
+
+func dtypeMismatch(got, want dlpack.DataType) error {
+	return fmt.Errorf("%w: the tensor holds %v, not %v", ErrDType, got, want)
+}
+
+// walkView iterates over the elements of v as values of type T.
+func walkView[T any](v View) iter.Seq[*T] {
+	return func(yield func(*T) bool) { Walk(&v, yield) }
+}
+
+// Walk calls yield with a pointer to every element of v, of any strides, in
+// C order, until yield returns false: ViewElements without its dtype check,
+// for an iterator of the caller's own that the compiler can inline (a loop
+// over it then allocates nothing). T must be v's element type.
+func Walk[T any](v *View, yield func(*T) bool) {
+	if v.Extent.Elements == 0 {
+		return
+	}
+	nd := len(v.Shape)
+	if nd == 0 {
+		yield((*T)(v.Data))
+		return
+	}
+	size := int64(unsafe.Sizeof(*new(T)))
+	inner, step := v.Shape[nd-1], v.Strides[nd-1]*size
+	var idx [dlpack.MaxNDim]int64
+	var off int64
+	for {
+		p := unsafe.Add(v.Data, off)
+		for i := int64(0); i < inner; i++ {
+			if !yield((*T)(unsafe.Add(p, i*step))) {
 				return
 			}
+		}
+		// Step the odometer of the outer dimensions.
+		k := nd - 2
+		for ; k >= 0; k-- {
+			idx[k]++
+			off += v.Strides[k] * size
+			if idx[k] < v.Shape[k] {
+				break
+			}
+			off -= v.Strides[k] * size * v.Shape[k]
+			idx[k] = 0
+		}
+		if k < 0 {
+			return
 		}
 	}
 }

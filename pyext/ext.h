@@ -2,8 +2,9 @@
  * Declarations shared by the C files of the extension module godlpack._core
  * and the Go functions it exports. The protocol itself is package capsule's
  * (capsule.h); this is only godlpack's own surface: the Tensor and DType
- * types, from_dlpack, the creation functions and godlpack.ops. Each Python
- * call crosses into Go at most once, with one of the argument structs below.
+ * types, from_dlpack and the creation functions (godlpack.ops is bound with
+ * package pymodule, in ops.go). Each Python call crosses into Go at most
+ * once, with one of the argument structs below.
  */
 #ifndef GODLPACK_EXT_H
 #define GODLPACK_EXT_H
@@ -101,23 +102,6 @@ typedef struct {
 	gdl_scalar start, stop, step; /* arange */
 	gdl_source *out;
 } gdl_create_args;
-
-/* Arguments of goOps: up to two managed tensors, whose ownership passes to Go. */
-enum { GDL_OP_SUM, GDL_OP_SCALE, GDL_OP_COPY };
-typedef struct {
-	int op;
-	int n;
-	void *managed[2]; /* sum, scale: [x]; copy: [dst, src] */
-	bool versioned[2];
-	/* scale's factor and sum's result: scalar.Scalar's fields */
-	uint8_t kind;
-	int64_t ival;
-	uint64_t uval;
-	double fval;
-} gdl_ops_args;
-
-/* gdl_ops_register adds the functions of godlpack.ops (ops.c) to the module. */
-int gdl_ops_register(PyObject *m);
 
 /*
  * Pickling and copying (pickle.c): the Tensor methods __reduce_ex__(protocol),

@@ -21,8 +21,11 @@ import (
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/minifloat"
+	"github.com/godlpack/godlpack/pymodule"
 	"github.com/godlpack/godlpack/scalar"
 )
+
+var opsAttr = C.CString("_ops")
 
 func main() {}
 
@@ -50,6 +53,13 @@ func PyInit__core() (m *C.PyObject) {
 	if m == nil {
 		return nil
 	}
+	ops, err := pymodule.New("godlpack.ops", "Kernels written in Go (re-exported by godlpack.ops).", opsFunctions...)
+	if err != nil || C.PyModule_AddObjectRef(m, opsAttr, (*C.PyObject)(ops)) != 0 {
+		capsule.DecRef(ops)
+		C.Py_DecRef(m)
+		return nil
+	}
+	capsule.DecRef(ops)
 	for _, dt := range dlpack.DataTypes() {
 		name, _ := dt.Name()
 		cname := C.CString(name)

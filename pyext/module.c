@@ -498,7 +498,7 @@ PyObject *gdl_module_create(void) {
 	if (PyModule_AddObjectRef(m, "Tensor", (PyObject *)&gdl_TensorType) < 0 ||
 	    PyModule_AddObjectRef(m, "DType", (PyObject *)&gdl_DTypeType) < 0 ||
 	    PyModule_AddObjectRef(m, "Device", (PyObject *)&gdl_DeviceType) < 0 ||
-	    add_version(m) < 0 || gdl_ops_register(m) < 0 || gdl_pickle_register(m) < 0) {
+	    add_version(m) < 0 || gdl_pickle_register(m) < 0) {
 		Py_DECREF(m);
 		return NULL;
 	}

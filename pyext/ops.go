@@ -5,86 +5,150 @@ import "C"
 
 import (
 	"errors"
+	"fmt"
+	"sync"
 
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/consumer"
-	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/ops"
+	"github.com/godlpack/godlpack/pymodule"
 	"github.com/godlpack/godlpack/scalar"
 )
 
-// goOps runs one kernel of godlpack.ops (package ops) on tensors C has
-// taken: import, kernel (without the GIL when the work is large), release,
-// and only then raise, since a deleter may run Python code. Ownership of
-// every managed tensor passes to Go: each deleter has run once when it
-// returns 0, or -1 with the exception set.
-//
-//export goOps
-func goOps(a *C.gdl_ops_args) (rc C.int) {
-	var ts [2]*consumer.Tensor
-	n, imported := int(a.n), 0
-	err := func() (err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				err = capsule.Errorf(capsule.RuntimeError, "godlpack: internal error in godlpack.ops: %v", r)
-			}
-		}()
-		for i := 0; i < n; i++ {
-			t, err := consumer.Import(dlpack.Managed{Pointer: a.managed[i], Versioned: bool(a.versioned[i])})
-			imported = i + 1 // Import owns it now, and deleted it on error
-			if err != nil {
-				return capsule.Errorf(capsule.BufferError, "cannot import the tensor: %v", err)
-			}
-			ts[i] = t
-			if !t.CPUAccessible() {
-				return capsule.Errorf(capsule.BufferError, "godlpack.ops runs on the CPU, and the data is on %v", t.Device)
-			}
-		}
-		return run(a, ts[0], ts[1])
-	}()
-	for i := imported; i < n; i++ {
-		dlpack.Managed{Pointer: a.managed[i], Versioned: bool(a.versioned[i])}.Delete()
+// The functions of godlpack.ops: package ops's kernels bound with pymodule
+// like any Go author's, into the module godlpack.ops re-exports (so that
+// they pickle by that name). Each releases the GIL when its work is large.
+var opsFunctions = []pymodule.Function{
+	pymodule.Def("sum", "x: tensor[device=any], /", pymodule.F1RE(opsSum), `Return the sum of the elements of x.
+
+Integers are summed into an int64 (uint64 for unsigned dtypes) that wraps
+around as NumPy's does, and the result is an int; bools count the True
+elements; floats are summed in float64 and the result is a float. Raises
+TypeError for other dtypes and BufferError for data the CPU cannot read.`),
+	pymodule.Def("scale_", "x: tensor[device=any, writable], a, /", pymodule.F2E(opsScale), `Multiply the elements of x by a in place, in x's own memory.
+
+Float dtypes round a to the dtype and multiply in it, as x *= x.dtype.type(a)
+does in NumPy. Integer dtypes need an integer a (an int, a bool, NumPy's
+integers and np.True_) that fits the dtype (TypeError for a float,
+OverflowError otherwise) and wrap around on overflow.
+
+Raises BufferError when x may not be written: its producer marked it
+read-only (READ_ONLY), it spoke only the legacy DLPack protocol, which cannot
+say that writing is allowed, or it handed over a copy; ValueError when its
+elements share memory.`),
+	pymodule.Def("copy_", "dst: tensor[device=any, writable], src: tensor[device=any], /", pymodule.F2E(opsCopy),
+		`Copy the elements of src into dst in place, whatever their strides.
+
+Both must have the same shape (ValueError otherwise; there is no
+broadcasting) and the same dtype (TypeError otherwise). src may overlap dst:
+the result is as if src were read first. Raises BufferError when dst may not
+be written, as scale_ does.`),
+}
+
+// borrowed keeps the consumer.Tensors that arguments are lent as, for reuse: a call allocates none.
+var borrowed = sync.Pool{New: func() any { return new(consumer.Tensor) }}
+
+// cpu lends an argument to package ops, which runs on the CPU; give it back with done.
+func cpu(x pymodule.Tensor) (*consumer.Tensor, error) {
+	if !x.CPUAccessible() {
+		return nil, capsule.Errorf(capsule.BufferError, "godlpack.ops runs on the CPU, and the data is on %v", x.Device)
 	}
-	for _, t := range ts {
-		if t != nil {
-			t.Release()
-		}
-	}
+	t := borrowed.Get().(*consumer.Tensor)
+	t.Reborrow(x.View)
+	return t, nil
+}
+
+func done(t *consumer.Tensor) {
+	t.Release()
+	borrowed.Put(t)
+}
+
+func opsSum(x pymodule.Tensor) (capsule.Object, error) {
+	t, err := cpu(x)
 	if err != nil {
-		return fail(err)
+		return nil, err
 	}
-	return 0
+	defer done(t)
+	var s scalar.Scalar
+	capsule.WithoutGIL(ops.Work(t), func() { s, err = ops.Sum(t) })
+	if err != nil {
+		return nil, opError(err)
+	}
+	var o *C.PyObject
+	switch s.Kind {
+	case scalar.Int:
+		o = C.PyLong_FromLongLong(C.longlong(s.Int))
+	case scalar.Uint:
+		o = C.PyLong_FromUnsignedLongLong(C.ulonglong(s.Uint))
+	default:
+		o = C.PyFloat_FromDouble(C.double(s.Real))
+	}
+	if o == nil {
+		return nil, capsule.PythonError("making the sum")
+	}
+	return capsule.Object(o), nil
 }
 
-// run runs the kernel a asks for, naming the Python function in its errors.
-func run(a *C.gdl_ops_args, x, y *consumer.Tensor) error {
-	var err error
-	switch a.op {
-	case C.GDL_OP_SUM:
-		var s scalar.Scalar
-		capsule.WithoutGIL(ops.Work(x), func() { s, err = ops.Sum(x) })
-		a.kind, a.ival, a.uval, a.fval = C.uint8_t(s.Kind), C.int64_t(s.Int), C.uint64_t(s.Uint), C.double(s.Real)
-		return opError("sum", err)
-	case C.GDL_OP_SCALE:
-		f := scalar.Scalar{Kind: scalar.Kind(a.kind), Int: int64(a.ival), Uint: uint64(a.uval), Real: float64(a.fval)}
-		capsule.WithoutGIL(ops.Work(x), func() { err = ops.Scale(x, f) })
-		return opError("scale_", err)
+// opsScale reads the factor as NumPy's in-place multiply takes it (gdl_parse_scalar): a bool (np.True_ among
+// them), any integer, or any real. A complex factor, whose imaginary part a real tensor cannot hold, is a
+// TypeError; an int beyond uint64 an OverflowError.
+func opsScale(x pymodule.Tensor, a capsule.Object) error {
+	var f C.gdl_scalar
+	if C.gdl_parse_scalar((*C.PyObject)(a), scaleFactor, &f) != 0 {
+		if C.PyErr_ExceptionMatches(C.PyExc_TypeError) == 0 {
+			return capsule.PythonError("reading the factor")
+		}
+		C.PyErr_Clear()
+		return capsule.Errorf(capsule.TypeError, "the factor must be an int or a float, got %s", typeName(a))
 	}
-	capsule.WithoutGIL(max(ops.Work(x), ops.Work(y)), func() { err = ops.Copy(x, y) })
-	return opError("copy_", err)
+	switch f.kind {
+	case C.GDL_SCALAR_COMPLEX:
+		return capsule.Errorf(capsule.TypeError, "the factor must be an int or a float, got %s", typeName(a))
+	case C.GDL_SCALAR_BIGINT:
+		return capsule.Errorf(capsule.OverflowError, "the factor does not fit in int64 or uint64")
+	}
+	t, err := cpu(x)
+	if err != nil {
+		return err
+	}
+	defer done(t)
+	s := scalar.Scalar{Kind: scalar.Kind(f.kind), Int: int64(f.ival), Uint: uint64(f.uval), Real: float64(f.re)}
+	capsule.WithoutGIL(ops.Work(t), func() { err = ops.Scale(t, s) })
+	return opError(err)
 }
 
-// opError names the Python exception of a kernel's error.
-func opError(op string, err error) error {
+var scaleFactor = C.CString("scale_() factor")
+
+func typeName(o capsule.Object) string {
+	return C.GoString((*C.PyObject)(o).ob_type.tp_name)
+}
+
+func opsCopy(dst, src pymodule.Tensor) error {
+	d, err := cpu(dst)
+	if err != nil {
+		return err
+	}
+	defer done(d)
+	s, err := cpu(src)
+	if err != nil {
+		return err
+	}
+	defer done(s)
+	capsule.WithoutGIL(max(ops.Work(d), ops.Work(s)), func() { err = ops.Copy(d, s) })
+	return opError(err)
+}
+
+// opError names the Python exception of a kernel's error (the binder puts the function's name first).
+func opError(err error) error {
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, scalar.ErrRange):
-		return capsule.Errorf(capsule.OverflowError, "%s(): %v", op, err)
+		return capsule.Errorf(capsule.OverflowError, "%v", err)
 	case errors.Is(err, ops.ErrOverlap):
-		return capsule.Errorf(capsule.ValueError, "%s() cannot write an output whose elements share memory: %v", op, err)
+		return capsule.Errorf(capsule.ValueError, "cannot write an output whose elements share memory: %v", err)
 	case errors.Is(err, consumer.ErrReadOnly):
-		return capsule.Errorf(capsule.BufferError, "%s() writes in place, and the tensor may not be written: %v", op, err)
+		return capsule.Errorf(capsule.BufferError, "writes in place, and the tensor may not be written: %v", err)
 	}
-	return capsule.Errorf(capsule.ExceptionOf(err), "%s(): %v", op, err)
+	return fmt.Errorf("%w", err)
 }

@@ -1,63 +1,524 @@
+/*
+ * Bound Go functions: argument parsing and conversion, the one crossing into
+ * Go, and the results, all in C. Every function here runs with the GIL held
+ * except godlpackBindCall when the function releases it.
+ */
 #include <stdlib.h>
 #include <string.h>
 #include "module.h"
 #include "_cgo_export.h"
 
-/* The trampoline of every Go function: self is the int of its handle. */
-static PyObject *call_go(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-	uintptr_t h = (uintptr_t)PyLong_AsUnsignedLongLong(self);
-	if (PyErr_Occurred())
-		return NULL;
-	return (PyObject *)godlpackModuleCall(h, (void *)args, (GoInt)nargs);
+char *gdl_strdup(const char *s) {
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+	if (d != NULL)
+		memcpy(d, s, n);
+	return d;
 }
 
 /*
- * Module and method definitions must outlive the module, which CPython never
- * unloads: they are allocated once and kept.
+ * Module and function definitions must outlive the module, which CPython
+ * never unloads: they are allocated once and kept.
  */
 PyObject *gdl_module_new(const char *name, const char *doc) {
 	PyModuleDef *def = calloc(1, sizeof *def);
-	char *n = strdup(name), *d = strdup(doc);
+	char *n = gdl_strdup(name), *d = gdl_strdup(doc);
 	if (def == NULL || n == NULL || d == NULL) {
 		free(def), free(n), free(d);
 		return PyErr_NoMemory();
 	}
 	PyModuleDef base = {PyModuleDef_HEAD_INIT, .m_name = n, .m_doc = d, .m_size = -1};
 	memcpy(def, &base, sizeof base);
-	return PyModule_Create(def);
+	PyObject *m = PyModule_Create(def);
+	if (m == NULL)
+		free(def), free(n), free(d);
+	return m;
 }
 
-int gdl_module_add(PyObject *m, const char *name, const char *doc, uintptr_t handle) {
-	PyMethodDef *def = calloc(1, sizeof *def);
-	char *n = strdup(name), *d = strdup(doc);
-	if (def == NULL || n == NULL || d == NULL) {
-		free(def), free(n), free(d);
+gdl_bound *gdl_bound_new(const char *name, const char *doc) {
+	gdl_bound *b = calloc(1, sizeof *b);
+	if (b == NULL || (b->name = gdl_strdup(name)) == NULL || (b->doc = gdl_strdup(doc)) == NULL) {
+		gdl_bound_free(b);
 		PyErr_NoMemory();
+		return NULL;
+	}
+	return b;
+}
+
+void gdl_bound_free(gdl_bound *b) {
+	if (b == NULL)
+		return;
+	for (int i = 0; i < b->nparams; i++) {
+		gdl_param *p = &b->params[i];
+		free(p->name);
+		free(p->type_name);
+		if (p->kind == GDL_KIND_STRING || p->kind == GDL_KIND_BYTES)
+			free((void *)p->dflt.v.s.p);
+	}
+	for (int i = 0; i < GDL_SIGNATURE_MAX; i++)
+		Py_XDECREF(b->sig.interned[i]);
+	free(b->name);
+	free(b->doc);
+	free(b);
+}
+
+char *gdl_result_bytes(const void *p, size_t n) {
+	char *d = malloc(n + 1);
+	if (d != NULL) {
+		memcpy(d, p, n);
+		d[n] = 0;
+	}
+	return d;
+}
+
+PyObject *gdl_none(void) { Py_RETURN_NONE; }
+
+void gdl_import_error(const char *msg) { PyErr_SetString(PyExc_ImportError, msg); }
+
+/* The names of the number kinds, for OverflowError. */
+static const char *const kind_names[] = {
+	[GDL_KIND_INT8] = "int8",     [GDL_KIND_INT16] = "int16",   [GDL_KIND_INT32] = "int32",
+	[GDL_KIND_INT64] = "int64",   [GDL_KIND_UINT8] = "uint8",   [GDL_KIND_UINT16] = "uint16",
+	[GDL_KIND_UINT32] = "uint32", [GDL_KIND_UINT64] = "uint64",
+};
+
+/* ---- Arguments ---- */
+
+static PyObject *consumer_prefix, *empty_str; /* interned once, kept */
+
+/* type_error raises TypeError naming the function, the parameter and what it takes. Returns -1. */
+static int type_error(const gdl_bound *b, const gdl_param *p, PyObject *o) {
+	PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %.200s", b->name, p->name, p->type_name,
+	             Py_TYPE(o)->tp_name);
+	return -1;
+}
+
+/* retype replaces a pending TypeError (a converter's own words) with type_error's. */
+static int retype(const gdl_bound *b, const gdl_param *p, PyObject *o) {
+	if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+		PyErr_Clear();
+		return type_error(b, p, o);
+	}
+	return -1;
+}
+
+static int is_numpy_bool(PyObject *o) {
+	const char *n = Py_TYPE(o)->tp_name;
+	return strcmp(n, "numpy.bool") == 0 || strcmp(n, "numpy.bool_") == 0;
+}
+
+/* convert_int reads an integer (anything with __index__, bool too, as Python's int) into the width of p. */
+static int convert_int(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_value *v) {
+	if (PyFloat_Check(o) || PyComplex_Check(o) || is_numpy_bool(o))
+		return type_error(b, p, o);
+	PyObject *n = PyNumber_Index(o);
+	if (n == NULL)
+		return retype(b, p, o);
+	int overflow;
+	long long i = PyLong_AsLongLongAndOverflow(n, &overflow);
+	if (i == -1 && PyErr_Occurred()) {
+		Py_DECREF(n);
 		return -1;
 	}
-	def->ml_name = n;
-	def->ml_doc = d;
-	def->ml_meth = (PyCFunction)(void (*)(void))call_go;
-	def->ml_flags = METH_FASTCALL;
-	PyObject *self = PyLong_FromUnsignedLongLong(handle);
-	if (self == NULL)
-		return -1;
-	PyObject *modname = PyModule_GetNameObject(m); /* a new reference, which the function takes its own of */
-	if (modname == NULL) {
-		Py_DECREF(self);
+	unsigned long long u = 0;
+	bool big = false; /* beyond int64, within uint64 */
+	if (overflow > 0 && p->kind == GDL_KIND_UINT64) {
+		u = PyLong_AsUnsignedLongLong(n);
+		if (u == (unsigned long long)-1 && PyErr_Occurred())
+			PyErr_Clear();
+		else
+			overflow = 0, big = true;
+	}
+	Py_DECREF(n);
+	bool fits = overflow == 0;
+	if (fits) {
+		switch (p->kind) {
+		case GDL_KIND_INT8: fits = i >= INT8_MIN && i <= INT8_MAX; v->v.i8 = (int8_t)i; break;
+		case GDL_KIND_INT16: fits = i >= INT16_MIN && i <= INT16_MAX; v->v.i16 = (int16_t)i; break;
+		case GDL_KIND_INT32: fits = i >= INT32_MIN && i <= INT32_MAX; v->v.i32 = (int32_t)i; break;
+		case GDL_KIND_INT64: v->v.i64 = i; break;
+		case GDL_KIND_UINT8: fits = i >= 0 && i <= UINT8_MAX; v->v.u8 = (uint8_t)i; break;
+		case GDL_KIND_UINT16: fits = i >= 0 && i <= UINT16_MAX; v->v.u16 = (uint16_t)i; break;
+		case GDL_KIND_UINT32: fits = i >= 0 && i <= (long long)UINT32_MAX; v->v.u32 = (uint32_t)i; break;
+		case GDL_KIND_UINT64:
+			fits = big || i >= 0;
+			v->v.u64 = big ? u : (uint64_t)i;
+			break;
+		}
+	}
+	if (!fits) {
+		PyErr_Format(PyExc_OverflowError, "%s(): argument '%s' does not fit in %s: %R", b->name, p->name,
+		             kind_names[p->kind], o);
 		return -1;
 	}
-	PyObject *f = PyCFunction_NewEx(def, self, modname);
+	return 0;
+}
+
+/* convert_float reads a real number as NumPy does: floats, ints (OverflowError beyond float64), __float__, __index__. */
+static int convert_float(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_value *v) {
+	double d;
+	if (PyFloat_CheckExact(o)) {
+		d = PyFloat_AS_DOUBLE(o);
+	} else {
+		if (PyComplex_Check(o) || PyUnicode_Check(o) || PyBytes_Check(o))
+			return type_error(b, p, o);
+		d = PyFloat_AsDouble(o);
+		if (d == -1.0 && PyErr_Occurred())
+			return retype(b, p, o);
+	}
+	if (p->kind == GDL_KIND_FLOAT32)
+		v->v.f32 = (float)d;
+	else
+		v->v.f64 = d;
+	return 0;
+}
+
+static int convert_complex(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_value *v) {
+	if (PyUnicode_Check(o) || PyBytes_Check(o))
+		return type_error(b, p, o);
+	Py_complex c = PyComplex_AsCComplex(o);
+	if (c.real == -1.0 && PyErr_Occurred())
+		return retype(b, p, o);
+	if (p->kind == GDL_KIND_COMPLEX64) {
+		v->v.c64[0] = (float)c.real;
+		v->v.c64[1] = (float)c.imag;
+	} else {
+		v->v.c128[0] = c.real;
+		v->v.c128[1] = c.imag;
+	}
+	return 0;
+}
+
+/*
+ * name_argument puts the function and the argument before the message of a
+ * BufferError the import raised (one that starts with the function's name or
+ * "cannot import"), without the Go package names or the function's own name
+ * that message carries. Any other exception, a producer's own, stays as it
+ * was raised.
+ */
+static void name_argument(const gdl_bound *b, const gdl_param *p) {
+	if (!PyErr_ExceptionMatches(PyExc_BufferError))
+		return;
+	PyObject *type, *value, *tb;
+	PyErr_Fetch(&type, &value, &tb);
+	PyErr_NormalizeException(&type, &value, &tb);
+	PyObject *msg = value != NULL && Py_IS_TYPE(value, (PyTypeObject *)PyExc_BufferError) ? PyObject_Str(value) : NULL;
+	PyObject *clean = msg != NULL ? PyUnicode_Replace(msg, consumer_prefix, empty_str, -1) : NULL;
+	PyObject *own = PyUnicode_FromFormat("%s() ", b->name);
+	int ours = 0;
+	if (clean != NULL && own != NULL && PyUnicode_Tailmatch(clean, own, 0, PY_SSIZE_T_MAX, -1) == 1) {
+		Py_SETREF(clean, PyUnicode_Substring(clean, PyUnicode_GET_LENGTH(own), PY_SSIZE_T_MAX));
+		ours = clean != NULL;
+	} else if (clean != NULL && PyUnicode_CompareWithASCIIString(clean, "cannot import") != 0) {
+		PyObject *start = PyUnicode_Substring(clean, 0, 13);
+		ours = start != NULL && PyUnicode_CompareWithASCIIString(start, "cannot import") == 0;
+		Py_XDECREF(start);
+	}
+	Py_XDECREF(own);
+	if (ours) {
+		PyErr_Format(type, "%s(): argument '%s': %U", b->name, p->name, clean);
+		Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
+	} else {
+		PyErr_Clear(); /* what the attempt raised, if anything: the original is the one to see */
+		PyErr_Restore(type, value, tb);
+	}
+	Py_XDECREF(msg);
+	Py_XDECREF(clean);
+}
+
+/*
+ * take_tensor is where a bound function takes a tensor argument: package
+ * capsule's one import (gdl_import: take, validate, and the writable rules).
+ * On success the call owns the managed tensor; on failure nothing is left to
+ * release.
+ */
+static int take_tensor(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_arg_tensor *t) {
+	gdl_request req = {.func = b->name, .copy = -1, .writable = p->writable};
+	if (gdl_import(o, &req, t->strides, &t->imp) == 0)
+		return 0;
+	/* An object that speaks no DLPack gets the parameter's own words; a producer's error names the argument. */
+	if (PyErr_ExceptionMatches(PyExc_TypeError) && !PyCapsule_CheckExact(o) && !PyObject_HasAttrString(o, "__dlpack__")) {
+		PyErr_Clear();
+		return type_error(b, p, o);
+	}
+	if ((consumer_prefix != NULL || (consumer_prefix = PyUnicode_InternFromString("consumer: ")) != NULL) &&
+	    (empty_str != NULL || (empty_str = PyUnicode_InternFromString("")) != NULL))
+		name_argument(b, p);
+	return -1;
+}
+
+/* convert_arg converts argument i (NULL when not passed) into c->args[i]; tensors are counted in *nt. */
+static int convert_arg(const gdl_bound *b, int i, PyObject *o, gdl_call *c, int *nt) {
+	const gdl_param *p = &b->params[i];
+	gdl_value *v = &c->args[i];
+	v->present = true;
+	if (o == NULL && p->has_default) {
+		*v = p->dflt;
+		return 0;
+	}
+	if (o == NULL || (o == Py_None && p->optional)) {
+		v->present = false;
+		return 0;
+	}
+	switch (p->kind) {
+	case GDL_KIND_BOOL:
+		if (o == Py_True || o == Py_False || is_numpy_bool(o)) {
+			int t = PyObject_IsTrue(o);
+			if (t < 0)
+				return -1;
+			v->v.b = t;
+			return 0;
+		}
+		return type_error(b, p, o);
+	case GDL_KIND_INT8: case GDL_KIND_INT16: case GDL_KIND_INT32: case GDL_KIND_INT64:
+	case GDL_KIND_UINT8: case GDL_KIND_UINT16: case GDL_KIND_UINT32: case GDL_KIND_UINT64:
+		return convert_int(b, p, o, v);
+	case GDL_KIND_FLOAT32: case GDL_KIND_FLOAT64:
+		return convert_float(b, p, o, v);
+	case GDL_KIND_COMPLEX64: case GDL_KIND_COMPLEX128:
+		return convert_complex(b, p, o, v);
+	case GDL_KIND_STRING:
+		if (!PyUnicode_Check(o))
+			return type_error(b, p, o);
+		v->v.s.p = PyUnicode_AsUTF8AndSize(o, &v->v.s.n);
+		return v->v.s.p == NULL ? -1 : 0;
+	case GDL_KIND_BYTES:
+		if (!PyBytes_Check(o))
+			return type_error(b, p, o);
+		v->v.s.p = PyBytes_AS_STRING(o);
+		v->v.s.n = PyBytes_GET_SIZE(o);
+		return 0;
+	case GDL_KIND_OBJECT:
+		v->v.o = o;
+		return 0;
+	case GDL_KIND_TENSOR:
+		if (take_tensor(b, p, o, &c->tensors[*nt]) != 0)
+			return -1;
+		v->v.index = (*nt)++;
+		return 0;
+	}
+	PyErr_Format(PyExc_SystemError, "%s(): argument '%s' has an unknown kind %d", b->name, p->name, p->kind);
+	return -1;
+}
+
+/* ---- Results ---- */
+
+/* The from_dlpack of each ReturnKind but the first, looked up once and kept. */
+static PyObject *from_dlpack[GDL_RETURN_GODLPACK + 1];
+static const char *const from_dlpack_module[] = {NULL, "numpy", "torch", "godlpack"};
+
+/* convert_tensor makes an object of Go's result tensor r (its owner reference passes to it). */
+static PyObject *convert_tensor(const gdl_bound *b, gdl_result_tensor *r) {
+	gdl_source *s;
+	PyObject *e = gdl_exporter_new(r->src.view.ndim, &s);
+	if (e == NULL) {
+		gdl_source_release(&r->src);
+		return NULL;
+	}
+	const int64_t *shape = s->view.shape, *strides = s->view.strides;
+	int32_t nd = r->src.view.ndim;
+	memcpy((int64_t *)shape, r->src.view.shape, (size_t)nd * sizeof(int64_t));
+	memcpy((int64_t *)strides, r->src.view.strides, (size_t)nd * sizeof(int64_t));
+	*s = r->src;
+	s->view.shape = shape;
+	s->view.strides = strides;
+	if (b->return_as == GDL_RETURN_TENSOR)
+		return e;
+	PyObject **fn = &from_dlpack[b->return_as];
+	if (*fn == NULL) {
+		PyObject *mod = PyImport_ImportModule(from_dlpack_module[b->return_as]);
+		if (mod != NULL) {
+			*fn = PyObject_GetAttrString(mod, "from_dlpack");
+			Py_DECREF(mod);
+		}
+		if (*fn == NULL) {
+			Py_DECREF(e);
+			return NULL;
+		}
+	}
+	PyObject *r2 = PyObject_CallOneArg(*fn, e);
+	Py_DECREF(e);
+	return r2;
+}
+
+/* convert_result turns result j into a new reference; its C memory or owner passes to it or is freed. */
+static PyObject *convert_result(const gdl_bound *b, gdl_call *c, int j) {
+	gdl_value *v = &c->results[j];
+	PyObject *o = NULL;
+	switch (b->results[j]) {
+	case GDL_KIND_BOOL: return PyBool_FromLong(v->v.b);
+	case GDL_KIND_INT8: return PyLong_FromLong(v->v.i8);
+	case GDL_KIND_INT16: return PyLong_FromLong(v->v.i16);
+	case GDL_KIND_INT32: return PyLong_FromLong(v->v.i32);
+	case GDL_KIND_INT64: return PyLong_FromLongLong(v->v.i64);
+	case GDL_KIND_UINT8: return PyLong_FromUnsignedLong(v->v.u8);
+	case GDL_KIND_UINT16: return PyLong_FromUnsignedLong(v->v.u16);
+	case GDL_KIND_UINT32: return PyLong_FromUnsignedLong(v->v.u32);
+	case GDL_KIND_UINT64: return PyLong_FromUnsignedLongLong(v->v.u64);
+	case GDL_KIND_FLOAT32: return PyFloat_FromDouble(v->v.f32);
+	case GDL_KIND_FLOAT64: return PyFloat_FromDouble(v->v.f64);
+	case GDL_KIND_COMPLEX64: return PyComplex_FromDoubles(v->v.c64[0], v->v.c64[1]);
+	case GDL_KIND_COMPLEX128: return PyComplex_FromDoubles(v->v.c128[0], v->v.c128[1]);
+	case GDL_KIND_STRING:
+	case GDL_KIND_BYTES:
+		if (!v->present)
+			Py_RETURN_NONE;
+		v->present = false;
+		o = b->results[j] == GDL_KIND_STRING ? PyUnicode_FromStringAndSize(v->v.s.p, v->v.s.n)
+		                                     : PyBytes_FromStringAndSize(v->v.s.p, v->v.s.n);
+		free((void *)v->v.s.p);
+		return o;
+	case GDL_KIND_TENSOR:
+		if (!v->present)
+			Py_RETURN_NONE;
+		v->present = false;
+		return convert_tensor(b, &c->out[v->v.index]);
+	case GDL_KIND_OBJECT:
+		if (!v->present || v->v.o == NULL)
+			Py_RETURN_NONE;
+		v->present = false;
+		return v->v.o;
+	}
+	return PyErr_Format(PyExc_SystemError, "%s(): result %d has an unknown kind", b->name, j);
+}
+
+/* drop_results frees what results from j on still hold: C memory, owners, references. */
+static void drop_results(const gdl_bound *b, gdl_call *c, int j) {
+	for (; j < b->nresults; j++) {
+		gdl_value *v = &c->results[j];
+		if (!v->present)
+			continue;
+		switch (b->results[j]) {
+		case GDL_KIND_STRING:
+		case GDL_KIND_BYTES: free((void *)v->v.s.p); break;
+		case GDL_KIND_TENSOR: gdl_source_release(&c->out[v->v.index].src); break;
+		case GDL_KIND_OBJECT: gdl_drop_keeping_error(v->v.o); break;
+		}
+		v->present = false;
+	}
+}
+
+static PyObject *make_results(const gdl_bound *b, gdl_call *c) {
+	if (b->nresults == 0)
+		Py_RETURN_NONE;
+	if (b->nresults == 1) {
+		PyObject *o = convert_result(b, c, 0);
+		return o;
+	}
+	PyObject *t = PyTuple_New(b->nresults);
+	if (t == NULL)
+		return NULL;
+	for (int j = 0; j < b->nresults; j++) {
+		PyObject *o = convert_result(b, c, j);
+		if (o == NULL) {
+			drop_results(b, c, j + 1);
+			Py_DECREF(t);
+			return NULL;
+		}
+		PyTuple_SET_ITEM(t, j, o);
+	}
+	return t;
+}
+
+/* ---- The call ---- */
+
+/* release_tensors calls the deleter of every tensor the call took; an exception pending stays pending. */
+static void release_tensors(gdl_call *c, int nt) {
+	for (int i = 0; i < nt; i++)
+		gdl_delete_keeping_error(c->tensors[i].imp.managed, c->tensors[i].imp.versioned);
+}
+
+static PyObject *bound_call(const gdl_bound *b, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+	GDL_CHECK_FORK(NULL);
+	PyObject *slots[GDL_BIND_MAX_PARAMS];
+	if (gdl_parse((gdl_signature *)&b->sig, args, nargs, kwnames, slots) != 0)
+		return NULL;
+	gdl_call c; /* not zeroed: 10 KiB, of which a call uses what its plan names */
+	c.fn = b;
+	c.nout = 0;
+	c.error = 0;
+	int nt = 0;
+	for (int i = 0; i < b->nparams; i++)
+		if (convert_arg(b, i, slots[i], &c, &nt) != 0) {
+			release_tensors(&c, nt);
+			return NULL;
+		}
+	for (int j = 0; j < b->nresults; j++)
+		c.results[j].present = false;
+	if (b->release_gil) {
+		Py_BEGIN_ALLOW_THREADS
+		godlpackBindCall(&c);
+		Py_END_ALLOW_THREADS
+	} else {
+		godlpackBindCall(&c);
+	}
+	PyObject *r = NULL;
+	if (c.error == 0)
+		r = make_results(b, &c);
+	else {
+		drop_results(b, &c, 0);
+		gdl_raise(c.error, c.message);
+	}
+	release_tensors(&c, nt);
+	return r;
+}
+
+/*
+ * Each bound function is a built-in function bound to its module (so that
+ * __module__, __qualname__ and pickling by name are CPython's own), whose C
+ * function is one of these trampolines: each knows its slot of the table.
+ */
+#define GDL_BIND_MAX_FUNCS 1000
+static const gdl_bound *table[GDL_BIND_MAX_FUNCS];
+static int ntable;
+
+#define TRAMPOLINE(a, b, c)                                                                                     \
+	static PyObject *tramp_##a##b##c(PyObject *m, PyObject *const *args, Py_ssize_t n, PyObject *kw) {          \
+		return bound_call(table[a * 100 + b * 10 + c], args, n, kw);                                            \
+	}
+#define TRAMPOLINES10(a, b)                                                                                     \
+	TRAMPOLINE(a, b, 0) TRAMPOLINE(a, b, 1) TRAMPOLINE(a, b, 2) TRAMPOLINE(a, b, 3) TRAMPOLINE(a, b, 4)         \
+	TRAMPOLINE(a, b, 5) TRAMPOLINE(a, b, 6) TRAMPOLINE(a, b, 7) TRAMPOLINE(a, b, 8) TRAMPOLINE(a, b, 9)
+#define TRAMPOLINES100(a)                                                                                       \
+	TRAMPOLINES10(a, 0) TRAMPOLINES10(a, 1) TRAMPOLINES10(a, 2) TRAMPOLINES10(a, 3) TRAMPOLINES10(a, 4)         \
+	TRAMPOLINES10(a, 5) TRAMPOLINES10(a, 6) TRAMPOLINES10(a, 7) TRAMPOLINES10(a, 8) TRAMPOLINES10(a, 9)
+TRAMPOLINES100(0) TRAMPOLINES100(1) TRAMPOLINES100(2) TRAMPOLINES100(3) TRAMPOLINES100(4)
+TRAMPOLINES100(5) TRAMPOLINES100(6) TRAMPOLINES100(7) TRAMPOLINES100(8) TRAMPOLINES100(9)
+
+#define P(a, b, c) (PyCFunction)(void (*)(void))tramp_##a##b##c,
+#define P10(a, b) P(a, b, 0) P(a, b, 1) P(a, b, 2) P(a, b, 3) P(a, b, 4) P(a, b, 5) P(a, b, 6) P(a, b, 7) P(a, b, 8) P(a, b, 9)
+#define P100(a) P10(a, 0) P10(a, 1) P10(a, 2) P10(a, 3) P10(a, 4) P10(a, 5) P10(a, 6) P10(a, 7) P10(a, 8) P10(a, 9)
+static const PyCFunction trampolines[GDL_BIND_MAX_FUNCS] = {
+	P100(0) P100(1) P100(2) P100(3) P100(4) P100(5) P100(6) P100(7) P100(8) P100(9)};
+
+int gdl_bound_add(PyObject *m, gdl_bound *b) {
+	if (ntable == GDL_BIND_MAX_FUNCS) {
+		PyErr_Format(PyExc_ImportError, "cannot bind %s: one extension binds at most %d functions", b->name,
+		             GDL_BIND_MAX_FUNCS);
+		return -1;
+	}
+	b->sig.func = b->name;
+	b->sig.n = b->nparams;
+	for (int i = 0; i < b->nparams; i++)
+		b->sig.names[i] = b->params[i].name;
+	b->def.ml_name = b->name;
+	b->def.ml_doc = b->doc;
+	b->def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
+	b->def.ml_meth = trampolines[ntable];
+	PyObject *modname = PyModule_GetNameObject(m);
+	if (modname == NULL)
+		return -1;
+	PyObject *f = PyCFunction_NewEx(&b->def, m, modname);
 	Py_DECREF(modname);
-	Py_DECREF(self);
 	if (f == NULL)
 		return -1;
-	int rc = PyModule_AddObjectRef(m, name, f);
+	table[ntable] = b;
+	if (PyModule_AddObjectRef(m, b->name, f) != 0) {
+		table[ntable] = NULL;
+		Py_DECREF(f); /* its definition is b's, which the caller frees: nothing else holds f */
+		return -1;
+	}
+	ntable++;
 	Py_DECREF(f);
-	return rc;
-}
-
-PyObject *gdl_none(void) {
-	Py_INCREF(Py_None);
-	return Py_None;
+	return 0;
 }

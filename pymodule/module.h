@@ -1,20 +1,149 @@
 /*
- * Extension modules whose functions are Go functions: each function object
- * carries a cgo.Handle (as a Python int, its "self") that the trampoline
- * passes back to Go with the positional arguments.
+ * The C half of package pymodule: bound Go functions as CPython sees them.
+ * A gdl_bound, made once at registration, holds each parameter's conversion
+ * plan; a call parses its vectorcall arguments into one gdl_call on the C
+ * stack (numbers converted, tensors taken and checked), crosses into Go once
+ * with it, and turns what Go wrote back into Python objects.
  */
 #ifndef GODLPACK_PYMODULE_H
 #define GODLPACK_PYMODULE_H
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
+#include "capsule.h"
+
+#define GDL_BIND_MAX_PARAMS GDL_SIGNATURE_MAX /* what gdl_parse can name */
+#define GDL_BIND_MAX_TENSORS 8                /* tensor parameters of one function */
+#define GDL_BIND_MAX_RESULTS 4                /* results of one function, its error aside */
+#define GDL_BIND_ERROR_LEN 512                /* room for the message of a Go error */
+
+/* The kinds of values that cross; pymodule's kind constants have the same values. */
+enum {
+	GDL_KIND_NONE = 0,
+	GDL_KIND_BOOL,
+	GDL_KIND_INT8,
+	GDL_KIND_INT16,
+	GDL_KIND_INT32,
+	GDL_KIND_INT64,
+	GDL_KIND_UINT8,
+	GDL_KIND_UINT16,
+	GDL_KIND_UINT32,
+	GDL_KIND_UINT64,
+	GDL_KIND_FLOAT32,
+	GDL_KIND_FLOAT64,
+	GDL_KIND_COMPLEX64,
+	GDL_KIND_COMPLEX128,
+	GDL_KIND_STRING, /* args: a view of the str's UTF-8; results: C memory the call frees */
+	GDL_KIND_BYTES,  /* the same for bytes */
+	GDL_KIND_TENSOR, /* args: an index into gdl_call.tensors; results: an index into gdl_call.out */
+	GDL_KIND_OBJECT, /* a PyObject: borrowed as an argument, a new reference as a result */
+};
+
+/* One value: an argument after conversion, or a result Go wrote. */
+typedef struct {
+	union {
+		bool b;
+		int8_t i8;
+		int16_t i16;
+		int32_t i32;
+		int64_t i64;
+		uint8_t u8;
+		uint16_t u16;
+		uint32_t u32;
+		uint64_t u64;
+		float f32;
+		double f64;
+		float c64[2];
+		double c128[2];
+		struct {
+			const char *p;
+			Py_ssize_t n;
+		} s;
+		PyObject *o;
+		int32_t index;
+	} v;
+	bool present; /* false for an optional argument that was None or not passed */
+} gdl_value;
+
+typedef struct {
+	char *name;
+	uint8_t kind;
+	bool optional;    /* None means "not given" */
+	bool has_default; /* dflt is used when the argument is not passed */
+	bool writable;    /* a tensor the function writes in place (gdl_request.writable) */
+	gdl_value dflt;
+	char *type_name; /* what the parameter takes, for messages: "a float", "an int" */
+} gdl_param;
+
+/* Where Go's result tensors go: a source and its shape and strides, for C to wrap once back with the GIL. */
+typedef struct {
+	gdl_source src;
+	int64_t dims[2 * GDL_MAX_NDIM];
+} gdl_result_tensor;
+
+/* How tensor results come out. */
+enum { GDL_RETURN_TENSOR = 0, GDL_RETURN_NUMPY, GDL_RETURN_TORCH, GDL_RETURN_GODLPACK };
+
+/* A bound function: made once at registration, read by every call (never freed, like the module). */
+typedef struct {
+	gdl_signature sig;
+	int32_t id; /* the Go binding's index */
+	int nparams, ntensors, nresults;
+	gdl_param params[GDL_BIND_MAX_PARAMS];
+	uint8_t results[GDL_BIND_MAX_RESULTS];
+	int return_as;
+	bool release_gil;
+	char *name, *doc;
+	PyMethodDef def;
+} gdl_bound;
+
+/* An argument tensor: what gdl_import imported (the call owns its managed tensor), and room for its strides. */
+typedef struct {
+	gdl_imported imp;
+	int64_t strides[GDL_MAX_NDIM];
+} gdl_arg_tensor;
+
+/*
+ * gdl_call is the one struct a call hands to Go (godlpackBindCall): the
+ * arguments in, the results and any error out. It lives on the C stack.
+ */
+typedef struct {
+	const gdl_bound *fn;
+	gdl_value args[GDL_BIND_MAX_PARAMS];
+	gdl_value results[GDL_BIND_MAX_RESULTS];
+	gdl_arg_tensor tensors[GDL_BIND_MAX_TENSORS];
+	gdl_result_tensor out[GDL_BIND_MAX_RESULTS];
+	int nout; /* out entries Go filled (each holds an owner reference) */
+	int error; /* 0, or a GDL_…_ERROR kind with the message in message */
+	char message[GDL_BIND_ERROR_LEN];
+} gdl_call;
 
 /* gdl_module_new returns a new module; its definition lives as long as the process. NULL with an exception. */
 PyObject *gdl_module_new(const char *name, const char *doc);
 
-/* gdl_module_add adds the Go function behind handle to m as name. -1 with an exception. */
-int gdl_module_add(PyObject *m, const char *name, const char *doc, uintptr_t handle);
+/*
+ * gdl_bound_new returns a zeroed gdl_bound with name and doc copied, or NULL
+ * with MemoryError. Go fills its plan, then gdl_bound_add adds it to m.
+ */
+gdl_bound *gdl_bound_new(const char *name, const char *doc);
+
+/* gdl_bound_free frees a gdl_bound that gdl_bound_add never took. */
+void gdl_bound_free(gdl_bound *b);
+
+/* gdl_strdup copies s into C memory (NULL when out of memory). */
+char *gdl_strdup(const char *s);
+
+/*
+ * gdl_bound_add finishes b (its signature for gdl_parse) and adds it to m as
+ * a built-in function bound to m: __module__, __qualname__, pickling by name
+ * and __text_signature__ (from b->doc) all as for a function of a C module.
+ * -1 with an exception; b is then b's caller's to free.
+ */
+int gdl_bound_add(PyObject *m, gdl_bound *b);
+
+/* gdl_result_bytes copies n bytes into C memory for a string or bytes result; NULL when out of memory. */
+char *gdl_result_bytes(const void *p, size_t n);
+
+/* gdl_import_error raises ImportError with msg (a registration that cannot be made). */
+void gdl_import_error(const char *msg);
 
 /* gdl_none returns a new reference to None (Py_None is a macro). */
 PyObject *gdl_none(void);

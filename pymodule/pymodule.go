@@ -1,19 +1,69 @@
-// Package pymodule builds a Python extension module whose functions are Go
-// functions, with no C to write: for the PyInit_<name> function of a Go
-// extension built with go build -buildmode=c-shared.
+// Package pymodule turns ordinary Go functions into the functions of a
+// Python extension module, with no C to write: the binder of a Go extension
+// built with go build -buildmode=c-shared.
 //
-//	//export PyInit_normalize
-//	func PyInit_normalize() *C.PyObject {
-//		m, _ := pymodule.New("normalize", "…", pymodule.Function{Name: "normalize", Doc: "…", Func: normalize})
+// A function is registered with its Python parameters, written as Python
+// writes them, defaults, positional-only "/" and keyword-only "*" included:
+//
+//	func clip(x pymodule.Tensor, lo, hi float64) (raised, lowered int64) { … }
+//
+//	//export PyInit_rowstats
+//	func PyInit_rowstats() *C.PyObject {
+//		m, _ := pymodule.New("rowstats", "Row statistics.",
+//			pymodule.Def("clip_", "x: tensor[float32|float64, writable], /, lo=-inf, hi=inf", pymodule.F3R2(clip),
+//				"Clip x in place to [lo, hi]; return the counts raised and lowered."))
 //		return (*C.PyObject)(m) // nil with the exception set when New failed
 //	}
 //
-// Each Python call crosses into Go once, through one C trampoline. Errors a
-// function returns become Python exceptions through capsule.RaiseError, and
-// a panic becomes a RuntimeError. Every Go extension carries its own Go
-// runtime, and two runtimes cannot share a process: New refuses, with an
-// ImportError, to make a module in a process where another extension built
-// on package capsule (godlpack._core among them) already runs one.
+// The adapter (F3R2 here: three parameters, two results) carries the Go
+// types; Def reads them once, at registration, and plans each conversion.
+// A call parses its arguments in C (vectorcall, keywords included), converts
+// numbers in C, takes every tensor argument through package capsule's import
+// path, and crosses into Go once with one C struct; results come back the
+// same way. No reflection and no Go heap allocation happen per call (a
+// function's own allocations aside, and string arguments, which are copied).
+//
+// Parameters and results map Go types to Python values:
+//
+//	bool                        bool (and NumPy's bool)
+//	int8 … int64, uint8 … uint64 int, or any object with __index__; OverflowError when out of range
+//	float32, float64            float, int (OverflowError beyond float64), anything with __float__
+//	complex64, complex128       complex, float, int
+//	string, []byte              str, bytes (copied into Go)
+//	Tensor                      any DLPack producer: NumPy, PyTorch, JAX, godlpack, a capsule (parameters)
+//	Array, []T of numbers       a tensor over the memory, zero-copy (results)
+//	Optional[T]                 T or None
+//	capsule.Object              any object (borrowed as a parameter, a new reference as a result)
+//
+// A last result of type error becomes the Python exception of
+// capsule.ExceptionOf (a RuntimeError for an error that names none); several
+// results come back as a tuple.
+//
+// A tensor parameter's annotation says what it accepts, as nanobind's
+// nb::ndarray<…> does: "x: tensor[float32|float64, (*, 3), C, writable]".
+// Its items, in any order: dtypes joined by '|' (any dtype when none); a
+// shape, with "*" for any size ("()" for 0-d; any number of dimensions when
+// none); "C" or "F" for a contiguous layout; "writable" for a tensor the
+// function writes in place (read-only, legacy, copied and self-overlapping
+// tensors are refused); "device=name" (the default, "cpu", takes any memory
+// the CPU reads; "any" takes every device); "convert" to accept a tensor of
+// another layout, or a bool, integer or float tensor where float32 or
+// float64 is asked, by a copy for the call (never with "writable").
+// Mistakes name the function and the argument: "row_norms(): argument 'x'
+// must be a 2-D float32 or float64 tensor, got a 3-D int64 one". Errors
+// never name Go packages.
+//
+// Functions are built-in functions of their module: __module__, __qualname__,
+// pickling by name, __text_signature__ (inspect.signature) and __doc__ are
+// CPython's own. A call in a process forked after the module was imported
+// raises RuntimeError (the Go runtime does not survive fork); a panic
+// becomes a RuntimeError. Function.WithoutGIL releases the GIL around the Go
+// work, which then must not touch Python objects; the tensors it received
+// stay valid until it returns.
+//
+// Every Go extension carries its own Go runtime: New joins it to the
+// process's others through capsule.ClaimProcess (on Linux with glibc they
+// share the process; elsewhere the second one is an ImportError).
 //
 // The Go runtime preempts long-running Go code by sending SIGURG to its
 // thread. A Python program that installs a SIGURG handler of its own
@@ -27,35 +77,136 @@ package pymodule
 
 /*
 #cgo pkg-config: python3
-#cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -O2
+#cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -I${SRCDIR}/../capsule -O2
 #include <stdlib.h>
 #include "module.h"
 */
 import "C"
 
 import (
-	"runtime/cgo"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/internal/pysig"
+	"github.com/godlpack/godlpack/producer"
 )
 
-// A Func is a Python function written in Go: it receives the positional
-// arguments (borrowed references) and returns a new reference, or an error
-// that capsule.RaiseError turns into the Python exception.
-type Func func(args []capsule.Object) (capsule.Object, error)
+// call is the C struct of one call (module.h's gdl_call).
+type call = C.gdl_call
 
-// A Function is one function of a module made by New.
-type Function struct {
-	Name string
-	Doc  string // the docstring; a first line "name(args)\n--\n\n" gives the signature
-	Func Func
+// kind is a value's kind as module.h numbers it.
+type kind uint8
+
+const (
+	kindNone kind = iota
+	kindBool
+	kindInt8
+	kindInt16
+	kindInt32
+	kindInt64
+	kindUint8
+	kindUint16
+	kindUint32
+	kindUint64
+	kindFloat32
+	kindFloat64
+	kindComplex64
+	kindComplex128
+	kindString
+	kindBytes
+	kindTensor
+	kindObject
+)
+
+// The kinds must be module.h's: this fails to compile if not.
+const _ = uint(kindObject-C.GDL_KIND_OBJECT) + uint(C.GDL_KIND_OBJECT-kindObject) +
+	uint(kindTensor-C.GDL_KIND_TENSOR) + uint(C.GDL_KIND_TENSOR-kindTensor)
+
+// Optional is a parameter or result that may be None: Valid is false for
+// None (or an argument not passed whose default is None).
+type Optional[T any] struct {
+	Value T
+	Valid bool
 }
+
+func (Optional[T]) optional() {}
+
+// Some returns an Optional holding v.
+func Some[T any](v T) Optional[T] { return Optional[T]{Value: v, Valid: true} }
+
+type optionalType interface{ optional() }
+
+// A Fn is a Go function with its types, made by one of the adapters F0 …
+// F8R3E: F and the number of parameters, then R and the number of results
+// (R alone for one), then E when a last, extra result is an error. Def
+// binds it.
+type Fn struct {
+	in, out []reflect.Type
+	err     bool
+	bind    func(b *binding) func(*call) error
+}
+
+// A Function is one function of a module made by New. Make it with Def.
+type Function struct {
+	name, params, doc string
+	fn                Fn
+	releaseGIL        bool
+	returnAs          ReturnKind
+}
+
+// ReturnKind says what a bound function's tensor results are.
+type ReturnKind int
+
+const (
+	// AsTensor returns tensor results as tensor objects of package capsule,
+	// which every DLPack consumer reads without a copy.
+	AsTensor ReturnKind = iota
+	// AsNumPy returns them as NumPy arrays over the same memory (numpy.from_dlpack).
+	AsNumPy
+	// AsTorch returns them as PyTorch tensors over the same memory (torch.from_dlpack).
+	AsTorch
+	// AsGodlpack returns them as godlpack.Tensor objects over the same memory
+	// (godlpack.from_dlpack): shape, dtype, device, repr, the buffer
+	// protocol, tolist, pickling. The godlpack package must be installed;
+	// its Go runtime shares the process with the extension's.
+	AsGodlpack
+)
+
+// The kinds must be module.h's: this fails to compile if not.
+const _ = uint(AsGodlpack-C.GDL_RETURN_GODLPACK) + uint(C.GDL_RETURN_GODLPACK-AsGodlpack)
+
+// Def describes a function named name whose Python parameters are params, a
+// parameter list as Python writes it ("x, /, lo=-inf, hi=inf", see
+// package documentation), one per parameter of fn in order, and whose
+// docstring is doc. Defaults are Python literals of the parameter's type:
+// numbers (inf, -inf and nan for floats), True and False, quoted strings,
+// None for an Optional. Def checks nothing; New reports what is wrong.
+func Def(name, params string, fn Fn, doc string) Function {
+	return Function{name: name, params: params, doc: doc, fn: fn}
+}
+
+// WithoutGIL returns f set to release the GIL while its Go code runs, as
+// nanobind's gil_scoped_release: other Python threads run meanwhile. The
+// function must not touch Python objects (capsule.Object arguments among
+// them).
+func (f Function) WithoutGIL() Function { f.releaseGIL = true; return f }
+
+// Returning returns f set to return its tensor results as k.
+func (f Function) Returning(k ReturnKind) Function { f.returnAs = k; return f }
 
 // New returns a new extension module object with the given functions, for
 // the extension's PyInit_<name> to return. The error wraps
-// capsule.ErrPython: an ImportError when another Go runtime built on
-// package capsule runs in the process, or what CPython raised.
+// capsule.ErrPython: an ImportError when a function's description is wrong
+// (its message says what), the ImportError of capsule.ClaimProcess, or what
+// CPython raised.
 func New(name, doc string, funcs ...Function) (capsule.Object, error) {
 	if err := capsule.ClaimProcess(name); err != nil {
 		return nil, err
@@ -65,49 +216,419 @@ func New(name, doc string, funcs ...Function) (capsule.Object, error) {
 	C.free(unsafe.Pointer(cname))
 	C.free(unsafe.Pointer(cdoc))
 	if m == nil {
-		return nil, pyErr("creating module " + name)
+		return nil, capsule.PythonError("creating module " + name)
 	}
 	for _, f := range funcs {
-		h := cgo.NewHandle(f.Func) // kept for the life of the process, like the module
-		fn, fd := C.CString(f.Name), C.CString(f.Doc)
-		rc := C.gdl_module_add(m, fn, fd, C.uintptr_t(h))
-		C.free(unsafe.Pointer(fn))
-		C.free(unsafe.Pointer(fd))
-		if rc != 0 {
-			h.Delete()
+		if err := add(m, name, f); err != nil {
 			capsule.DecRef(capsule.Object(m))
-			return nil, pyErr("adding function " + f.Name)
+			return nil, err
 		}
 	}
 	return capsule.Object(m), nil
 }
 
-func pyErr(what string) error { return capsule.PythonError(what) }
+// bindings holds every bound function of the extension, by id: C passes the id back.
+var (
+	bindingsMu sync.Mutex
+	bindings   atomic.Pointer[[]*binding]
+)
 
-// godlpackModuleCall runs the Go function of a module's function object.
-//
-//export godlpackModuleCall
-func godlpackModuleCall(h C.uintptr_t, args unsafe.Pointer, nargs int) (result unsafe.Pointer) {
-	defer func() {
-		if p := recover(); p != nil {
-			result = unsafe.Pointer(capsule.Raise(capsule.RuntimeError, "internal error in a Go function: %v", p))
-		}
-	}()
-	fn := cgo.Handle(h).Value().(Func)
-	var a []capsule.Object
-	if nargs > 0 {
-		a = unsafe.Slice((*capsule.Object)(args), nargs)
-	}
-	o, err := fn(a)
+// add plans f, registers it and adds it to module m.
+func add(m *C.PyObject, module string, f Function) error {
+	b, err := plan(f)
 	if err != nil {
-		capsule.DecRef(o) // nil is fine; an error wins over a result
-		return unsafe.Pointer(capsule.RaiseError(err))
+		msg := C.CString(fmt.Sprintf("%s.%s: %v", module, f.name, err))
+		C.gdl_import_error(msg)
+		C.free(unsafe.Pointer(msg))
+		return capsule.PythonError("binding " + f.name)
 	}
-	if o == nil {
-		return unsafe.Pointer(capsule.Raise(capsule.RuntimeError, "a Go function returned neither a result nor an error"))
+	cb := b.cStruct()
+	if cb == nil {
+		return capsule.PythonError("binding " + f.name)
 	}
-	return unsafe.Pointer(o)
+	bindingsMu.Lock()
+	var list []*binding
+	if p := bindings.Load(); p != nil {
+		list = *p
+	}
+	cb.id = C.int32_t(len(list))
+	list = append(list[:len(list):len(list)], b)
+	bindings.Store(&list)
+	bindingsMu.Unlock()
+	if C.gdl_bound_add(m, cb) != 0 {
+		C.gdl_bound_free(cb)
+		return capsule.PythonError("adding function " + f.name)
+	}
+	return nil
 }
 
-// None returns a new reference to None, for a Func with no result.
-func None() capsule.Object { return capsule.Object(C.gdl_none()) }
+// A binding is the plan of one bound function.
+type binding struct {
+	Function
+	params    []param
+	tensors   []int // the indices of tensor parameters
+	results   []kind
+	outs      []outPlan
+	call      func(*call) error
+	signature []pysig.Param
+}
+
+// A param is the plan of one parameter.
+type param struct {
+	name     string
+	kind     kind
+	optional bool
+	validOff uintptr // Optional's Valid field
+	dflt     string
+	hasDflt  bool
+	tensor   *tensorSpec
+}
+
+// plan checks f and plans its conversions: the only reflection there is.
+func plan(f Function) (*binding, error) {
+	ps, err := pysig.Parse(f.params)
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) != len(f.fn.in) {
+		return nil, fmt.Errorf("parameters %q name %d parameters, and the Go function has %d", f.params, len(ps), len(f.fn.in))
+	}
+	if len(ps) > C.GDL_BIND_MAX_PARAMS {
+		return nil, fmt.Errorf("%d parameters: at most %d are supported", len(ps), C.GDL_BIND_MAX_PARAMS)
+	}
+	if len(f.fn.out) > C.GDL_BIND_MAX_RESULTS {
+		return nil, fmt.Errorf("%d results: at most %d are supported", len(f.fn.out), C.GDL_BIND_MAX_RESULTS)
+	}
+	if !identifier(f.name) {
+		return nil, fmt.Errorf("%q is not a Python name", f.name)
+	}
+	b := &binding{Function: f, signature: ps}
+	required := true
+	for i, p := range ps {
+		t := f.fn.in[i]
+		k, opt, off, err := paramKind(t)
+		if err != nil {
+			return nil, fmt.Errorf("parameter %s: %v", p.Name, err)
+		}
+		bp := param{name: p.Name, kind: k, optional: opt, validOff: off, dflt: p.Default, hasDflt: p.HasDefault}
+		spec, isTensor, err := pysig.ParseTensor(p.Annotation)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("parameter %s: %v", p.Name, err)
+		case isTensor && k != kindTensor:
+			return nil, fmt.Errorf("parameter %s: a tensor annotation on a Go %v", p.Name, t)
+		case k == kindTensor:
+			if !isTensor {
+				spec = pysig.Tensor{Device: "cpu"}
+			}
+			if bp.tensor, err = resolveTensor(spec); err != nil {
+				return nil, fmt.Errorf("parameter %s: %v", p.Name, err)
+			}
+			b.tensors = append(b.tensors, i)
+		}
+		if p.HasDefault {
+			required = false
+		} else if !required {
+			return nil, fmt.Errorf("parameter %s: a required keyword-only parameter after one with a default is not supported", p.Name)
+		}
+		b.params = append(b.params, bp)
+	}
+	if len(b.tensors) > C.GDL_BIND_MAX_TENSORS {
+		return nil, fmt.Errorf("%d tensor parameters: at most %d are supported", len(b.tensors), C.GDL_BIND_MAX_TENSORS)
+	}
+	for j, t := range f.fn.out {
+		k, o, err := resultKind(t)
+		if err != nil {
+			return nil, fmt.Errorf("result %d: %v", j, err)
+		}
+		b.results = append(b.results, k)
+		b.outs = append(b.outs, o)
+	}
+	b.call = f.fn.bind(b)
+	return b, nil
+}
+
+func identifier(s string) bool {
+	ps, err := pysig.Parse(s)
+	return err == nil && len(ps) == 1 && ps[0].Name == s
+}
+
+var (
+	tensorType = reflect.TypeFor[Tensor]()
+	objectType = reflect.TypeFor[capsule.Object]()
+	arrayType  = reflect.TypeFor[Array]()
+	errorType  = reflect.TypeFor[error]()
+)
+
+// scalarKind is the kind of a Go number, bool or string type.
+func scalarKind(t reflect.Type) kind {
+	switch t.Kind() {
+	case reflect.Bool:
+		return kindBool
+	case reflect.Int8:
+		return kindInt8
+	case reflect.Int16:
+		return kindInt16
+	case reflect.Int32:
+		return kindInt32
+	case reflect.Int64, reflect.Int:
+		return kindInt64
+	case reflect.Uint8:
+		return kindUint8
+	case reflect.Uint16:
+		return kindUint16
+	case reflect.Uint32:
+		return kindUint32
+	case reflect.Uint64, reflect.Uint, reflect.Uintptr:
+		return kindUint64
+	case reflect.Float32:
+		return kindFloat32
+	case reflect.Float64:
+		return kindFloat64
+	case reflect.Complex64:
+		return kindComplex64
+	case reflect.Complex128:
+		return kindComplex128
+	case reflect.String:
+		return kindString
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return kindBytes
+		}
+	}
+	return kindNone
+}
+
+func paramKind(t reflect.Type) (k kind, optional bool, validOff uintptr, err error) {
+	if t.Implements(reflect.TypeFor[optionalType]()) {
+		k, _, _, err = paramKind(t.Field(0).Type)
+		return k, true, t.Field(1).Offset, err
+	}
+	switch t {
+	case tensorType:
+		return kindTensor, false, 0, nil
+	case objectType:
+		return kindObject, false, 0, nil
+	}
+	if k = scalarKind(t); k == kindNone {
+		return k, false, 0, fmt.Errorf("a Go %v cannot come from Python", t)
+	}
+	return k, false, 0, nil
+}
+
+// An outPlan says how a tensor result is made: from an Array, or by pinning a slice.
+type outPlan struct {
+	pin func(data unsafe.Pointer, n int) (Array, error)
+}
+
+func resultKind(t reflect.Type) (kind, outPlan, error) {
+	switch t {
+	case arrayType:
+		return kindTensor, outPlan{}, nil
+	case objectType:
+		return kindObject, outPlan{}, nil
+	case errorType:
+		return kindNone, outPlan{}, errors.New("an error result must be the last, alone of its type")
+	}
+	if t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8 {
+		if pin := pinners[t.Elem().Kind()]; pin != nil {
+			return kindTensor, outPlan{pin: pin}, nil
+		}
+	}
+	if k := scalarKind(t); k != kindNone {
+		return k, outPlan{}, nil
+	}
+	return kindNone, outPlan{}, fmt.Errorf("a Go %v cannot go to Python", t)
+}
+
+// typeName says what a parameter takes, in a TypeError.
+func (p *param) typeName() string {
+	var s string
+	switch p.kind {
+	case kindBool:
+		s = "a bool"
+	case kindInt8, kindInt16, kindInt32, kindInt64, kindUint8, kindUint16, kindUint32, kindUint64:
+		s = "an int"
+	case kindFloat32, kindFloat64:
+		s = "a float"
+	case kindComplex64, kindComplex128:
+		s = "a complex"
+	case kindString:
+		s = "a str"
+	case kindBytes:
+		s = "bytes"
+	case kindTensor:
+		s = "a tensor (an object with __dlpack__)"
+	default:
+		s = "an object"
+	}
+	if p.optional {
+		s += " or None"
+	}
+	return s
+}
+
+// cStruct makes the C description of b that calls read. nil with an exception.
+func (b *binding) cStruct() *C.gdl_bound {
+	name, doc := C.CString(b.name), C.CString(b.textSignature()+"\n--\n\n"+b.doc)
+	cb := C.gdl_bound_new(name, doc)
+	C.free(unsafe.Pointer(name))
+	C.free(unsafe.Pointer(doc))
+	if cb == nil {
+		return nil
+	}
+	cb.nparams = C.int(len(b.params))
+	cb.ntensors = C.int(len(b.tensors))
+	cb.nresults = C.int(len(b.results))
+	cb.release_gil = C.bool(b.releaseGIL)
+	cb.return_as = C.int(b.returnAs)
+	for j, k := range b.results {
+		cb.results[j] = C.uint8_t(k)
+	}
+	required, positional := 0, 0
+	for i, p := range b.params {
+		cp := &cb.params[i]
+		cp.name = C.CString(p.name)
+		cp.type_name = C.CString(p.typeName())
+		cp.kind = C.uint8_t(p.kind)
+		cp.optional = C.bool(p.optional)
+		cp.writable = C.bool(p.tensor != nil && p.tensor.writable)
+		if !p.hasDflt && required == i {
+			required++
+		}
+		if b.signature[i].Kind == pysig.PositionalOnly {
+			cb.sig.positional_only++
+		}
+		if b.signature[i].Kind != pysig.KeywordOnly {
+			positional++
+		}
+		if p.hasDflt {
+			if err := p.setDefault(cp); err != nil {
+				msg := C.CString(fmt.Sprintf("%s: parameter %s: %v", b.name, p.name, err))
+				C.gdl_import_error(msg)
+				C.free(unsafe.Pointer(msg))
+				cb.nparams = C.int(i + 1)
+				C.gdl_bound_free(cb)
+				return nil
+			}
+		}
+	}
+	cb.sig.required = C.int(required)
+	cb.sig.max_positional = C.int(positional)
+	return cb
+}
+
+// textSignature is the first line of the docstring that inspect.signature reads.
+func (b *binding) textSignature() string {
+	var parts []string
+	star := false
+	for i, p := range b.signature {
+		if p.Kind == pysig.KeywordOnly && !star {
+			parts = append(parts, "*")
+			star = true
+		}
+		s := p.Name
+		if p.HasDefault {
+			s += "=" + pythonDefault(b.params[i].kind, p.Default)
+		}
+		parts = append(parts, s)
+		if p.Kind == pysig.PositionalOnly && (i+1 == len(b.signature) || b.signature[i+1].Kind != pysig.PositionalOnly) {
+			parts = append(parts, "/")
+		}
+	}
+	return b.name + "(" + strings.Join(append([]string{"$module"}, parts...), ", ") + ")"
+}
+
+// pythonDefault writes a default so that inspect's parser of text
+// signatures evaluates it: inf has no literal, but 1e999 is one.
+func pythonDefault(k kind, d string) string {
+	if k != kindFloat32 && k != kindFloat64 {
+		return d
+	}
+	switch strings.ToLower(strings.TrimPrefix(d, "+")) {
+	case "inf", "infinity":
+		return "1e999"
+	case "-inf", "-infinity":
+		return "-1e999"
+	}
+	return d
+}
+
+// fail copies an error message into c, cut at a character boundary.
+func fail(c *call, exc capsule.Exception, msg string) {
+	n := min(len(msg), C.GDL_BIND_ERROR_LEN-1)
+	for n > 0 && n < len(msg) && !utf8.RuneStart(msg[n]) {
+		n--
+	}
+	buf := unsafe.Slice((*byte)(unsafe.Pointer(&c.message[0])), C.GDL_BIND_ERROR_LEN)
+	copy(buf, msg[:n])
+	buf[n] = 0
+	c.error = C.int(exc)
+}
+
+// goPackages are the prefixes Go packages put on their errors: a Python user never sees them.
+var goPackages = strings.NewReplacer("consumer: ", "", "producer: ", "", "dlpack: ", "", "capsule: ", "", "ops: ", "")
+
+// godlpackBindCall runs the Go function of a call: checks of its tensor
+// arguments, the function, its results. It never touches Python objects
+// (the GIL may be released) and never lets a panic through.
+//
+//export godlpackBindCall
+func godlpackBindCall(c *call) {
+	list := *bindings.Load()
+	b := list[c.fn.id]
+	defer func() {
+		if p := recover(); p != nil {
+			fail(c, capsule.RuntimeError, fmt.Sprintf("%s(): internal error: %v", b.name, p))
+		}
+	}()
+	var copies [C.GDL_BIND_MAX_TENSORS]*producer.Buffer // conversions, released when the call is done
+	defer func() {
+		for _, buf := range copies {
+			if buf != nil {
+				buf.Release()
+			}
+		}
+	}()
+	for k, i := range b.tensors {
+		if !c.args[i].present {
+			continue
+		}
+		spec := b.params[i].tensor
+		exc, msg := spec.check(c, i)
+		if exc != 0 && spec.convertible {
+			var err error
+			if copies[k], err = spec.convert(&c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))]); err != nil {
+				fail(c, exceptionOf(err), fmt.Sprintf("%s(): argument '%s': %v", b.name, b.params[i].name, goPackages.Replace(err.Error())))
+				return
+			}
+			if copies[k] != nil {
+				exc, msg = spec.check(c, i)
+			}
+		}
+		if exc != 0 {
+			fail(c, exc, fmt.Sprintf("%s(): argument '%s' %s", b.name, b.params[i].name, msg))
+			return
+		}
+	}
+	if err := b.call(c); err != nil {
+		fail(c, exceptionOf(err), b.name+"(): "+goPackages.Replace(err.Error()))
+	}
+}
+
+// exceptionOf is capsule.ExceptionOf, but an error that names no Python
+// exception and none of the tensor faults (read-only, device, released)
+// is a RuntimeError, as nanobind makes of a C++ exception.
+func exceptionOf(err error) capsule.Exception {
+	var ce *consumer.Error
+	exc := capsule.ExceptionOf(err)
+	if exc != capsule.BufferError || errors.As(err, &ce) || errors.Is(err, consumer.ErrReadOnly) ||
+		errors.Is(err, consumer.ErrDevice) || errors.Is(err, consumer.ErrReleased) {
+		return exc
+	}
+	var e *capsule.Error
+	if errors.As(err, &e) {
+		return exc
+	}
+	return capsule.RuntimeError
+}

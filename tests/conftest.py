@@ -1,13 +1,29 @@
-"""Shared fixtures: every test must leave no godlpack storage alive."""
+"""Shared fixtures: every test must leave no godlpack storage alive.
+
+The helpers and workers live in tests/support, imported by their module names (`from dlpack_ctypes import
+HandMade`): pytest imports this file before any test module, and it puts that folder on sys.path. A child
+interpreter a test starts gets it from `child_env.child_env()`; this file also appends it to the PYTHONPATH
+every child inherits, so that a worker run with this process's environment finds the helpers too.
+"""
 
 from __future__ import annotations
 
 import gc
+import os
+import sys
+from pathlib import Path
 from typing import Iterator
 
 import pytest
 
 import godlpack
+
+SUPPORT = str(Path(__file__).resolve().parent / "support")
+if SUPPORT not in sys.path:
+    sys.path.insert(0, SUPPORT)
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    dict.fromkeys([p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p] + [SUPPORT])
+)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -13,15 +13,13 @@ The promise: docs/protocol.md#lifetimes.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
-TESTS = Path(__file__).resolve().parent
+from child_env import child_env
 
 CHILD = textwrap.dedent(
     """
@@ -62,9 +60,8 @@ CHILD = textwrap.dedent(
 
 
 def run_chain(depth: int, kind: str, free: str = "del") -> None:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TESTS)] + sys.path))
     done = subprocess.run([sys.executable, "-c", CHILD, str(depth), kind, free], capture_output=True, text=True,
-                          env=env, timeout=600)
+                          env=child_env(), timeout=600)
     assert done.returncode == 0 and done.stdout.strip() == "ok", (
         f"exit {done.returncode} (a negative code is a signal: -11 is a segfault)\n{done.stderr[-3000:]}")
 

@@ -9,7 +9,7 @@ counter stays at 0: ctypes cannot even convert its argument). Every case below c
 and message the caller sees and that each deleter and destructor ran exactly once.
 
 The Exporter of package capsule (examples/normalize, a Go extension of its own) runs the same cases in a
-process of its own: tests/errors_kept_worker.py. The promise: docs/protocol.md#errors-never-lost.
+process of its own: tests/support/errors_kept_worker.py. The promise: docs/protocol.md#errors-never-lost.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from __future__ import annotations
 import ctypes
 import gc
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -28,11 +27,13 @@ import pytest
 
 import godlpack
 import godlpack.ops
-from dlpack_ctypes import HandMade, _api
+from child_env import SUPPORT, child_env
+from dlpack_ctypes import FreshProducer, HandMade, _api, made
+from go_examples import build_normalize
 
 CPU = (1, 0)
 CUDA = (2, 0)
-WORKER = Path(__file__).resolve().parent / "errors_kept_worker.py"
+WORKER = SUPPORT / "errors_kept_worker.py"
 
 # A capsule destructor written in Python: void (*)(PyObject *), the capsule passed as a bare address (a
 # py_object argument would revive the dying capsule).
@@ -53,24 +54,6 @@ class CountingDestructor:
         return _api.PyCapsule_New(h.address, name_bytes, ctypes.cast(self.fn, ctypes.c_void_p))
 
 
-class FreshCapsule:
-    """A producer whose __dlpack__ makes a new capsule per call: godlpack holds its only reference."""
-
-    def __init__(self, make: Callable[[], Any], device: Any = CPU) -> None:
-        self.make = make
-        self.device = device
-
-    def __dlpack__(self, **kwargs: Any) -> Any:
-        return self.make()
-
-    def __dlpack_device__(self) -> Any:
-        return self.device
-
-
-def made(**kw: Any) -> HandMade:
-    return HandMade(shape=(4,), strides=(1,), **kw)
-
-
 def raises(exc: type[BaseException], match: str, f: Callable[[], Any]) -> None:
     with pytest.raises(BaseException) as info:
         f()
@@ -85,7 +68,7 @@ def raises(exc: type[BaseException], match: str, f: Callable[[], Any]) -> None:
 @pytest.mark.parametrize("call", ["from_dlpack", "ops.sum", "ops.scale_", "ops.copy_"])
 def test_wrong_capsule_name_with_a_python_destructor(call: str) -> None:
     h, d = made(), CountingDestructor()
-    producer = FreshCapsule(lambda: d.capsule(h, "not_a_dltensor"))
+    producer = FreshProducer(lambda: d.capsule(h, "not_a_dltensor"))
     f = {
         "from_dlpack": lambda: godlpack.from_dlpack(producer),
         "ops.sum": lambda: godlpack.ops.sum(producer),
@@ -99,7 +82,7 @@ def test_wrong_capsule_name_with_a_python_destructor(call: str) -> None:
 
 def test_consumed_capsule_with_a_python_destructor() -> None:
     h, d = made(), CountingDestructor()
-    raises(ValueError, "already consumed", lambda: godlpack.from_dlpack(FreshCapsule(
+    raises(ValueError, "already consumed", lambda: godlpack.from_dlpack(FreshProducer(
         lambda: d.capsule(h, "used_dltensor_versioned"))))
     assert len(d.calls) == 1
 
@@ -107,7 +90,7 @@ def test_consumed_capsule_with_a_python_destructor() -> None:
 def test_second_operand_fails_after_the_first_was_taken() -> None:
     """ops.copy_ took its first operand's tensor (a Python deleter) when the second one fails."""
     first, h, d = made(), made(), CountingDestructor()
-    bad = FreshCapsule(lambda: d.capsule(h, "nope"))
+    bad = FreshProducer(lambda: d.capsule(h, "nope"))
     raises(TypeError, "capsule named nope", lambda: godlpack.ops.copy_(first.capsule(), bad))
     assert first.deleted == 1
     assert len(d.calls) == 1
@@ -115,14 +98,14 @@ def test_second_operand_fails_after_the_first_was_taken() -> None:
 
 def test_dlpack_returning_a_tensor_deletes_that_tensors_producer() -> None:
     h = made()
-    producer = FreshCapsule(lambda: godlpack.from_dlpack(h.capsule()))
+    producer = FreshProducer(lambda: godlpack.from_dlpack(h.capsule()))
     raises(TypeError, "returned godlpack.Tensor, not a DLPack capsule", lambda: godlpack.from_dlpack(producer))
     assert h.deleted == 1, "the Tensor __dlpack__ returned was dropped: its producer's deleter must have run"
 
 
 def test_dlpack_returning_a_numpy_array_over_our_memory() -> None:
     h = made()
-    producer = FreshCapsule(lambda: np.from_dlpack(godlpack.from_dlpack(h.capsule())))
+    producer = FreshProducer(lambda: np.from_dlpack(godlpack.from_dlpack(h.capsule())))
     raises(TypeError, "returned numpy.ndarray, not a DLPack capsule", lambda: godlpack.from_dlpack(producer))
     assert h.deleted == 1
 
@@ -135,7 +118,7 @@ def test_malformed_dlpack_device_holding_python_destructors(answer: str) -> None
         held = godlpack.from_dlpack(h.capsule()) if answer == "tensor" else d.capsule(h, "z")
         return ("cuda", held)
 
-    producer = FreshCapsule(lambda: pytest.fail("__dlpack__ must not be called"), device=None)
+    producer = FreshProducer(lambda: pytest.fail("__dlpack__ must not be called"), device=None)
     producer.__dlpack_device__ = device  # type: ignore[method-assign]
     raises(TypeError, "__dlpack_device__() must return a (device_type, device_id) tuple of ints",
            lambda: godlpack.from_dlpack(producer))
@@ -145,7 +128,7 @@ def test_malformed_dlpack_device_holding_python_destructors(answer: str) -> None
 @pytest.mark.parametrize("how", ["capsule", "producer"])
 def test_cuda_capsule_asked_for_cpu_deletes_once(how: str) -> None:
     h = made(device=CUDA)
-    x = h.capsule() if how == "capsule" else FreshCapsule(h.capsule, device=CPU)
+    x = h.capsule() if how == "capsule" else FreshProducer(h.capsule, device=CPU)
     raises(BufferError, "device='cpu' was asked for, but the producer returned data on device (2, 0)",
            lambda: godlpack.from_dlpack(x, device="cpu"))
     assert h.deleted == 1
@@ -156,7 +139,7 @@ def test_broken_or_refused_tensor_with_a_python_deleter(flags: int) -> None:
     """A tensor refused by validation (unknown flag) or by copy=False (IS_COPIED): deleted once, error kept."""
     h = made(flags=flags or 2)
     expect = (BufferError, "unknown flag") if flags else (BufferError, "copy=False, but the producer copied")
-    raises(*expect, lambda: godlpack.from_dlpack(FreshCapsule(h.capsule), copy=False))
+    raises(*expect, lambda: godlpack.from_dlpack(FreshProducer(h.capsule), copy=False))
     assert h.deleted == 1
 
 
@@ -214,15 +197,12 @@ def test_deleter_of_a_chain_freed_while_an_exception_unwinds() -> None:
 
 @pytest.fixture(scope="module")
 def normalize_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from test_parity import build_normalize
-
     return build_normalize(tmp_path_factory.mktemp("normalize"))
 
 
 def test_exporter_keeps_errors(normalize_dir: Path) -> None:
-    paths = [str(WORKER.parent), str(normalize_dir)] + sys.path
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
-    done = subprocess.run([sys.executable, str(WORKER)], capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run([sys.executable, str(WORKER)], capture_output=True, text=True, env=child_env(normalize_dir),
+                          timeout=300)
     assert done.returncode == 0, done.stderr
     outcomes: dict[str, list[Any]] = json.loads(done.stdout)
     assert len(outcomes) >= 6, outcomes

@@ -1,15 +1,14 @@
 """The C exchange API godlpack offers (type(t).__dlpack_c_exchange_api__), every function pointer called.
 
-docs/protocol.md#the-c-exchange-api. The calls go through tests/exchange_api.py, a ctypes model of the
+docs/protocol.md#the-c-exchange-api. The calls go through tests/support/exchange_api.py, a ctypes model of the
 table proven against PyTorch's own (tests/test_exchange_api_torch.py). The Exporter of capsule has the
-same table; tests/exporter_exchange_worker.py calls it in a process of its own.
+same table; tests/support/exporter_exchange_worker.py calls it in a process of its own.
 """
 
 from __future__ import annotations
 
 import ctypes
 import gc
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +19,7 @@ import pytest
 import torch
 
 import godlpack
+from child_env import SUPPORT, child_env
 from dlpack_ctypes import READ_ONLY, decode_dltensor, decode_managed
 from exchange_api import (
     AllocationError,
@@ -32,6 +32,7 @@ from exchange_api import (
     to_py_object,
     watch_deleter,
 )
+from go_examples import build_normalize
 
 TABLE = table_of(godlpack.Tensor)
 
@@ -168,12 +169,9 @@ def test_current_work_stream_is_null() -> None:
 
 def test_exporter_table(tmp_path: Path) -> None:
     """capsule.Exporter's table, every function, in a process of its own (examples/normalize)."""
-    from test_parity import build_normalize
-
     where = build_normalize(tmp_path)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parent), str(where), *sys.path]))
-    done = subprocess.run([sys.executable, str(Path(__file__).parent / "exporter_exchange_worker.py")],
-                          capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run([sys.executable, str(SUPPORT / "exporter_exchange_worker.py")],
+                          capture_output=True, text=True, env=child_env(where), timeout=300)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stdout + done.stderr
 
 

@@ -21,7 +21,6 @@ import subprocess
 import sys
 import sysconfig
 import textwrap
-from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
@@ -29,19 +28,17 @@ import pytest
 
 import godlpack
 import godlpack.ops
+from child_env import SUPPORT, child_env
 from dlpack_ctypes import HandMade, _api
 from exchange_api import ATTRIBUTE, CAPSULE_NAME, ManagedTensorFromPyObjectNoSync, HandMadeTable
-
-TESTS = Path(__file__).resolve().parent
 
 # void destructor(PyObject *capsule): the capsule is dying, so it is passed as an address, never as an object.
 CapsuleDestructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
 
 def run_child(code: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TESTS)] + sys.path))
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env,
-                          timeout=300)
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                          env=child_env(), timeout=300)
 
 
 def assert_ok(done: subprocess.CompletedProcess[str]) -> None:
@@ -200,11 +197,11 @@ def test_a_table_is_not_called_after_a_requires_grad_property_deleted_it() -> No
 def table_error_lib(tmp_path_factory: pytest.TempPathFactory) -> ctypes.PyDLL:
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     if cc is None:
-        pytest.skip("needs a C compiler to build tests/helpers/table_error.c")
+        pytest.skip("needs a C compiler to build tests/support/helpers/table_error.c")
     out = tmp_path_factory.mktemp("table_error") / "libtable_error.so"
     include = sysconfig.get_paths()["include"]
     subprocess.run([cc, "-shared", "-fPIC", "-O1", "-Wall", f"-I{include}", "-o", str(out),
-                    str(TESTS / "helpers" / "table_error.c")], check=True)
+                    str(SUPPORT / "helpers" / "table_error.c")], check=True)
     lib = ctypes.PyDLL(str(out))
     lib.table_error_deleted.restype = ctypes.c_long
     return lib
@@ -291,8 +288,8 @@ def test_copy_true_gives_a_writable_private_copy(copy_flags: int, ours: bool) ->
 
 @pytest.mark.parametrize("seed", range(1, 9))
 def test_random_hostile_producers_from_threads(seed: int) -> None:
-    """tests/exchange_fuzz_worker.py in a subprocess: it survives, every answer is right, every deleter ran once."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TESTS)] + sys.path))
-    done = subprocess.run([sys.executable, str(TESTS / "exchange_fuzz_worker.py"), str(seed), "3000"],
-                          capture_output=True, text=True, env=env, timeout=300)
+    """tests/support/exchange_fuzz_worker.py in a subprocess: it survives, every answer is right, every deleter ran
+    once."""
+    done = subprocess.run([sys.executable, str(SUPPORT / "exchange_fuzz_worker.py"), str(seed), "3000"],
+                          capture_output=True, text=True, env=child_env(), timeout=300)
     assert_ok(done)

@@ -1,4 +1,4 @@
-"""The exchange-API harness (tests/exchange_api.py) against PyTorch's own table.
+"""The exchange-API harness (tests/support/exchange_api.py) against PyTorch's own table.
 
 Every function pointer of `torch.Tensor.__dlpack_c_exchange_api__` is called and what it returns is
 checked against the tensor, and against PyTorch's `__dlpack__` read by the independent capsule decoder.

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import godlpack
-from test_parity import build_normalize
+from go_examples import build_normalize
 
 
 def exported(library: Path) -> list[str]:

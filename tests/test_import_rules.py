@@ -10,7 +10,6 @@ allowed (read-only, legacy) or seen (a copy the producer made unasked) is a Buff
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,9 +17,10 @@ from typing import Any
 
 import pytest
 
-from test_parity import build_go_extension
+from child_env import SUPPORT, child_env
+from go_examples import build_go_extension
 
-WORKER = Path(__file__).resolve().parent / "import_rules_worker.py"
+WORKER = SUPPORT / "import_rules_worker.py"
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +29,7 @@ def importtest_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def outcomes(kind: str, extra_path: Path | None = None) -> dict[str, list[Any]]:
-    paths = [str(WORKER.parent)] + ([str(extra_path)] if extra_path else []) + sys.path
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+    env = child_env(*([extra_path] if extra_path else []))
     done = subprocess.run([sys.executable, str(WORKER), kind], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     result: dict[str, list[Any]] = json.loads(done.stdout)

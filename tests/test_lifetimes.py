@@ -226,11 +226,7 @@ from dlpack_ctypes import HandMade, Producer
 
 def run_to_exit(body: str) -> str:
     """Run PRELUDE + body in a fresh interpreter: it must exit 0 and say nothing on stderr; its stdout."""
-    code = PRELUDE + textwrap.dedent(body)
-    result = lh.run_python(code)
-    assert result.returncode == 0, f"exit status {result.returncode}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}"
-    assert result.stderr == "", result.stderr
-    return result.stdout
+    return lh.run_to_exit(PRELUDE + textwrap.dedent(body))
 
 
 def test_tensors_alive_at_exit() -> None:

@@ -13,9 +13,10 @@ import os
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
+
+from child_env import child_env
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc are Linux's"),
@@ -30,7 +31,6 @@ MIB = 1 << 20
 # plus HEADROOM bytes, and run the case.
 PRELUDE = """
 import ctypes, resource, sys
-sys.path.insert(0, {tests!r})
 import godlpack
 from godlpack import ops
 from dlpack_ctypes import HandMade, Producer
@@ -49,8 +49,9 @@ def cap(headroom):
 
 
 def run_child(body: str) -> subprocess.CompletedProcess[str]:
-    code = PRELUDE.format(tests=str(Path(__file__).parent)) + textwrap.dedent(body)
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    code = PRELUDE + textwrap.dedent(body)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=child_env(),
+                          timeout=120)
 
 
 def check(done: subprocess.CompletedProcess[str]) -> None:

@@ -2,25 +2,25 @@
 
 The README table's producer rows, and the calls where the two once drifted apart, run against a
 godlpack.Tensor and against the Exporter of examples/normalize (a Go extension built only on the public
-packages). Each runs in a process of its own, since two Go runtimes cannot share one; the outcomes,
+packages). Each runs in a process of its own, so that neither sees the other; the outcomes,
 exception types and messages included, must be equal: docs/protocol.md#versions-and-scope.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
 
+from child_env import SUPPORT, child_env
+from go_examples import build_normalize  # other tests import it from here too
+
 ROOT = Path(__file__).resolve().parent.parent
-WORKER = Path(__file__).resolve().parent / "parity_worker.py"
+WORKER = SUPPORT / "parity_worker.py"
 
 # Where the two once answered differently, and what every producer must refuse the same way.
 EXTRA_CALLS = [
@@ -51,35 +51,13 @@ def readme_producer_calls() -> list[str]:
     return calls
 
 
-def build_go_extension(package: str, name: str, out: Path) -> Path:
-    """The Go extension module name, built from package (./examples/normalize) for this interpreter into out.
-
-    Skips the test without Go.
-    """
-    go = shutil.which("go")
-    if go is None:
-        pytest.skip(f"needs the Go toolchain to build {package}")
-    env = dict(os.environ, CGO_ENABLED="1", PKG_CONFIG_PATH=sysconfig.get_config_var("LIBPC") or "",
-               CGO_CFLAGS=f"-O2 -I{sysconfig.get_paths()['include']}")
-    target = out / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
-    subprocess.run([go, "build", "-buildmode=c-shared", "-o", str(target), package], cwd=ROOT, env=env, check=True,
-                   timeout=600)
-    return out
-
-
-def build_normalize(out: Path) -> Path:
-    """examples/normalize built for this interpreter into out (skips the test without Go)."""
-    return build_go_extension("./examples/normalize", "normalize", out)
-
-
 @pytest.fixture(scope="module")
 def normalize_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_normalize(tmp_path_factory.mktemp("normalize"))
 
 
 def run_worker(kind: str, calls: list[str], extra_path: Path | None = None) -> list[list[object]]:
-    paths = [str(WORKER.parent)] + ([str(extra_path)] if extra_path else []) + sys.path
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+    env = child_env(*([extra_path] if extra_path else []))
     done = subprocess.run([sys.executable, str(WORKER), kind], input=json.dumps(calls), capture_output=True,
                           text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr

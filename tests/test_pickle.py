@@ -488,10 +488,7 @@ import lifetime_helpers as lh
 
 
 def run_to_exit(body: str) -> str:
-    result = lh.run_python(PRELUDE + textwrap.dedent(body))
-    assert result.returncode == 0, f"exit status {result.returncode}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}"
-    assert result.stderr == "", result.stderr
-    return result.stdout
+    return lh.run_to_exit(PRELUDE + textwrap.dedent(body))
 
 
 def test_loaded_tensors_alive_at_exit() -> None:

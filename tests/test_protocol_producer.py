@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Iterator, Optional
 
 import numpy as np
 import pytest
@@ -27,6 +27,7 @@ from dlpack_ctypes import (
     contiguous_strides,
     decode,
     legacy_consume,
+    made,
     read_bytes,
 )
 
@@ -44,10 +45,6 @@ def readonly_tensor() -> godlpack.Tensor:
     t = godlpack.from_dlpack(a)
     assert t.readonly
     return t
-
-
-def made(shape: Sequence[int] = (4,), **kw: Any) -> HandMade:
-    return HandMade(shape=shape, strides=contiguous_strides(shape), **kw)
 
 
 class PassThrough:

@@ -4,9 +4,11 @@
 // returns its former (mean, std) as a new float64 tensor that
 // numpy.from_dlpack and torch.from_dlpack read without a copy.
 //
-// Build it as a shared library named like any extension module:
+// It is a Go module and a Python project of its own (go.mod, pyproject.toml,
+// setup.py): `python -m build` in its directory makes an sdist and a wheel
+// with godlpack's build helper (godlpack.build). By hand, in its directory:
 //
-//	go build -buildmode=c-shared -o normalize$(python3-config --extension-suffix) ./examples/normalize
+//	go build -buildmode=c-shared -o normalize$(python3-config --extension-suffix) .
 package main
 
 // #cgo pkg-config: python3
@@ -17,61 +19,42 @@ import "C"
 import (
 	"math"
 
-	"github.com/godlpack/godlpack/capsule"
-	"github.com/godlpack/godlpack/consumer"
-	"github.com/godlpack/godlpack/dlpack"
-	"github.com/godlpack/godlpack/producer"
 	"github.com/godlpack/godlpack/pymodule"
 )
 
-func main() {}
+var module = pymodule.Module{Name: "normalize", Doc: "A Go extension built on godlpack.", Functions: []pymodule.Function{
+	pymodule.Def("normalize", "x: tensor[float32, writable]", pymodule.F1RE(normalize),
+		"Rescale the float32 array x in place to mean 0 and std 1; return (mean, std) as a tensor."),
+}}
 
 //export PyInit_normalize
 func PyInit_normalize() *C.PyObject {
-	m, _ := pymodule.New("normalize", "A Go extension built on godlpack.", pymodule.Function{
-		Name: "normalize",
-		Doc:  "normalize(x)\n--\n\nRescale the float32 array x in place to mean 0 and std 1; return (mean, std) as a tensor.",
-		Func: normalize,
-	})
-	return (*C.PyObject)(m) // nil with the exception set when New failed
+	return (*C.PyObject)(module.Init()) // nil with the exception set when the module cannot be made
 }
 
-func normalize(args []capsule.Object) (capsule.Object, error) {
-	if len(args) != 1 {
-		return nil, capsule.Errorf(capsule.TypeError, "normalize() takes exactly 1 argument (%d given)", len(args))
-	}
-	// Any DLPack producer: NumPy, PyTorch, godlpack. Writable refuses read-only data.
-	t, err := capsule.Import(args[0], capsule.Request{Writable: true})
-	if err != nil {
-		return nil, err
-	}
-	defer t.Release()
-	elems, err := consumer.Elements[float32](t) // any strides; ErrDType (TypeError) for other dtypes
-	if err != nil {
-		return nil, err
-	}
+// main writes the type stub when the package runs as a program: go run ./examples/normalize -pyi normalize.pyi.
+func main() { module.Main() }
+
+// normalize works on any DLPack producer's memory (NumPy, PyTorch,
+// godlpack), of any strides; the binder refused read-only data.
+func normalize(x pymodule.Tensor) (pymodule.Array, error) {
 	var sum, sq float64
-	for p := range elems {
+	for p := range pymodule.Elements[float32](x) {
 		sum += float64(*p)
 	}
-	n := float64(t.Extent.Elements)
+	n := float64(x.Extent.Elements)
 	mean := sum / max(n, 1)
-	for p := range elems {
+	for p := range pymodule.Elements[float32](x) {
 		sq += (float64(*p) - mean) * (float64(*p) - mean)
 	}
 	std := math.Sqrt(sq / max(n, 1))
-	for p := range elems {
+	for p := range pymodule.Elements[float32](x) {
 		if std > 0 {
 			*p = float32((float64(*p) - mean) / std)
 		} else {
 			*p = 0
 		}
 	}
-	// Export Go memory without a copy: Pin keeps it until the consumer is done.
-	b, err := producer.Pin([]float64{mean, std})
-	if err != nil {
-		return nil, err
-	}
-	defer b.Release()
-	return capsule.NewExporter(b, producer.Layout{Shape: []int64{2}, DType: dlpack.Float64})
+	// Export Go memory without a copy: the Array keeps it pinned until the consumer is done.
+	return pymodule.FromSlice([]float64{mean, std})
 }

@@ -18,6 +18,9 @@ LEFT_BY_BUILDS = [
     "python/godlpack/_core.cpython-311-x86_64-linux-gnu.h",
     "normalize",
     "normalize.h",
+    "examples/normalize/godlpack_example_normalize.egg-info/PKG-INFO",
+    "examples/normalize/build/lib.linux-x86_64-cpython-311/normalize.cpython-311-x86_64-linux-gnu.so",
+    "examples/normalize/dist/godlpack_example_normalize-0.1.0.tar.gz",
 ]
 VENVS = [".venv/pyvenv.cfg", ".venv-3.12/pyvenv.cfg"]
 

@@ -1,4 +1,5 @@
-"""The C side of the lifetime tests: tests/helpers/lifetime.c, compiled with the system C compiler on first use.
+"""The C side of the lifetime tests: helpers/lifetime.c beside this file, compiled with the system C compiler on
+first use.
 
 It models C code that holds DLPack tensors: a producer whose deleters count their calls without Python,
 a thread that Python and Go never saw calling a deleter, and a holder that outlives the interpreter.
@@ -16,8 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Optional
 
-import godlpack
-
+import child_env as child_env_module
 from dlpack_ctypes import _api
 
 SOURCE = Path(__file__).parent / "helpers" / "lifetime.c"
@@ -92,20 +92,13 @@ def delete_on_thread(capsule: Any) -> int:
     return int(thread)
 
 
-def pythonpath() -> str:
-    """A PYTHONPATH under which a child interpreter imports this very godlpack, and these helpers."""
-    package_root = str(Path(godlpack.__file__).resolve().parent.parent)
-    return os.pathsep.join([package_root, str(Path(__file__).parent)])
-
-
 def child_env(with_lib: bool = True) -> dict[str, str]:
-    """The environment for a child interpreter: this godlpack first on its path (and this helper build)."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = pythonpath()
+    """The environment for a child interpreter ([child_env.child_env]), with this helper build unless with_lib is
+    False."""
+    env = child_env_module.child_env()
     if with_lib:
         lib()
         env[ENV_LIB] = str(_path)
-    env.pop("PYTHONSTARTUP", None)
     return env
 
 
@@ -114,3 +107,11 @@ def run_python(code: str, timeout: float = 120) -> subprocess.CompletedProcess[s
     return subprocess.run(
         [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, timeout=timeout
     )
+
+
+def run_to_exit(code: str) -> str:
+    """Run code in a fresh interpreter ([run_python]): it must exit 0 and say nothing on stderr; its stdout."""
+    result = run_python(code)
+    assert result.returncode == 0, f"exit status {result.returncode}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}"
+    assert result.stderr == "", result.stderr
+    return result.stdout

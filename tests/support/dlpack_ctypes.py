@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass, field, replace
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 READ_ONLY = 1 << 0
 IS_COPIED = 1 << 1
@@ -241,6 +241,23 @@ class Producer:
         return self.device
 
 
+class FreshProducer:
+    """A producer whose __dlpack__ makes a new object per call (make()): the consumer holds its only reference.
+
+    device is what __dlpack_device__ answers, or a function called to make that answer (it may run any code).
+    """
+
+    def __init__(self, make: Callable[[], Any], device: Any = (1, 0)) -> None:
+        self.make = make
+        self.device = device
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        return self.make()
+
+    def __dlpack_device__(self) -> Any:
+        return self.device() if callable(self.device) else self.device
+
+
 def contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
     """The C-contiguous strides, in elements, of shape."""
     strides: list[int] = []
@@ -249,6 +266,20 @@ def contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
         strides.append(step)
         step *= max(n, 1)
     return tuple(reversed(strides))
+
+
+def made(shape: Optional[Sequence[int]] = (4,), strides: Optional[Sequence[int]] = None, **kw: Any) -> HandMade:
+    """A hand-made float32 tensor (unless kw says otherwise) whose buffer holds 1.0, 2.0, 3.0, …: no element
+    reads as zeroed memory. Its strides are C-contiguous unless given (DLPack 1.2+ requires them); a NULL shape
+    gets NULL strides unless given.
+    """
+    if strides is None and shape is not None:
+        strides = contiguous_strides(shape)
+    h = HandMade(shape=shape, strides=strides, **kw)
+    floats = (ctypes.c_float * (len(h.buffer) // 4)).from_buffer(h.buffer)
+    for i in range(len(floats)):
+        floats[i] = float(i + 1)
+    return h
 
 
 def read_bytes(address: int, n: int) -> bytes:

@@ -1,9 +1,9 @@
 """Errors are never lost, for the Exporter of package capsule: runs in a process of its own.
 
-    PYTHONPATH=tests:<dir of the built normalize module> python errors_kept_worker.py
+    PYTHONPATH=python:<dir of the built normalize module> python tests/support/errors_kept_worker.py
 
 examples/normalize is a Go extension built on the public packages alone (capsule.Import, NewExporter), with
-a Go runtime of its own, so it cannot share a process with godlpack._core. Each case prints
+a Go runtime of its own; without godlpack._core in the process, nothing of godlpack's can stand in for it. Each case prints
 [exception type, message, the type expected, a part of the message expected, calls of the deleter or
 destructor involved]; the test checks the exception and that the deleter ran once.
 """
@@ -18,29 +18,11 @@ from typing import Any, Callable
 import numpy as np
 
 import exchange_api
-from dlpack_ctypes import HandMade, _api
+from dlpack_ctypes import FreshProducer, HandMade, _api, made
 
 import normalize  # type: ignore[import-not-found]
 
 CapsuleDestructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-
-
-class Fresh:
-    """__dlpack__ makes a new object per call, whose only reference the consumer holds."""
-
-    def __init__(self, make: Callable[[], Any], device: Any = (1, 0)) -> None:
-        self.make = make
-        self.device = device
-
-    def __dlpack__(self, **kwargs: Any) -> Any:
-        return self.make()
-
-    def __dlpack_device__(self) -> Any:
-        return self.device() if callable(self.device) else self.device
-
-
-def made() -> HandMade:
-    return HandMade(shape=(4,), strides=(1,))
 
 
 def adopted(h: HandMade) -> Any:
@@ -74,16 +56,17 @@ def main() -> None:
         results[name] = [*outcome(f), exc, message, count()]
 
     h = made()
-    case("wrong capsule name, Python destructor", lambda: normalize.normalize(Fresh(lambda: capsule(h, "nope"))),
+    case("wrong capsule name, Python destructor",
+         lambda: normalize.normalize(FreshProducer(lambda: capsule(h, "nope"))),
          "TypeError", "capsule named nope is not a DLPack capsule", lambda: len(calls))
 
     h1 = made()
-    case("__dlpack__ returning an Exporter", lambda: normalize.normalize(Fresh(lambda: adopted(h1))),
+    case("__dlpack__ returning an Exporter", lambda: normalize.normalize(FreshProducer(lambda: adopted(h1))),
          "TypeError", "returned godlpack.capsule.Exporter, not a DLPack capsule", lambda: h1.deleted)
 
     h2 = made()
     case("malformed __dlpack_device__ holding an Exporter",
-         lambda: normalize.normalize(Fresh(not_called, device=lambda: ("cuda", adopted(h2)))),
+         lambda: normalize.normalize(FreshProducer(not_called, device=lambda: ("cuda", adopted(h2)))),
          "TypeError", "__dlpack_device__() must return a (device_type, device_id) tuple of ints", lambda: h2.deleted)
 
     h3 = made()
@@ -104,7 +87,7 @@ def main() -> None:
          "TypeError", unwind, lambda: h5.deleted)
 
     h6 = HandMade(shape=(4,), strides=(1,), flags=1 << 7)  # an unknown flag: refused by validation
-    case("broken tensor refused", lambda: normalize.normalize(Fresh(h6.capsule)), "BufferError", "unknown flag",
+    case("broken tensor refused", lambda: normalize.normalize(FreshProducer(h6.capsule)), "BufferError", "unknown flag",
          lambda: h6.deleted)
 
     json.dump(results, sys.stdout)

@@ -1,6 +1,6 @@
 """Calls every function of the exchange table of capsule.Exporter (examples/normalize), prints "ok".
 
-Run in a process of its own by tests/test_exchange_api_godlpack.py: normalize carries its own Go runtime.
+Run in a process of its own by tests/test_exchange_api_godlpack.py, where godlpack._core is not loaded.
 """
 
 from __future__ import annotations

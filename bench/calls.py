@@ -1,0 +1,169 @@
+"""The cost of calling a bound Go function with tensor arguments, against nanobind and tvm-ffi.
+
+bench/gocalls binds three Go functions that take 1, 3 or 8 float32 C-contiguous tensors and a float and do
+nothing; bench/nb_calls.cpp is the same module written with nanobind (nb::ndarray<float, nb::c_contig,
+nb::device::cpu> arguments), which this script builds with the nanobind package and g++; tvm-ffi's native
+`testing.nop` takes the same arguments. Every case runs in this one process, in interleaved rounds, with
+NumPy and with PyTorch tensors of 4 elements; a ratio is the median of its per-round ratios.
+
+    python bench/calls.py [--rounds 9] [--number 20000] [--readme README.md] [--check]
+
+--readme rewrites the section of README.md between <!-- calls-bench:start --> and <!-- calls-bench:end -->;
+--check exits 1 when a target is missed. The process never imports godlpack: gocalls carries its own Go
+runtime. Built modules are kept in build/bench.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import sysconfig
+import timeit
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "build" / "bench"
+SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
+
+
+def build_go() -> None:
+    env = dict(os.environ, CGO_ENABLED="1", PKG_CONFIG_PATH=sysconfig.get_config_var("LIBPC") or "",
+               CGO_CFLAGS=f"-O2 -I{sysconfig.get_paths()['include']}")
+    subprocess.run(["go", "build", "-buildmode=c-shared", "-o", str(OUT / f"gocalls{SUFFIX}"), "./bench/gocalls"],
+                   cwd=ROOT, env=env, check=True)
+    (OUT / "gocalls.h").unlink(missing_ok=True)
+
+
+def build_nanobind() -> None:
+    """nb_calls from the nanobind package's sources and the system C++ compiler (nb_combined.cpp holds them all)."""
+    target = OUT / f"nb_calls{SUFFIX}"
+    source = ROOT / "bench" / "nb_calls.cpp"
+    if target.exists() and target.stat().st_mtime > source.stat().st_mtime:
+        return
+    import nanobind
+
+    nb = Path(nanobind.__file__).parent
+    py = sysconfig.get_paths()["include"]
+    subprocess.run(["g++", "-O2", "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden", "-DNDEBUG",
+                    "-DNB_COMPACT_ASSERTIONS", f"-I{py}", f"-I{nb / 'include'}", f"-I{nb / 'ext' / 'robin_map' / 'include'}",
+                    str(nb / "src" / "nb_combined.cpp"), str(source), "-o", str(target)], check=True)
+
+
+Call = Callable[[], Any]
+# (figure, measured, anchor, target): measured / anchor must stay at or below target.
+TARGETS: list[tuple[str, str, str, float]] = []
+for n in (1, 3, 8):
+    TARGETS += [
+        (f"{n} NumPy tensor(s): Go vs nanobind", f"go numpy {n}", f"nanobind numpy {n}", 1.0),
+        (f"{n} PyTorch tensor(s): Go vs nanobind", f"go torch {n}", f"nanobind torch {n}", 0.5),
+        (f"{n} NumPy tensor(s): Go vs tvm-ffi testing.nop", f"go numpy {n}", f"tvm-ffi numpy {n}", 0.8),
+        (f"{n} PyTorch tensor(s): Go vs tvm-ffi testing.nop", f"go torch {n}", f"tvm-ffi torch {n}", 0.8),
+    ]
+
+
+def cases() -> dict[str, Call]:
+    import numpy as np
+    import torch
+    import tvm_ffi
+
+    sys.path.insert(0, str(OUT))
+    import gocalls  # type: ignore[import-not-found]
+    import nb_calls  # type: ignore[import-not-found]
+
+    nop = tvm_ffi.get_global_func("testing.nop")
+    tensors = {"numpy": [np.ones(4, np.float32) for _ in range(8)],
+               "torch": [torch.ones(4, dtype=torch.float32) for _ in range(8)]}
+    out: dict[str, Call] = {}
+    for kind, ts in tensors.items():
+        for n in (1, 3, 8):
+            args = (*ts[:n], 1.5)
+            for lib, mod in (("go", gocalls), ("nanobind", nb_calls)):
+                f = getattr(mod, f"nop{n}")
+                out[f"{lib} {kind} {n}"] = lambda f=f, args=args: f(*args)
+            out[f"tvm-ffi {kind} {n}"] = lambda args=args: nop(*args)
+    return out
+
+
+def measure(calls: dict[str, Call], rounds: int, number: int) -> dict[str, list[float]]:
+    """ns per call of each case, one figure per round; the rounds interleave the cases."""
+    timers = {name: timeit.Timer(call) for name, call in calls.items()}
+    for t in timers.values():
+        t.timeit(max(number // 10, 1))
+    per_round: dict[str, list[float]] = {name: [] for name in calls}
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            for name, t in timers.items():
+                per_round[name].append(t.timeit(number) / number * 1e9)
+    finally:
+        gc.enable()
+    return per_round
+
+
+def report(per_round: dict[str, list[float]], rounds: int, number: int) -> tuple[str, bool]:
+    import nanobind
+    import numpy as np
+    import torch
+    import tvm_ffi
+
+    med = {name: statistics.median(v) for name, v in per_round.items()}
+    lines = [
+        f"numpy {np.__version__}, torch {torch.__version__}, nanobind {nanobind.__version__}, tvm-ffi "
+        f"{tvm_ffi.__version__}, Python {platform.python_version()}; 4-element float32 tensors and a float; median "
+        f"of {rounds} interleaved rounds of {number:,} calls",
+        "",
+        "| call | Go (pymodule) | nanobind | tvm-ffi testing.nop |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for kind in ("numpy", "torch"):
+        for n in (1, 3, 8):
+            lines.append(f"| {n} {'NumPy' if kind == 'numpy' else 'PyTorch'} tensor(s) + float | "
+                         + " | ".join(f"{med[f'{lib} {kind} {n}']:,.0f} ns" for lib in ("go", "nanobind", "tvm-ffi"))
+                         + " |")
+    lines += ["", "| figure | ratio | target | |", "| --- | ---: | ---: | --- |"]
+    all_met = True
+    for figure, measured, anchor, target in TARGETS:
+        ratio = statistics.median(m / a for m, a in zip(per_round[measured], per_round[anchor]))
+        met = ratio <= target
+        all_met &= met
+        lines.append(f"| {figure} | {ratio:.2f}x | <= {target:.2f}x | {'met' if met else 'MISSED'} |")
+    return "\n".join(lines), all_met
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--number", type=int, default=20_000)
+    parser.add_argument("--readme", type=Path)
+    parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    args = parser.parse_args()
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    build_go()
+    build_nanobind()
+    import torch
+
+    torch.set_num_threads(1)
+    per_round = measure(cases(), args.rounds, args.number)
+    text, all_met = report(per_round, args.rounds, args.number)
+    print(text)
+    if args.readme:
+        sys.path.insert(0, str(ROOT / "bench"))
+        from readme import rewrite_section
+
+        rewrite_section(args.readme, "calls-bench", "bench/calls.py", text)
+    if not all_met:
+        print("\nsome targets were missed", file=sys.stderr)
+        if args.check:
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

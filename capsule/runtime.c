@@ -1,0 +1,200 @@
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include "runtime.h"
+
+#if defined(__linux__) && defined(__GLIBC__) && !defined(__ANDROID__) && (defined(__x86_64__) || defined(__aarch64__))
+
+/*
+ * Here Go runtimes share the process: each has its own thread-local slot and,
+ * linked with -Bsymbolic, its own symbols. Only SIGURG is shared.
+ *
+ * What the dispatcher cannot help: a SIGURG handler installed after the last
+ * extension built on package capsule joined (Python's signal.signal, or the
+ * Go runtime of an extension not built on capsule) replaces the dispatcher,
+ * and Go's handlers never forward SIGURG, so every runtime but that one's
+ * loses async preemption, until the next extension built on capsule loads:
+ * its constructor records that handler, and it joins and reinstalls the
+ * dispatcher.
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+
+/*
+ * The registry of the library that created the rendezvous. 150 runtimes in
+ * one process cost about 350 MB (about 2.3 MB each); this many is beyond any
+ * real process.
+ */
+#define MAX_HANDLERS 1024
+
+typedef struct {
+	void (*handler)(int, siginfo_t *, void *);
+	int sa_flags;
+} recorded;
+
+static recorded handlers[MAX_HANDLERS];
+static uint32_t handler_count; /* published with release order after its entry is written */
+static pthread_mutex_t adding = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * dispatch calls every recorded handler with the signal's arguments. Each Go
+ * runtime's handler finds out whether the signal came for one of its own
+ * goroutines (its own thread-local g, the interrupted pc in its own code)
+ * and ignores it otherwise; calling all of them is what keeps async
+ * preemption in each. It runs on the thread's signal stack (SA_ONSTACK: a
+ * goroutine's stack is too small), where Go's handlers expect to be, and
+ * uses little of it. Go's handlers never forward SIGURG once their runtime
+ * has started, so none of them calls back into dispatch.
+ */
+static void dispatch(int sig, siginfo_t *info, void *ctx) {
+	int saved = errno;
+	uint32_t n = __atomic_load_n(&handler_count, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; i < n; i++) {
+		recorded r = handlers[i];
+		if (r.sa_flags & SA_SIGINFO)
+			r.handler(sig, info, ctx);
+		else
+			((void (*)(int))(void *)r.handler)(sig);
+	}
+	errno = saved;
+}
+
+static int add(void (*handler)(int, siginfo_t *, void *), int sa_flags) {
+	int rc = 1;
+	pthread_mutex_lock(&adding);
+	uint32_t n = __atomic_load_n(&handler_count, __ATOMIC_RELAXED);
+	for (uint32_t i = 0; i < n && rc == 1; i++)
+		if (handlers[i].handler == handler)
+			rc = 0;
+	if (rc == 1 && n == MAX_HANDLERS)
+		rc = -1;
+	if (rc == 1) {
+		handlers[n] = (recorded){handler, sa_flags};
+		__atomic_store_n(&handler_count, n + 1, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&adding);
+	return rc;
+}
+
+/* install uses the flags Go's runtime uses for its own handler, and blocks every signal while it runs, as Go does. */
+static int install(void) {
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = dispatch;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+	sigfillset(&sa.sa_mask);
+	return sigaction(SIGURG, &sa, NULL);
+}
+
+static uint32_t count(void) { return __atomic_load_n(&handler_count, __ATOMIC_ACQUIRE); }
+
+static gdl_runtimes registry = {GDL_RUNTIMES_VERSION, sizeof(gdl_runtimes), add, install, dispatch, count};
+
+/*
+ * The SIGURG handler in place before this library's Go runtime started: an
+ * earlier runtime's, a dispatcher's, Python's, or that of a Go extension not
+ * built on package capsule. The runtime replaces it while the library loads,
+ * in its own initialiser; this constructor's priority puts it in
+ * .init_array.00101, which the linker sorts before the plain .init_array
+ * entry that starts the runtime, so it runs first.
+ */
+static struct sigaction before_go;
+static int before_go_known;
+
+__attribute__((constructor(101))) static void record_before_go(void) {
+	before_go_known = sigaction(SIGURG, NULL, &before_go) == 0;
+}
+
+/* rendezvous returns the process's registry, publishing this library's when there is none yet. NULL with ImportError. */
+static gdl_runtimes *rendezvous(const char *module) {
+	PyObject *held = PySys_GetObject(GDL_RUNTIMES_ATTR); /* borrowed; NULL without an exception when absent */
+	if (held == NULL) {
+		PyObject *c = PyCapsule_New(&registry, GDL_RUNTIMES_CAPSULE, NULL);
+		if (c == NULL)
+			return NULL;
+		int rc = PySys_SetObject(GDL_RUNTIMES_ATTR, c);
+		Py_DECREF(c);
+		return rc == 0 ? &registry : NULL;
+	}
+	gdl_runtimes *r = PyCapsule_IsValid(held, GDL_RUNTIMES_CAPSULE) ? PyCapsule_GetPointer(held, GDL_RUNTIMES_CAPSULE)
+	                                                                 : NULL;
+	if (r == NULL || r->version < 1 || r->size < sizeof(gdl_runtimes)) {
+		PyErr_Clear();
+		PyErr_Format(PyExc_ImportError,
+		             "cannot import %s: sys.%s is not the rendezvous of Go runtimes that extensions built on "
+		             "godlpack share (a capsule named \"%s\", version 1 or later)",
+		             module, GDL_RUNTIMES_ATTR, GDL_RUNTIMES_CAPSULE);
+		return NULL;
+	}
+	return r;
+}
+
+/* record adds handler a to r unless it is no handler or r's dispatcher. -1 with ImportError when r is full. */
+static int record(gdl_runtimes *r, const struct sigaction *a, const char *module) {
+	void (*h)(int, siginfo_t *, void *) = a->sa_sigaction;
+	if (a->sa_handler == SIG_DFL || a->sa_handler == SIG_IGN || h == r->dispatch)
+		return 0;
+	if (r->add(h, a->sa_flags) >= 0)
+		return 0;
+	PyErr_Format(PyExc_ImportError,
+	             "cannot import %s: the SIGURG dispatcher of the process's Go runtimes already calls %u handlers, "
+	             "the most it can",
+	             module, (unsigned)r->count());
+	return -1;
+}
+
+int gdl_join_process(const char *module) {
+	gdl_runtimes *r = rendezvous(module);
+	if (r == NULL)
+		return -1;
+	/*
+	 * The caller is Go code, so this library's runtime has started and
+	 * installed its SIGURG handler, which is the current one. The one it
+	 * replaced is kept too: a Go extension not built on package capsule
+	 * that loaded before this one keeps its preemption that way.
+	 */
+	struct sigaction now;
+	if (sigaction(SIGURG, NULL, &now) != 0)
+		return PyErr_SetFromErrno(PyExc_OSError), -1;
+	if ((before_go_known && record(r, &before_go, module) != 0) || record(r, &now, module) != 0)
+		return -1;
+	if (r->install() != 0)
+		return PyErr_SetFromErrno(PyExc_OSError), -1;
+	return 0;
+}
+
+#else
+
+/*
+ * Elsewhere runtimes cannot share a process (on macOS and Android they share
+ * one thread-local slot; Windows and musl are untested): the first extension
+ * built on package capsule claims the process, by its marker's address.
+ */
+static const char runtime_marker;
+
+int gdl_join_process(const char *module) {
+	static const char attr[] = "_godlpack_go_runtime";
+	PyObject *held = PySys_GetObject(attr); /* borrowed; NULL without an exception when absent */
+	if (held != NULL) {
+		PyObject *addr = PyTuple_Check(held) && PyTuple_GET_SIZE(held) == 2 ? PyTuple_GET_ITEM(held, 0) : NULL;
+		if (addr != NULL && PyLong_Check(addr) && PyLong_AsVoidPtr(addr) == (void *)&runtime_marker)
+			return 0; /* this library again: the same runtime */
+		PyObject *owner = addr != NULL ? PyTuple_GET_ITEM(held, 1) : held;
+		PyErr_Format(PyExc_ImportError,
+		             "cannot import %s: this process already runs the Go runtime of %S, and two Go "
+		             "extensions (each built with -buildmode=c-shared, each with its own Go runtime) can share a "
+		             "process only on Linux with glibc (x86-64, arm64). Build the functions into one extension, "
+		             "or use them in separate processes.",
+		             module, owner);
+		return -1;
+	}
+	PyObject *mine = Py_BuildValue("(Ns)", PyLong_FromVoidPtr((void *)&runtime_marker), module);
+	if (mine == NULL)
+		return -1;
+	int rc = PySys_SetObject(attr, mine);
+	Py_DECREF(mine);
+	return rc;
+}
+
+#endif

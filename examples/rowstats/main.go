@@ -1,0 +1,65 @@
+// Command rowstats is a Python extension module written in Go on the public
+// godlpack packages: row_norms(x, /) returns the L2 norm of each row of a
+// 2-D float32 or float64 tensor of any strides, and clip_(x, /, lo=-inf,
+// hi=inf) clips a writable tensor in place and returns how many elements it
+// raised and lowered. Build it as a shared library named like any extension
+// module:
+//
+//	go build -buildmode=c-shared -o rowstats$(python3-config --extension-suffix) ./examples/rowstats
+package main
+
+// #cgo pkg-config: python3
+// #include <Python.h>
+import "C"
+
+import (
+	"math"
+
+	"github.com/godlpack/godlpack/pymodule"
+)
+
+var module = pymodule.Module{Name: "rowstats", Doc: "Row statistics of float tensors, in Go.", Functions: []pymodule.Function{
+	pymodule.Def("row_norms", "x: tensor[float32|float64, (*, *)], /", pymodule.F1RE(rowNorms), "The L2 norm of each row of x, in x's dtype."),
+	pymodule.Def("clip_", "x: tensor[float32|float64, writable], /, lo=-inf, hi=inf", pymodule.F3R2(clip), "Clip x in place to [lo, hi]; return (raised, lowered): the counts moved up and down."),
+}}
+
+//export PyInit_rowstats
+func PyInit_rowstats() *C.PyObject { return (*C.PyObject)(module.Init()) } // nil with the exception set on failure
+
+func main() { module.Main() } // go run ./examples/rowstats -pyi rowstats.pyi writes the type stub
+
+func rowNorms(x pymodule.Tensor) (pymodule.Array, error) {
+	if x.DType.Bits == 32 {
+		return norms[float32](x)
+	}
+	return norms[float64](x)
+}
+
+func norms[T float32 | float64](x pymodule.Tensor) (pymodule.Array, error) {
+	out, norms, err := pymodule.NewArray[T](x.Shape[0]) // C memory: a row count never aborts the process
+	for i := range norms {
+		for p := range pymodule.Elements[T](x.Index(int64(i))) {
+			norms[i] += *p * *p
+		}
+		norms[i] = T(math.Sqrt(float64(norms[i])))
+	}
+	return out, err
+}
+
+func clip(x pymodule.Tensor, lo, hi float64) (raised, lowered int64) {
+	if x.DType.Bits == 32 {
+		return clipAs[float32](x, lo, hi)
+	}
+	return clipAs[float64](x, lo, hi)
+}
+
+func clipAs[T float32 | float64](x pymodule.Tensor, lo, hi float64) (raised, lowered int64) {
+	for p := range pymodule.Elements[T](x) {
+		if v := float64(*p); v < lo {
+			*p, raised = T(lo), raised+1
+		} else if v > hi {
+			*p, lowered = T(hi), lowered+1
+		}
+	}
+	return raised, lowered
+}

@@ -1,0 +1,130 @@
+"""Tests of the example extension `rowstats` against NumPy and PyTorch, run in a process of their own.
+
+rowstats carries its own Go runtime, so this file does not import godlpack: `make example-test` (and
+tests/test_binder.py) build the module into a directory on PYTHONPATH and run this file.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import pickle
+import sys
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+import torch
+
+import rowstats
+
+
+def numpy_kinds(a: np.ndarray) -> Any:
+    return a
+
+
+def torch_kinds(a: np.ndarray) -> Any:
+    return torch.from_numpy(np.ascontiguousarray(a)).t().contiguous().t()  # column-major: strided
+
+
+KINDS: dict[str, Callable[[np.ndarray], Any]] = {"numpy": numpy_kinds, "torch": torch_kinds}
+
+
+def test_functions_look_like_python_functions() -> None:
+    assert "godlpack" not in sys.modules
+    assert str(inspect.signature(rowstats.row_norms)) == "(x, /)"
+    assert str(inspect.signature(rowstats.clip_)) == "(x, /, lo=-inf, hi=inf)"
+    assert rowstats.clip_.__module__ == "rowstats" and rowstats.clip_.__qualname__ == "clip_"
+    assert pickle.loads(pickle.dumps(rowstats.row_norms)) is rowstats.row_norms
+    assert "L2 norm" in (rowstats.row_norms.__doc__ or "")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("view", ["plain", "strided", "reversed", "transposed"])
+def test_row_norms(kind: str, dtype: str, view: str) -> None:
+    base = (np.arange(60, dtype=dtype).reshape(6, 10) - 20) / 7
+    a = {"plain": base, "strided": base[::2, ::3], "reversed": base[::-1, ::-2], "transposed": base.T}[view]
+    if kind == "torch" and view == "reversed":
+        pytest.skip("PyTorch has no negative strides")
+    x = KINDS[kind](a)
+    got = np.from_dlpack(rowstats.row_norms(x))
+    assert got.dtype == np.dtype(dtype) and got.shape == (a.shape[0],)
+    np.testing.assert_allclose(got, np.linalg.norm(a, axis=1), rtol=1e-6 if dtype == "float32" else 1e-12)
+    if kind == "torch":
+        torch.testing.assert_close(torch.from_dlpack(rowstats.row_norms(x)), torch.linalg.norm(x, dim=1))
+
+
+def test_row_norms_result_is_zero_copy_and_outlives_everything() -> None:
+    r = rowstats.row_norms(np.ones((3, 4)))
+    a, b = np.from_dlpack(r), np.from_dlpack(r)
+    assert a.ctypes.data == b.ctypes.data
+    del r
+    assert a.tolist() == [2.0, 2.0, 2.0]
+    assert np.from_dlpack(rowstats.row_norms(np.ones((0, 4)))).shape == (0,)
+    assert np.from_dlpack(rowstats.row_norms(np.ones((2, 0)))).tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("bad, exc, message", [
+    (np.zeros((2, 3, 4), np.int64), TypeError, "row_norms(): argument 'x' must be a 2-D float32 or float64 tensor, "
+                                                "got a 3-D int64 one"),
+    (np.zeros(3), TypeError, "row_norms(): argument 'x' must be a 2-D float32 or float64 tensor, got a 1-D float64 one"),
+    (torch.zeros((2, 2), dtype=torch.float16), TypeError, "row_norms(): argument 'x' must be a 2-D float32 or float64 "
+                                                          "tensor, got a 2-D float16 one"),
+    ([[1.0]], TypeError, "row_norms(): argument 'x' must be a tensor (an object with __dlpack__), not list"),
+])
+def test_row_norms_refusals(bad: Any, exc: type[Exception], message: str) -> None:
+    with pytest.raises(exc) as e:
+        rowstats.row_norms(bad)
+    assert str(e.value) == message
+    with pytest.raises(TypeError, match="unexpected keyword argument 'x'"):
+        rowstats.row_norms(x=np.ones((2, 2)))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape, view", [((24,), "plain"), ((4, 6), "strided"), ((2, 3, 4), "transposed"), ((), "0-d")])
+def test_clip_in_place(kind: str, dtype: str, shape: tuple[int, ...], view: str) -> None:
+    base = np.array((np.arange(math.prod(shape), dtype=dtype) - 10).reshape(shape) / 3)
+    if view == "strided":
+        base = (np.arange(96, dtype=dtype) - 40).reshape(8, 12)[::2, ::2] / 3
+    if view == "transposed":
+        base = base.transpose(2, 0, 1)
+    x = KINDS[kind](base) if kind == "numpy" else torch.from_numpy(base)
+    before = np.array(base, copy=True)
+    want = np.clip(before, -2.5, 4.0)
+    raised, lowered = rowstats.clip_(x, -2.5, hi=4.0)
+    np.testing.assert_array_equal(np.asarray(x), want)  # in x's own memory
+    assert raised == int((before < -2.5).sum()) and lowered == int((before > 4.0).sum())
+
+
+def test_clip_defaults_and_numbers() -> None:
+    x = np.array([-np.inf, -1.0, 0.0, 1.0, np.inf, np.nan])
+    assert rowstats.clip_(x) == (0, 0)
+    assert rowstats.clip_(x, lo=0) == (2, 0)  # an int bound, as NumPy accepts
+    assert rowstats.clip_(x, np.float32(-5), hi=np.int64(0)) == (0, 2)
+    np.testing.assert_array_equal(x, [0.0, 0.0, 0.0, 0.0, 0.0, np.nan])
+    t = torch.tensor([1.5, -1.5], dtype=torch.float32)
+    assert rowstats.clip_(t, -1, 1) == (1, 1) and t.tolist() == [1.0, -1.0]
+
+
+@pytest.mark.parametrize("bad, exc, message", [
+    (np.ones(3, np.float32)[::1].copy(), None, ""),
+    (np.broadcast_to(np.ones(1), (3,)), BufferError, "clip_(): argument 'x': writes in place, and the tensor is read-only"),
+    (torch.ones(1).expand(3), ValueError, "clip_(): argument 'x' is written in place, and its elements share memory"),
+    (np.ones(3, np.int32), TypeError, "clip_(): argument 'x' must be a writable float32 or float64 tensor, got a 1-D int32 one"),
+])
+def test_clip_refusals(bad: Any, exc: type[Exception] | None, message: str) -> None:
+    if exc is None:
+        assert rowstats.clip_(bad) == (0, 0)
+        return
+    with pytest.raises(exc) as e:
+        rowstats.clip_(bad)
+    assert str(e.value).startswith(message), str(e.value)
+
+
+def test_clip_refuses_bad_bounds() -> None:
+    with pytest.raises(TypeError, match=r"^clip_\(\): argument 'lo' must be a float, not str$"):
+        rowstats.clip_(np.ones(2), "0")
+    with pytest.raises(TypeError, match=r"takes at most 3 positional arguments"):
+        rowstats.clip_(np.ones(2), 0, 1, 2)

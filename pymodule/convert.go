@@ -1,0 +1,164 @@
+package pymodule
+
+// #include "module.h"
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/producer"
+	"github.com/godlpack/godlpack/strided"
+)
+
+// convert replaces argument tensor a, which s refused, by a copy of its own
+// in what s asks, when s allows conversions (never for a writable
+// parameter) and one is defined: another layout of the same dtype becomes
+// the order asked (C unless F); a bool, integer or float32/float64 tensor
+// becomes the first float32 or float64 dtype s allows, as NumPy's astype
+// makes it. It returns the copy's buffer, for the caller to release after
+// the call, or nil when no conversion applies (the refusal stands).
+func (s *tensorSpec) convert(a *C.gdl_arg_tensor) (*producer.Buffer, error) {
+	v := tensorArg(a).View
+	if !s.convertible || !v.CPUAccessible() || s.shape != nil && len(s.shape) != len(v.Shape) {
+		return nil, nil
+	}
+	to := v.DType
+	if !s.allows(to) {
+		to = dlpack.DataType{}
+		for _, dt := range s.dtypes {
+			if (dt == dlpack.Float32 || dt == dlpack.Float64) && castable(v.DType) {
+				to = dt
+				break
+			}
+		}
+		if to == (dlpack.DataType{}) {
+			return nil, nil
+		}
+	}
+	n := v.Extent.Elements
+	size := int64(to.ItemSize())
+	b, err := producer.Alloc(int(n * size))
+	if err != nil {
+		return nil, err
+	}
+	var cStrides [dlpack.MaxNDim]int64
+	contiguous := dlpack.ContiguousStrides(v.Shape, cStrides[:0])
+	src, srcStrides := v.Data, v.Strides
+	var tmp *producer.Buffer
+	if to != v.DType {
+		// Cast into C order first; a Fortran order asked for is one more copy.
+		dst := b
+		if s.order == 'F' {
+			if tmp, err = producer.Alloc(int(n * size)); err != nil {
+				b.Release()
+				return nil, err
+			}
+			defer tmp.Release()
+			dst = tmp
+		}
+		if to == dlpack.Float32 {
+			castInto(unsafe.Slice((*float32)(dst.Pointer()), n), v)
+		} else {
+			castInto(unsafe.Slice((*float64)(dst.Pointer()), n), v)
+		}
+		src, srcStrides = dst.Pointer(), contiguous
+	}
+	strides := contiguous
+	if s.order == 'F' {
+		var f [dlpack.MaxNDim]int64
+		strides = f[:len(v.Shape)]
+		step := int64(1)
+		for i := range v.Shape {
+			strides[i] = step
+			step *= max(v.Shape[i], 1)
+		}
+	}
+	if src != b.Pointer() {
+		strided.Copy(b.Pointer(), strides, src, srcStrides, v.Shape, int(size))
+	}
+	out := unsafe.Slice((*int64)(unsafe.Pointer(&a.strides[0])), dlpack.MaxNDim)
+	copy(out, strides)
+	t := &a.imp.v
+	t.data = b.Pointer()
+	t.dtype = *(*C.DLDataType)(unsafe.Pointer(&to))
+	if len(v.Shape) > 0 {
+		t.strides = &a.strides[0]
+	}
+	t.c_contiguous = C.bool(s.order != 'F' || len(v.Shape) <= 1)
+	t.low, t.high = 0, C.int64_t(n*size)
+	t.nbytes, t.itemsize = C.int64_t(n*size), C.int64_t(size)
+	a.imp.flags = C.uint64_t(dlpack.IsCopied)
+	return b, nil
+}
+
+func (s *tensorSpec) allows(dt dlpack.DataType) bool {
+	for _, want := range s.dtypes {
+		if want == dt {
+			return true
+		}
+	}
+	return s.dtypes == nil
+}
+
+// castable reports whether castInto reads dt.
+func castable(dt dlpack.DataType) bool {
+	switch dt {
+	case dlpack.Bool, dlpack.Int8, dlpack.Int16, dlpack.Int32, dlpack.Int64, dlpack.Uint8, dlpack.Uint16,
+		dlpack.Uint32, dlpack.Uint64, dlpack.Float32, dlpack.Float64:
+		return true
+	}
+	return false
+}
+
+// castInto writes v's elements, in C order, into dst as D.
+func castInto[D float32 | float64](dst []D, v consumer.View) {
+	switch v.DType {
+	case dlpack.Bool:
+		i := 0
+		for p := range must(consumer.ViewElements[bool](v)) {
+			if *p {
+				dst[i] = 1
+			} else {
+				dst[i] = 0
+			}
+			i++
+		}
+	case dlpack.Int8:
+		castFrom[int8](dst, v)
+	case dlpack.Int16:
+		castFrom[int16](dst, v)
+	case dlpack.Int32:
+		castFrom[int32](dst, v)
+	case dlpack.Int64:
+		castFrom[int64](dst, v)
+	case dlpack.Uint8:
+		castFrom[uint8](dst, v)
+	case dlpack.Uint16:
+		castFrom[uint16](dst, v)
+	case dlpack.Uint32:
+		castFrom[uint32](dst, v)
+	case dlpack.Uint64:
+		castFrom[uint64](dst, v)
+	case dlpack.Float32:
+		castFrom[float32](dst, v)
+	case dlpack.Float64:
+		castFrom[float64](dst, v)
+	}
+}
+
+func castFrom[S int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64, D float32 | float64](dst []D, v consumer.View) {
+	i := 0
+	for p := range must(consumer.ViewElements[S](v)) {
+		dst[i] = D(*p)
+		i++
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

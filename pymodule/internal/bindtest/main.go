@@ -1,0 +1,146 @@
+// Command bindtest is an extension module of bound Go functions that
+// covers every conversion of package pymodule, for test_bindtest.py (run
+// in a process of its own: it carries its own Go runtime).
+package main
+
+// #cgo pkg-config: python3
+// #include <Python.h>
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/pymodule"
+)
+
+func main() { module.Main() }
+
+//export PyInit_bindtest
+func PyInit_bindtest() *C.PyObject { return (*C.PyObject)(module.Init()) }
+
+var module = pymodule.Module{Name: "bindtest", Doc: "Bound Go functions for the binder's tests.", Functions: []pymodule.Function{
+	pymodule.Def("ints", "a, b, c, d, e, f, g, h, /", pymodule.F8R(ints), "The sum of ints of every width, as a float."),
+	pymodule.Def("echo_int8", "x", pymodule.F1R(func(x int8) int8 { return x }), "x back."),
+	pymodule.Def("echo_uint64", "x", pymodule.F1R(func(x uint64) uint64 { return x }), "x back."),
+	pymodule.Def("echo_int", "x", pymodule.F1R(func(x int) int { return x }), "x back."),
+	pymodule.Def("floats", "x: float, y=0.5, *, z=-inf", pymodule.F3R3(floats), "x, y and z back, y as a float32."),
+	pymodule.Def("cplx", "z, w=1j", pymodule.F2R2(func(z complex128, w complex64) (complex128, complex64) { return z * 2, w }), "2z and w."),
+	pymodule.Def("flag", "b=False", pymodule.F1R(func(b bool) bool { return !b }), "not b."),
+	pymodule.Def("text", "s, b=b'', /, *, sep='-'", pymodule.F3R2(text), "s + sep + b, as str and bytes."),
+	pymodule.Def("maybe", "x=None", pymodule.F1R(maybe), "x doubled, or -1 for None."),
+	pymodule.Def("none", "", pymodule.F0(func() {}), "Nothing."),
+	pymodule.Def("fail", "kind: str", pymodule.F1E(fail), "Return an error of a kind."),
+	pymodule.Def("panics", "", pymodule.F0(func() { panic("deliberately") }), "Panic."),
+	pymodule.Def("shape", "x", pymodule.F1R2(shape), "ndim and element count of any tensor."),
+	pymodule.Def("matrix", "x: tensor[float32|float64, (*, *)], /", pymodule.F1R(func(x pymodule.Tensor) int64 { return x.Shape[0] }), "Rows."),
+	pymodule.Def("triple", "x: tensor[int32, (*, 3), C]", pymodule.F1R(func(x pymodule.Tensor) int64 { return x.Shape[0] }), "Rows."),
+	pymodule.Def("fortran", "x: tensor[F]", pymodule.F1(func(pymodule.Tensor) {}), "Accept F-contiguous tensors."),
+	pymodule.Def("fill", "x: tensor[float64, writable], /, v=1.0", pymodule.F2(fill), "Fill x with v."),
+	pymodule.Def("opt_tensor", "x: tensor[float64]=None", pymodule.F1R(optTensor), "Elements, or -1 for None."),
+	pymodule.Def("arange", "n: int, /", pymodule.F1RE(arange), "0 … n-1 as float32, in C memory."),
+	pymodule.Def("slice", "n", pymodule.F1R(func(n int) []int64 {
+		s := make([]int64, n)
+		for i := range s {
+			s[i] = int64(i) * 10
+		}
+		return s
+	}), "A Go slice result."),
+	pymodule.Def("arange_np", "n", pymodule.F1RE(arange), "arange as a NumPy array.").Returning(pymodule.AsNumPy),
+	pymodule.Def("arange_torch", "n", pymodule.F1RE(arange), "arange as a PyTorch tensor.").Returning(pymodule.AsTorch),
+	pymodule.Def("arange_gd", "n", pymodule.F1RE(arange), "arange as a godlpack.Tensor.").Returning(pymodule.AsGodlpack),
+	pymodule.Def("two_arrays", "n", pymodule.F1R2E(func(n int) (pymodule.Array, pymodule.Array, error) {
+		a, _, err := pymodule.NewArray[float32](int64(n))
+		if err != nil {
+			return a, a, err
+		}
+		b, err := pymodule.FromSlice([]int8{1, 2, 3})
+		return a, b, err
+	}), "Two tensor results."),
+	pymodule.Def("identity", "o", pymodule.F1R(func(o capsule.Object) capsule.Object { capsule.IncRef(o); return o }), "o back."),
+	pymodule.Def("sleep", "seconds", pymodule.F1(func(s float64) { time.Sleep(time.Duration(s * float64(time.Second))) }), "Sleep with the GIL released.").WithoutGIL(),
+	pymodule.Def("sleep_gil", "seconds", pymodule.F1(func(s float64) { time.Sleep(time.Duration(s * float64(time.Second))) }), "Sleep holding the GIL."),
+	pymodule.Def("nop8", "a, b, c, d, e, f, g, h, /, x=0.0", pymodule.F9(func(a, b, c, d, e, f, g, h pymodule.Tensor, x float64) {}), "Eight tensors, nothing done."),
+	pymodule.Def("nop1", "a, /, x=0.0", pymodule.F2(func(pymodule.Tensor, float64) {}), "One tensor and a float."),
+	pymodule.Def("getpid", "", pymodule.F0R(os.Getpid), "The process id, from Go."),
+	pymodule.Def("conv_sum", "x: tensor[float64, C, convert]", pymodule.F1R2(convSum), "Sum and contiguity, converted."),
+	pymodule.Def("conv_f", "x: tensor[float32, (*, *), F, convert]", pymodule.F1R3(convF), "Strides and sum, in F order."),
+	pymodule.Def("array_and_error", "n", pymodule.F1RE(func(n int) (pymodule.Array, error) {
+		a, _, err := pymodule.NewArray[float32](int64(n))
+		if err != nil {
+			return a, err
+		}
+		return a, capsule.Errorf(capsule.ValueError, "an error beside an Array of %d elements", n)
+	}), "Return an Array and an error: the Array is released."),
+}}
+
+func ints(a int8, b int16, c int32, d int64, e uint8, f uint16, g uint32, h uint64) float64 {
+	return float64(a) + float64(b) + float64(c) + float64(d) + float64(e) + float64(f) + float64(g) + float64(h)
+}
+
+func floats(x float64, y float32, z float64) (float64, float32, float64) { return x, y, z }
+
+func text(s string, b []byte, sep string) (string, []byte) {
+	return s + sep + string(b), []byte(s + sep + string(b))
+}
+
+func maybe(x pymodule.Optional[int64]) int64 {
+	if !x.Valid {
+		return -1
+	}
+	return 2 * x.Value
+}
+
+func fail(kind string) error {
+	switch kind {
+	case "value":
+		return capsule.Errorf(capsule.ValueError, "a bad value")
+	case "overflow":
+		return capsule.Errorf(capsule.OverflowError, "too big")
+	case "wrapped":
+		return fmt.Errorf("consumer: wrapped: %w", errors.New("plain"))
+	}
+	return nil
+}
+
+func shape(x pymodule.Tensor) (int, int64) { return len(x.Shape), x.Extent.Elements }
+
+func fill(x pymodule.Tensor, v float64) {
+	for p := range pymodule.Elements[float64](x) {
+		*p = v
+	}
+}
+
+func optTensor(x pymodule.Optional[pymodule.Tensor]) int64 {
+	if !x.Valid {
+		return -1
+	}
+	return x.Value.Extent.Elements
+}
+
+func arange(n int) (pymodule.Array, error) {
+	a, s, err := pymodule.NewArray[float32](int64(n))
+	for i := range s {
+		s[i] = float32(i)
+	}
+	return a, err
+}
+
+func convSum(x pymodule.Tensor) (float64, bool) {
+	var s float64
+	for p := range pymodule.Elements[float64](x) {
+		s += *p
+	}
+	return s, x.Extent.CContiguous
+}
+
+func convF(x pymodule.Tensor) (int64, int64, float64) {
+	var s float64
+	for p := range pymodule.Elements[float32](x) {
+		s += float64(*p)
+	}
+	return x.Strides[0], x.Strides[1], s
+}

@@ -1,0 +1,365 @@
+"""Tests of package pymodule through bindtest, an extension of bound Go functions, run in a process of its own.
+
+The extension carries its own Go runtime, so this file never imports godlpack: tests/test_binder.py builds
+bindtest and runs this file in a subprocess (or `make binder-test`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import os
+import pickle
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+import torch
+
+import bindtest as b
+
+
+def test_functions_are_builtins_of_their_module() -> None:
+    assert "godlpack" not in sys.modules
+    f = b.ints
+    assert f.__module__ == "bindtest" and f.__qualname__ == "ints" and f.__name__ == "ints"
+    assert f.__self__ is b
+    assert repr(f) == "<built-in function ints>"
+    assert pickle.loads(pickle.dumps(f)) is f
+    assert f.__doc__ == "The sum of ints of every width, as a float."
+
+
+@pytest.mark.parametrize("name, want", [
+    ("ints", "(a, b, c, d, e, f, g, h, /)"),
+    ("floats", "(x, y=0.5, *, z=-inf)"),
+    ("text", "(s, b=b'', /, *, sep='-')"),
+    ("maybe", "(x=None)"),
+    ("none", "()"),
+    ("matrix", "(x, /)"),
+    ("cplx", "(z, w=1j)"),
+    ("opt_tensor", "(x=None)"),
+])
+def test_text_signatures(name: str, want: str) -> None:
+    assert str(inspect.signature(getattr(b, name))) == want
+
+
+def test_ints_of_every_width() -> None:
+    assert b.ints(1, 2, 3, 4, 5, 6, 7, 8) == 36.0
+    assert b.ints(-128, -2**15, -2**31, -2**63, 0, 0, 0, 0) == pytest.approx(-128 - 2**15 - 2**31 - 2**63, rel=1e-15)
+    assert b.ints(127, 2**15 - 1, 2**31 - 1, 2**63 - 1, 255, 2**16 - 1, 2**32 - 1, 2**64 - 1) == pytest.approx(
+        127 + 2**15 - 1 + 2**31 - 1 + 2**63 - 1 + 255 + 2**16 - 1 + 2**32 - 1 + 2**64 - 1, rel=1e-15)
+    assert b.ints(np.int8(1), np.uint64(2), True, 0, 0, 0, 0, 0) == 4.0  # __index__, and bool is an int
+    assert b.echo_uint64(2**64 - 1) == 2**64 - 1 and b.echo_int(-2**63) == -2**63
+
+
+@pytest.mark.parametrize("args, where", [
+    ((128, 0, 0, 0, 0, 0, 0, 0), "'a' does not fit in int8: 128"),
+    ((0, 2**15, 0, 0, 0, 0, 0, 0), "'b' does not fit in int16"),
+    ((0, 0, -2**31 - 1, 0, 0, 0, 0, 0), "'c' does not fit in int32"),
+    ((0, 0, 0, 2**63, 0, 0, 0, 0), "'d' does not fit in int64"),
+    ((0, 0, 0, 0, -1, 0, 0, 0), "'e' does not fit in uint8"),
+    ((0, 0, 0, 0, 0, 2**16, 0, 0), "'f' does not fit in uint16"),
+    ((0, 0, 0, 0, 0, 0, 2**32, 0), "'g' does not fit in uint32"),
+    ((0, 0, 0, 0, 0, 0, 0, 2**64), "'h' does not fit in uint64"),
+    ((0, 0, 0, 0, 0, 0, 0, -1), "'h' does not fit in uint64"),
+])
+def test_int_overflow(args: tuple[int, ...], where: str) -> None:
+    with pytest.raises(OverflowError, match=f"^ints\\(\\): argument {where}"):
+        b.ints(*args)
+
+
+@pytest.mark.parametrize("bad", [1.0, "1", None, 1j, np.float64(1.0)])
+def test_int_type_errors(bad: Any) -> None:
+    with pytest.raises(TypeError, match="^echo_int8\\(\\): argument 'x' must be an int, not "):
+        b.echo_int8(bad)
+
+
+def test_floats_accept_ints_as_numpy_does() -> None:
+    assert b.floats(1) == (1.0, 0.5, -math.inf)
+    assert b.floats(2, 3, z=4) == (2.0, 3.0, 4.0)
+    assert b.floats(np.float32(1.5), y=np.int64(2)) == (1.5, 2.0, -math.inf)
+    assert b.floats(True)[0] == 1.0
+    assert b.floats(0.1, 0.1)[1] == float(np.float32(0.1))  # rounded to float32
+    assert b.floats(0.0, 1e300)[1] == math.inf  # float32 overflows to inf, as NumPy's cast
+    with pytest.raises(OverflowError):
+        b.floats(10**400)
+    for bad in ("1", 1j, None, [1.0]):
+        with pytest.raises(TypeError, match="^floats\\(\\): argument 'x' must be a float, not "):
+            b.floats(bad)
+
+
+def test_complex_bool_strings_bytes() -> None:
+    assert b.cplx(1 + 1j) == (2 + 2j, 1j)
+    assert b.cplx(2, 0.5) == (4 + 0j, 0.5 + 0j)
+    assert b.flag() is True and b.flag(True) is False and b.flag(np.bool_(True)) is False
+    with pytest.raises(TypeError, match="^flag\\(\\): argument 'b' must be a bool, not int"):
+        b.flag(1)
+    assert b.text("é") == ("é-", "é-".encode())
+    assert b.text("a", b"x", sep="+") == ("a+x", b"a+x")
+    with pytest.raises(TypeError, match="argument 'b' must be bytes, not str"):
+        b.text("a", "x")
+    with pytest.raises(TypeError, match="argument 's' must be a str, not bytes"):
+        b.text(b"a")
+
+
+def test_optional_and_object() -> None:
+    assert b.maybe() == -1 and b.maybe(None) == -1 and b.maybe(4) == 8 and b.maybe(x=5) == 10
+    o = object()
+    assert b.identity(o) is o
+    assert b.none() is None
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: b.floats(), "floats() missing required argument 'x'"),
+    (lambda: b.floats(1, 2, 3), "floats() takes at most 2 positional arguments (3 given)"),
+    (lambda: b.floats(1, w=2), "floats() got an unexpected keyword argument 'w'"),
+    (lambda: b.floats(1, x=2), "floats() got multiple values for argument 'x'"),
+    (lambda: b.text(s="a"), "text() got an unexpected keyword argument 's'"),
+    (lambda: b.none(1), "none() takes no positional arguments (1 given)"),
+])
+def test_argument_mistakes(call: Callable[[], Any], message: str) -> None:
+    with pytest.raises(TypeError) as e:
+        call()
+    assert str(e.value) == message
+
+
+def test_errors_and_panics() -> None:
+    with pytest.raises(ValueError, match="^fail\\(\\): a bad value$"):
+        b.fail("value")
+    with pytest.raises(OverflowError, match="^fail\\(\\): too big$"):
+        b.fail("overflow")
+    with pytest.raises(RuntimeError, match="^fail\\(\\): wrapped: plain$"):  # no Go package names
+        b.fail("wrapped")
+    assert b.fail("none") is None
+    with pytest.raises(RuntimeError, match="^panics\\(\\): internal error: deliberately$"):
+        b.panics()
+    assert b.ints(1, 1, 1, 1, 1, 1, 1, 1) == 8.0  # the module still works
+
+
+def as_torch(a: np.ndarray) -> torch.Tensor:
+    return torch.from_numpy(a)
+
+
+@pytest.mark.parametrize("make", [np.asarray, as_torch])
+def test_tensors_any_producer_any_strides(make: Callable[[np.ndarray], Any]) -> None:
+    x = np.arange(24, dtype=np.float64).reshape(4, 6)
+    assert b.shape(make(x)) == (2, 24)
+    assert b.shape(make(x[::2, ::3])) == (2, 4)
+    assert b.shape(x[::2, ::-3]) == (2, 4)
+    assert b.matrix(make(x.astype(np.float32))) == 4
+    assert b.shape(make(np.array(3.0))) == (0, 1)
+    y = np.zeros((3, 4))
+    b.fill(make(y[:, ::2]), 7.0)
+    assert (y[:, ::2] == 7).all() and (y[:, 1::2] == 0).all()
+
+
+@pytest.mark.parametrize("call, exc, message", [
+    (lambda: b.matrix(np.zeros((2, 3, 4), np.int64)), TypeError,
+     "matrix(): argument 'x' must be a 2-D float32 or float64 tensor, got a 3-D int64 one"),
+    (lambda: b.matrix(np.zeros(3, np.float32)), TypeError,
+     "matrix(): argument 'x' must be a 2-D float32 or float64 tensor, got a 1-D float32 one"),
+    (lambda: b.triple(np.zeros((2, 4), np.int32)), ValueError,
+     "triple(): argument 'x' must be a C-contiguous int32 tensor of shape (*, 3), got shape (2, 4)"),
+    (lambda: b.triple(np.zeros((3, 2), np.int32).T.copy().T[:, :3] if False else np.zeros((6, 3), np.int32)[::2]),
+     ValueError, "triple(): argument 'x' must be a C-contiguous int32 tensor of shape (*, 3), got a non-contiguous one"),
+    (lambda: b.fortran(np.zeros((2, 3))), ValueError, "fortran(): argument 'x' must be a Fortran-contiguous tensor"),
+    (lambda: b.fill(np.broadcast_to(np.zeros(1), (3,))), BufferError,
+     "fill(): argument 'x': writes in place, and the tensor is read-only"),
+    (lambda: b.fill(torch.zeros(1, dtype=torch.float64).expand(3)), ValueError,
+     "fill(): argument 'x' is written in place, and its elements share memory"),
+    (lambda: b.matrix([[1.0]]), TypeError, "matrix(): argument 'x' must be a tensor (an object with __dlpack__), not list"),
+    (lambda: b.opt_tensor(np.zeros(2, np.float32)), TypeError, "opt_tensor(): argument 'x' must be a float64 tensor"),
+])
+def test_tensor_refusals(call: Callable[[], Any], exc: type[Exception], message: str) -> None:
+    with pytest.raises(exc) as e:
+        call()
+    assert str(e.value).startswith(message), str(e.value)
+
+
+def test_fortran_and_optional_tensors() -> None:
+    b.fortran(np.asfortranarray(np.zeros((2, 3))))
+    assert b.opt_tensor() == -1 and b.opt_tensor(None) == -1 and b.opt_tensor(np.ones((2, 2))) == 4
+
+
+def test_legacy_producer_is_not_writable() -> None:
+    class Legacy:
+        def __init__(self, a: np.ndarray) -> None:
+            self.a = a
+
+        def __dlpack__(self, **kwargs: Any) -> Any:
+            if "max_version" in kwargs:
+                raise TypeError("no max_version")
+            return self.a.__dlpack__()
+
+        def __dlpack_device__(self) -> tuple[int, int]:
+            return (1, 0)
+
+    with pytest.raises(BufferError, match="legacy"):
+        b.fill(Legacy(np.zeros(2)))
+
+
+def test_tensor_results_zero_copy() -> None:
+    t = b.arange(5)
+    a = np.from_dlpack(t)
+    assert a.tolist() == [0, 1, 2, 3, 4] and a.dtype == np.float32
+    assert np.from_dlpack(t).ctypes.data == a.ctypes.data
+    s = b.slice(4)
+    assert np.from_dlpack(s).tolist() == [0, 10, 20, 30] and np.from_dlpack(s).dtype == np.int64
+    n = b.arange_np(3)
+    assert isinstance(n, np.ndarray) and n.tolist() == [0, 1, 2]
+    p = b.arange_torch(3)
+    assert isinstance(p, torch.Tensor) and p.tolist() == [0, 1, 2]
+    x, y = b.two_arrays(2)
+    assert np.from_dlpack(x).shape == (2,) and np.from_dlpack(y).tolist() == [1, 2, 3]
+    assert np.from_dlpack(b.arange(0)).shape == (0,)
+
+
+def test_tensor_result_memory_error() -> None:
+    with pytest.raises(MemoryError):
+        b.arange(2**60)
+    with pytest.raises(ValueError, match="cannot make a tensor of shape"):
+        b.arange(-1)
+
+
+def test_gil_released_when_asked() -> None:
+    ticks = []
+    stop = threading.Event()
+
+    def ticker() -> None:
+        while not stop.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.005)
+
+    def count_during(f: Callable[[float], None]) -> int:
+        ticks.clear()
+        stop.clear()
+        t = threading.Thread(target=ticker)
+        t.start()
+        time.sleep(0.02)
+        start = time.perf_counter()
+        f(0.3)
+        end = time.perf_counter()
+        stop.set()
+        t.join()
+        return sum(start < x < end for x in ticks)
+
+    assert count_during(b.sleep) >= 10  # the other thread ran meanwhile
+    assert count_during(b.sleep_gil) <= 2
+
+
+def test_threads_with_tensors() -> None:
+    x = np.ones(1000)
+
+    def work() -> None:
+        for _ in range(2000):
+            assert b.shape(x) == (1, 1000)
+            b.nop1(x, 1.0)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def test_no_go_allocation_per_call() -> None:
+    """GODEBUG=gctrace=1 prints a line per garbage collection: calls that allocate nothing make none."""
+    code = ("import bindtest as b, numpy as np, torch\n"
+            "x = np.ones(4, np.float32); t = torch.ones(4)\n"
+            "for _ in range(100000):\n"
+            "    b.nop1(x, 1.5); b.nop1(t, 2.0); b.nop8(x, x, x, x, t, t, t, t, x=1.0)\n"
+            "    b.ints(1, 2, 3, 4, 5, 6, 7, 8); b.floats(1.0); b.maybe(3); b.matrix(x.reshape(2, 2))\n"
+            "    b.conv_sum(np.ones(3))\n")
+    env = dict(os.environ, GODEBUG="gctrace=1")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "gc " not in done.stderr, done.stderr[-2000:]
+
+
+def test_fork_guard() -> None:
+    code = ("import os, bindtest as b\n"
+            "b.getpid()\n"
+            "pid = os.fork()\n"
+            "if pid == 0:\n"
+            "    try:\n"
+            "        b.getpid()\n"
+            "    except RuntimeError as e:\n"
+            "        os._exit(0 if 'forked' in str(e) else 2)\n"
+            "    os._exit(1)\n"
+            "_, status = os.waitpid(pid, 0)\n"
+            "print(os.waitstatus_to_exitcode(status))\n")
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0"
+
+
+def test_pickle_in_multiprocessing_spawn() -> None:
+    code = ("import multiprocessing as mp, bindtest as b\n"
+            "if __name__ == '__main__':\n"
+            "    with mp.get_context('spawn').Pool(2) as p:\n"
+            "        print(p.map(b.echo_int, [1, 2, 3]))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[1, 2, 3]"
+
+
+def test_broken_tensor_is_refused_naming_the_argument() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests" / "support"))
+    from dlpack_ctypes import HandMade
+
+    bad = HandMade(strides=(1,), flags=1 << 40)
+    with pytest.raises(BufferError) as e:
+        b.shape(bad.capsule())
+    assert str(e.value).startswith("shape(): argument 'x': cannot import the tensor: "), str(e.value)
+    assert "consumer:" not in str(e.value)
+    assert bad.deleted == 1
+    ok = HandMade(strides=(1,))
+    assert b.shape(ok.capsule()) == (1, 4) and ok.deleted == 1
+
+
+def test_results_beside_an_error_are_released() -> None:
+    def rss() -> int:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    before = rss()
+    for _ in range(100):  # 100 x 16 MiB, touched by NewArray's zeroing
+        with pytest.raises(ValueError, match="an error beside an Array"):
+            b.array_and_error(1 << 22)
+    assert rss() - before < 200 << 20
+
+
+def test_conversions_by_copy() -> None:
+    a = np.arange(12, dtype=np.float64).reshape(3, 4)
+    assert b.conv_sum(a) == (66.0, True)  # no conversion needed
+    assert b.conv_sum(a.T) == (66.0, True)  # another layout: copied into C order
+    assert b.conv_sum(a[:, ::2]) == (a[:, ::2].sum(), True)
+    assert b.conv_sum(np.arange(5, dtype=np.int16)) == (10.0, True)  # another dtype: cast as astype does
+    assert b.conv_sum(torch.tensor([True, False, True])) == (2.0, True)
+    assert b.conv_sum(np.array(2, np.uint64)) == (2.0, True)  # 0-d
+    assert b.conv_f(np.ones((2, 3), np.float32)) == (1, 2, 6.0)  # C order into F
+    assert b.conv_f(np.arange(6, dtype=np.int64).reshape(2, 3)) == (1, 2, 15.0)  # cast, then F order
+    with pytest.raises(TypeError, match="must be a C-contiguous float64 tensor, got a 1-D complex64 one"):
+        b.conv_sum(np.ones(2, np.complex64))  # no conversion defined
+    with pytest.raises(TypeError, match="must be a Fortran-contiguous 2-D float32 tensor, got a 1-D"):
+        b.conv_f(np.ones(3, np.float32))
+    x = np.arange(4.0)[::-1]
+    b.conv_sum(x)
+    assert x.tolist() == [3.0, 2.0, 1.0, 0.0]  # the argument's own memory is left alone
+
+
+def test_results_as_godlpack_tensors() -> None:
+    """Last in this file: it imports godlpack, whose Go runtime then shares the process with bindtest's."""
+    import godlpack
+
+    t = b.arange_gd(4)
+    assert type(t) is godlpack.Tensor
+    assert t.shape == (4,) and t.tolist() == [0.0, 1.0, 2.0, 3.0] and str(t.dtype) == "float32"
+    assert memoryview(t).tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert pickle.loads(pickle.dumps(t)).tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert np.from_dlpack(t).tolist() == [0.0, 1.0, 2.0, 3.0]

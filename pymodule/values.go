@@ -1,0 +1,240 @@
+//go:generate go run gen_funcs.go
+
+package pymodule
+
+// #include <stdlib.h>
+// #include "module.h"
+import "C"
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/producer"
+)
+
+// decoder returns the function that reads parameter i of a call as a T. It
+// is planned once; what it does per call is a copy from C memory (a string
+// or bytes argument is copied into Go memory).
+func decoder[T any](b *binding, i int) func(*call) T {
+	p := b.params[i]
+	k, opt, validOff := p.kind, p.optional, p.validOff
+	return func(c *call) (t T) {
+		a := &c.args[i]
+		dst := unsafe.Pointer(&t)
+		if a.present {
+			src := unsafe.Pointer(&a.v)
+			switch k {
+			case kindString:
+				s := (*cBytes)(src)
+				*(*string)(dst) = C.GoStringN(s.p, C.int(s.n))
+			case kindBytes:
+				s := (*cBytes)(src)
+				*(*[]byte)(dst) = C.GoBytes(unsafe.Pointer(s.p), C.int(s.n))
+			case kindTensor:
+				*(*Tensor)(dst) = tensorArg(&c.tensors[*(*int32)(src)])
+			case kindObject:
+				*(*capsule.Object)(dst) = *(*capsule.Object)(src)
+			case kindBool, kindInt8, kindUint8:
+				*(*uint8)(dst) = *(*uint8)(src)
+			case kindInt16, kindUint16:
+				*(*uint16)(dst) = *(*uint16)(src)
+			case kindInt32, kindUint32, kindFloat32:
+				*(*uint32)(dst) = *(*uint32)(src)
+			case kindInt64, kindUint64, kindFloat64, kindComplex64:
+				*(*uint64)(dst) = *(*uint64)(src)
+			case kindComplex128:
+				*(*[2]uint64)(dst) = *(*[2]uint64)(src)
+			}
+		}
+		if opt {
+			*(*bool)(unsafe.Add(dst, validOff)) = bool(a.present)
+		}
+		return t
+	}
+}
+
+// cBytes is the s member of gdl_value's union.
+type cBytes struct {
+	p *C.char
+	n C.Py_ssize_t
+}
+
+// encoder returns the function that writes result j of a call from an R.
+func encoder[R any](b *binding, j int) func(*call, R) error {
+	k, pin := b.results[j], b.outs[j].pin
+	return func(c *call, r R) error {
+		v := &c.results[j]
+		src, dst := unsafe.Pointer(&r), unsafe.Pointer(&v.v)
+		switch k {
+		case kindString, kindBytes:
+			var p unsafe.Pointer
+			var n int
+			if k == kindString {
+				s := *(*string)(src)
+				p, n = unsafe.Pointer(unsafe.StringData(s)), len(s)
+			} else {
+				s := *(*[]byte)(src)
+				p, n = unsafe.Pointer(unsafe.SliceData(s)), len(s)
+			}
+			d := C.gdl_result_bytes(p, C.size_t(n))
+			if d == nil {
+				return fmt.Errorf("%w: a result of %d bytes", producer.ErrNoMemory, n)
+			}
+			*(*cBytes)(dst) = cBytes{d, C.Py_ssize_t(n)}
+		case kindTensor:
+			var a Array
+			if pin == nil {
+				a = *(*Array)(src)
+			} else { // a slice: only its header is there to read
+				h := *(*sliceHeader)(src)
+				var err error
+				if a, err = pin(h.data, h.len); err != nil {
+					return err
+				}
+			}
+			if err := a.describe(c, v); err != nil {
+				return err
+			}
+		case kindObject:
+			o := *(*capsule.Object)(src)
+			if o == nil {
+				return nil
+			}
+			*(*capsule.Object)(dst) = o
+		case kindBool, kindInt8, kindUint8:
+			*(*uint8)(dst) = *(*uint8)(src)
+		case kindInt16, kindUint16:
+			*(*uint16)(dst) = *(*uint16)(src)
+		case kindInt32, kindUint32, kindFloat32:
+			*(*uint32)(dst) = *(*uint32)(src)
+		case kindInt64, kindUint64, kindFloat64, kindComplex64:
+			*(*uint64)(dst) = *(*uint64)(src)
+		case kindComplex128:
+			*(*[2]uint64)(dst) = *(*[2]uint64)(src)
+		}
+		v.present = true
+		return nil
+	}
+}
+
+// dropper returns what lets go of result j when it will not reach Python
+// (the function also returned an error, or an earlier result failed): an
+// Array's memory is released, an object's reference dropped (with the GIL
+// held; a function without the GIL must not return objects).
+func dropper[R any](b *binding, j int) func(R) {
+	switch {
+	case b.results[j] == kindTensor && b.outs[j].pin == nil:
+		return func(r R) { (*(*Array)(unsafe.Pointer(&r))).Release() }
+	case b.results[j] == kindObject && !b.releaseGIL:
+		return func(r R) { capsule.DecRef(*(*capsule.Object)(unsafe.Pointer(&r))) }
+	}
+	return func(R) {}
+}
+
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+// setDefault stores p's default, converted once, in its C parameter.
+func (p *param) setDefault(cp *C.gdl_param) error {
+	cp.has_default = true
+	d := strings.TrimSpace(p.dflt)
+	dst := unsafe.Pointer(&cp.dflt.v)
+	if d == "None" {
+		if !p.optional && p.kind != kindObject {
+			return fmt.Errorf("default None needs an Optional parameter")
+		}
+		cp.dflt.present = C.bool(p.kind == kindObject)
+		*(*unsafe.Pointer)(dst) = unsafe.Pointer(C.gdl_none()) // an object parameter's None; immortal enough: never dropped
+		return nil
+	}
+	cp.dflt.present = true
+	bad := func(err error) error { return fmt.Errorf("default %s is not %s: %v", d, p.typeName(), err) }
+	switch p.kind {
+	case kindBool:
+		if d != "True" && d != "False" {
+			return bad(fmt.Errorf("want True or False"))
+		}
+		*(*bool)(dst) = d == "True"
+	case kindInt8, kindInt16, kindInt32, kindInt64:
+		bits := [...]int{kindInt8: 8, kindInt16: 16, kindInt32: 32, kindInt64: 64}[p.kind]
+		i, err := strconv.ParseInt(strings.ReplaceAll(d, "_", ""), 0, bits)
+		if err != nil {
+			return bad(err)
+		}
+		switch bits {
+		case 8:
+			*(*int8)(dst) = int8(i)
+		case 16:
+			*(*int16)(dst) = int16(i)
+		case 32:
+			*(*int32)(dst) = int32(i)
+		default:
+			*(*int64)(dst) = i
+		}
+	case kindUint8, kindUint16, kindUint32, kindUint64:
+		bits := [...]int{kindUint8: 8, kindUint16: 16, kindUint32: 32, kindUint64: 64}[p.kind]
+		u, err := strconv.ParseUint(strings.ReplaceAll(d, "_", ""), 0, bits)
+		if err != nil {
+			return bad(err)
+		}
+		switch bits {
+		case 8:
+			*(*uint8)(dst) = uint8(u)
+		case 16:
+			*(*uint16)(dst) = uint16(u)
+		case 32:
+			*(*uint32)(dst) = uint32(u)
+		default:
+			*(*uint64)(dst) = u
+		}
+	case kindFloat32, kindFloat64:
+		f, err := strconv.ParseFloat(strings.ReplaceAll(d, "_", ""), 64)
+		if err != nil && !math.IsInf(f, 0) {
+			return bad(err)
+		}
+		if p.kind == kindFloat32 {
+			*(*float32)(dst) = float32(f)
+		} else {
+			*(*float64)(dst) = f
+		}
+	case kindComplex64, kindComplex128:
+		z, err := strconv.ParseComplex(strings.ReplaceAll(strings.Trim(d, "()"), "j", "i"), 128)
+		if err != nil {
+			return bad(err)
+		}
+		if p.kind == kindComplex64 {
+			*(*complex64)(dst) = complex64(z)
+		} else {
+			*(*complex128)(dst) = z
+		}
+	case kindString, kindBytes:
+		if p.kind == kindBytes {
+			if !strings.HasPrefix(d, "b") {
+				return bad(fmt.Errorf("want a bytes literal"))
+			}
+			d = d[1:]
+		}
+		if len(d) >= 2 && d[0] == '\'' && d[len(d)-1] == '\'' {
+			d = `"` + strings.ReplaceAll(strings.ReplaceAll(d[1:len(d)-1], `\'`, `'`), `"`, `\"`) + `"`
+		}
+		s, err := strconv.Unquote(d)
+		if err != nil {
+			return bad(err)
+		}
+		cs := C.gdl_result_bytes(unsafe.Pointer(unsafe.StringData(s)), C.size_t(len(s)))
+		if cs == nil {
+			return fmt.Errorf("out of memory")
+		}
+		*(*cBytes)(dst) = cBytes{cs, C.Py_ssize_t(len(s))}
+	default:
+		return fmt.Errorf("a %s parameter takes no default but None", p.typeName())
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+"""A Go author's extension, from `go build` to a wheel, with godlpack's build helper (godlpack.build).
+
+examples/normalize is a Python project of its own (pyproject.toml, setup.py, go.mod pointing at this checkout
+with a replace directive), as is any other example PROJECTS names. `python -m build` makes its sdist, which must
+carry the Go module with github.com/godlpack/godlpack vendored, and from that sdist, unpacked away from the
+checkout, a wheel; auditwheel gives it its manylinux tag; it installs without Go beside godlpack's own wheel, and
+both work in one process.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+from packaging_support import (
+    DIST,
+    ROOT,
+    clean_env,
+    make_venv,
+    run,
+    section_names,
+    this_python,
+)
+from test_wheel import TAG, wheel_for, without_go
+
+
+class Project(NamedTuple):
+    """A Go extension project of examples/: its sdist's base name, its module, and a use of it (statements over
+    `np` and `godlpack`) that checks its results and tensors passing to and from godlpack."""
+
+    dist: str
+    module: str
+    use: str
+
+
+# Another example project joins the test with one line here.
+PROJECTS = {
+    "normalize": Project("godlpack_example_normalize-0.1.0", "normalize",
+                         "t = godlpack.arange(4, dtype='float32'); "
+                         "mean, std = np.from_dlpack(godlpack.from_dlpack(normalize.normalize(t))).tolist(); "
+                         "x = np.from_dlpack(t); "
+                         "assert abs(mean - 1.5) < 1e-12 and abs(std - 1.25 ** 0.5) < 1e-9, (mean, std); "
+                         "assert abs(float(x.sum())) < 1e-6 and x[0] < 0 < x[3], x"),
+}
+
+# Run where both wheels are installed: the two Go runtimes in one process, in the order given, and the SIGURG
+# rendezvous they share; prints where the module was found.
+TOGETHER = """
+import importlib, sys
+import numpy as np
+first, second, use = sys.argv[1:]
+for name in (first, second):
+    globals()[name] = importlib.import_module(name)
+exec(use)
+assert type(sys._godlpack_go_runtimes).__name__ == "PyCapsule"
+print(sys.modules[first if first != "godlpack" else second].__file__)
+"""
+
+
+@pytest.mark.parametrize("name", PROJECTS)
+def test_go_extension_project_to_a_wheel_beside_godlpack(name: str, tmp_path: Path) -> None:
+    project, (dist, module, use) = ROOT / "examples" / name, PROJECTS[name]
+    ver = this_python()
+    godlpack_wheel = wheel_for(ver)
+    # The sdist, then the wheel from it; the build environment gets godlpack (for its build helper) from dist/.
+    out = tmp_path / "dist"
+    run([sys.executable, "-m", "build", "--outdir", out, project], env=clean_env(PIP_FIND_LINKS=str(DIST)), cwd=ROOT)
+
+    with tarfile.open(out / f"{dist}.tar.gz") as tar:
+        names = {n.removeprefix(f"{dist}/") for n in tar.getnames()}
+    assert {"go.mod", "main.go", "pyproject.toml", "setup.py", "vendor/modules.txt"} <= names, sorted(names)
+    vendored = "vendor/github.com/godlpack/godlpack/"
+    assert {vendored + f for f in ("LICENSE", "capsule/runtime.c", "capsule/capsule.h", "capsule/exports.so",
+                                   "pymodule/pymodule.go", "dlpack/dlpack.h")} <= names, sorted(names)
+    # No built extension nor its C header (capsule/exports.so in vendor/ is a linker script the build needs).
+    assert not [n for n in names if n.endswith((".so", ".whl")) and not n.startswith("vendor/")
+                or re.fullmatch(rf"{module}.*\.h", n)], sorted(names)
+
+    (built,) = out.glob(f"{dist}-cp{ver.replace('.', '')}-*.whl")
+    run([sys.executable, "-m", "auditwheel", "repair", "--wheel-dir", out / "repaired", built],
+        env=clean_env(PATH=f"{Path(sys.executable).parent}:{clean_env()['PATH']}"))
+    (wheel,) = (out / "repaired").glob("*.whl")
+    assert TAG.search(wheel.name), wheel.name
+    with zipfile.ZipFile(wheel) as z:
+        files = [n for n in z.namelist() if not n.startswith(f"{dist}.dist-info/")]
+        assert [n for n in files if not n.endswith(".so")] == [], files  # no stray C header
+        (so,) = files
+        assert so == f"{module}.cpython-{ver.replace('.', '')}-x86_64-linux-gnu.so", so
+        z.extract(so, tmp_path)
+    sections = section_names(tmp_path / so)
+    assert ".symtab" not in sections and not {s for s in sections if s.startswith(".debug")}, sorted(sections)
+
+    env = without_go()
+    py = make_venv(Path(sys.executable).resolve(), tmp_path / "venv", env=env)
+    run([py, "-m", "pip", "install", "--quiet", "--only-binary=:all:", godlpack_wheel, wheel, "numpy"], env=env)
+    for order in (["godlpack", module], [module, "godlpack"]):
+        where = run([py, "-c", TOGETHER, *order, use], env=env, cwd="/").stdout.strip()
+        assert Path(where).is_relative_to(tmp_path / "venv"), where

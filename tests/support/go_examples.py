@@ -1,0 +1,50 @@
+"""Building the Go extensions of the repository (examples/, test extensions) for the running interpreter."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def build_go_extension(package: str, name: str, out: Path, toolchain: str | None = None) -> Path:
+    """The Go extension module name, built from package (./internal/importtest) for this interpreter into out.
+
+    A package whose directory holds a go.mod is a Go module of its own (examples/normalize) and is built there.
+    The test skips without Go. toolchain (GOTOOLCHAIN, e.g. "go1.24.11") builds with that Go version, which the
+    go command fetches from the module proxy; a toolchain it cannot fetch skips the test too. Returns out.
+    """
+    go = shutil.which("go")
+    if go is None:
+        pytest.skip(f"needs the Go toolchain to build {package}")
+    env = dict(os.environ, CGO_ENABLED="1", PKG_CONFIG_PATH=sysconfig.get_config_var("LIBPC") or "",
+               CGO_CFLAGS=f"-O2 -I{sysconfig.get_paths()['include']}")
+    if toolchain is not None:
+        env["GOTOOLCHAIN"] = toolchain
+        fetched = subprocess.run([go, "version"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        if fetched.returncode != 0 or toolchain not in fetched.stdout:
+            pytest.skip(f"cannot fetch Go toolchain {toolchain}: {fetched.stderr.strip()[-300:]}")
+    target = out / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
+    here = ROOT / package
+    cwd, package = (here, ".") if (here / "go.mod").exists() else (ROOT, package)
+    subprocess.run([go, "build", "-buildmode=c-shared", "-o", str(target), package], cwd=cwd, env=env, check=True,
+                   timeout=600)
+    for header in out.glob(f"{name}*.h"):
+        header.unlink()
+    return out
+
+
+def build_example(name: str, out: Path, toolchain: str | None = None) -> Path:
+    """examples/<name> built for this interpreter into out, as build_go_extension builds it."""
+    return build_go_extension(f"./examples/{name}", name, out, toolchain)
+
+
+def build_normalize(out: Path) -> Path:
+    """examples/normalize built for this interpreter into out (skips the test without Go)."""
+    return build_example("normalize", out)

@@ -1,0 +1,83 @@
+"""The binder (package pymodule) and the example extensions built on it, each in a process of its own.
+
+Each extension carries its own Go runtime and must not share a process with godlpack._core, so each is
+built for this interpreter and its own test file runs in a pytest subprocess: bindtest
+(pymodule/internal/bindtest, every conversion, refusal and guarantee of the binder), examples/rowstats and
+examples/normalize. They hold the promises of docs/protocol.md#bound-go-functions.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from child_env import pythonpath
+from go_examples import build_go_extension
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def go_env() -> dict[str, str]:
+    return dict(os.environ, CGO_ENABLED="1", PKG_CONFIG_PATH=sysconfig.get_config_var("LIBPC") or "",
+                CGO_CFLAGS=f"-O2 -I{sysconfig.get_paths()['include']}")
+
+
+def go() -> str:
+    path = shutil.which("go")
+    if path is None:
+        pytest.skip("needs the Go toolchain to build the extensions")
+    return path
+
+
+def where(package: str) -> tuple[Path, str]:
+    """(directory, package) to run the go command in: a package with a go.mod of its own is a module there."""
+    here = ROOT / package
+    return (here, ".") if (here / "go.mod").exists() else (ROOT, f"./{package}")
+
+
+def build(package: str, name: str, out: Path) -> Path:
+    """package built as the extension module name into out, with its stub generated beside it."""
+    build_go_extension(f"./{package}", name, out)
+    cwd, pkg = where(package)
+    subprocess.run([go(), "run", pkg, "-pyi", str(out / f"{name}.pyi")], cwd=cwd, env=go_env(), check=True,
+                   timeout=900)
+    return out
+
+
+@pytest.mark.parametrize("package, name", [
+    ("pymodule/internal/bindtest", "bindtest"),
+    ("examples/rowstats", "rowstats"),
+    ("examples/normalize", "normalize"),
+])
+def test_extension(package: str, name: str, tmp_path: Path) -> None:
+    out = build(package, name, tmp_path)
+    env = dict(os.environ, PYTHONPATH=pythonpath(out))
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / package)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    # The generated stub says what the module has: mypy's stubtest compares it with the module as built.
+    done = subprocess.run([sys.executable, "-m", "mypy.stubtest", name], cwd=tmp_path, capture_output=True, text=True,
+                          env=dict(env, MYPYPATH=os.pathsep.join([str(out), str(ROOT / "python")])), timeout=900)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+
+
+@pytest.mark.parametrize("name", ["rowstats", "normalize"])
+def test_committed_stubs_are_generated(name: str) -> None:
+    """examples/<name>/<name>.pyi is what `go run ./examples/<name> -pyi -` writes from the Go signatures."""
+    cwd, pkg = where(f"examples/{name}")
+    done = subprocess.run([go(), "run", pkg, "-pyi", "-"], cwd=cwd, env=go_env(),
+                          capture_output=True, text=True, check=True, timeout=900)
+    assert done.stdout == (ROOT / "examples" / name / f"{name}.pyi").read_text()
+
+
+def test_adapters_are_generated(tmp_path: Path) -> None:
+    """pymodule/funcs.go is what `go generate` (gen_funcs.go) writes."""
+    out = tmp_path / "funcs.go"
+    subprocess.run([go(), "run", "gen_funcs.go", "-o", str(out)], cwd=ROOT / "pymodule", check=True, timeout=900)
+    assert out.read_text() == (ROOT / "pymodule" / "funcs.go").read_text()
