@@ -77,23 +77,27 @@ stubtest: $(PY)
 	$(PY) -m mypy.stubtest godlpack
 
 # The example extensions, built only from the public Go packages and tested without godlpack._core:
-# examples/normalize (a Go module of its own whose go.mod points at this checkout, to show it stands alone;
-# tests/test_runtimes.py uses it beside godlpack), examples/rowstats and the binder's test extension
-# pymodule/internal/bindtest (packages of this module). Each one's type stub is generated from its Go
+# examples/normalize and examples/rowstats (each a Go module and a Python project of its own, whose go.mod points
+# at this checkout, to show it stands alone; tests/test_runtimes.py uses them beside godlpack and
+# tests/packaging/test_go_extension.py makes wheels of them) and the binder's test extension
+# pymodule/internal/bindtest (a package of this module). Each one's type stub is generated from its Go
 # signatures (go run <package> -pyi FILE) and checked by mypy's stubtest.
 # Needs the test extras (numpy, torch, pytest, mypy) that `test` installs.
-EXAMPLE_DIR := build/examples
-EXAMPLES    := examples/rowstats pymodule/internal/bindtest
+EXAMPLE_DIR      := build/examples
+EXAMPLE_MODULES  := examples/normalize examples/rowstats
+EXAMPLE_PACKAGES := pymodule/internal/bindtest
 example-test: $(PY)
 	mkdir -p $(EXAMPLE_DIR)
-	cd examples/normalize && go vet . && go build -buildmode=c-shared -o $(CURDIR)/$(EXAMPLE_DIR)/normalize$(EXT_SUFFIX) . \
-		&& go run . -pyi $(CURDIR)/$(EXAMPLE_DIR)/normalize.pyi
-	for e in $(EXAMPLES); do \
+	for e in $(EXAMPLE_MODULES); do \
+		(cd $$e && go vet . && go build -buildmode=c-shared -o $(CURDIR)/$(EXAMPLE_DIR)/$$(basename $$e)$(EXT_SUFFIX) . \
+			&& go run . -pyi $(CURDIR)/$(EXAMPLE_DIR)/$$(basename $$e).pyi) || exit 1; \
+	done
+	for e in $(EXAMPLE_PACKAGES); do \
 		go build -buildmode=c-shared -o $(EXAMPLE_DIR)/$$(basename $$e)$(EXT_SUFFIX) ./$$e || exit 1; \
 		go run ./$$e -pyi $(EXAMPLE_DIR)/$$(basename $$e).pyi || exit 1; \
 	done
 	rm -f $(EXAMPLE_DIR)/*.h
-	for e in examples/normalize $(EXAMPLES); do \
+	for e in $(EXAMPLE_MODULES) $(EXAMPLE_PACKAGES); do \
 		PYTHONPATH=$(EXAMPLE_DIR) $(PY) -m pytest -q -p no:cacheprovider $$e || exit 1; \
 		MYPYPATH=$(EXAMPLE_DIR) PYTHONPATH=$(EXAMPLE_DIR) $(PY) -m mypy.stubtest $$(basename $$e) || exit 1; \
 	done

@@ -5,7 +5,9 @@
 // raised and lowered. Build it as a shared library named like any extension
 // module:
 //
-//	go build -buildmode=c-shared -o rowstats$(python3-config --extension-suffix) ./examples/rowstats
+//	cd examples/rowstats && go build -buildmode=c-shared -o rowstats$(python3-config --extension-suffix) .
+//
+// or make a wheel of it with `python -m build` in its folder (godlpack.build does the Go part).
 package main
 
 // #cgo pkg-config: python3
@@ -26,7 +28,7 @@ var module = pymodule.Module{Name: "rowstats", Doc: "Row statistics of float ten
 //export PyInit_rowstats
 func PyInit_rowstats() *C.PyObject { return (*C.PyObject)(module.Init()) } // nil with the exception set on failure
 
-func main() { module.Main() } // go run ./examples/rowstats -pyi rowstats.pyi writes the type stub
+func main() { module.Main() } // go run . -pyi rowstats.pyi writes the type stub
 
 func rowNorms(x pymodule.Tensor) (pymodule.Array, error) {
 	if x.DType.Bits == 32 {

@@ -8,6 +8,7 @@ package main
 
 /*
 #cgo pkg-config: python3
+#cgo CFLAGS: -Wall -Wextra -Wno-unused-parameter
 #include <Python.h>
 
 PyObject *importtest_module(void);

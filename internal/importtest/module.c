@@ -18,6 +18,9 @@ static PyMethodDef methods[] = {
 	{NULL},
 };
 
-static PyModuleDef def = {PyModuleDef_HEAD_INIT, "importtest", "capsule.Import for godlpack's tests.", -1, methods};
+static PyModuleDef def = {
+	PyModuleDef_HEAD_INIT, .m_name = "importtest", .m_doc = "capsule.Import for godlpack's tests.", .m_size = -1,
+	.m_methods = methods,
+};
 
 PyObject *importtest_module(void) { return PyModule_Create(&def); }
