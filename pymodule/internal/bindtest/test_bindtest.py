@@ -322,6 +322,8 @@ def test_broken_tensor_is_refused_naming_the_argument() -> None:
     assert b.shape(ok.capsule()) == (1, 4) and ok.deleted == 1
 
 
+# AddressSanitizer (make memcheck) keeps freed blocks in its quarantine on purpose, so resident memory grows there.
+@pytest.mark.skipif("libasan" in os.environ.get("LD_PRELOAD", ""), reason="resident memory under ASan's quarantine")
 def test_results_beside_an_error_are_released() -> None:
     def rss() -> int:
         with open("/proc/self/statm") as f:
