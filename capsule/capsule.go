@@ -60,6 +60,7 @@ import (
 
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/preempt"
 )
 
 // Object is a PyObject pointer. A cgo *C.PyObject of any package converts
@@ -171,5 +172,6 @@ func WithoutGIL(nbytes int64, f func()) {
 	}
 	ts := C.PyEval_SaveThread()
 	defer C.PyEval_RestoreThread(ts)
+	preempt.Restore() // long work: the runtime must be able to preempt it
 	f()
 }

@@ -95,6 +95,7 @@ import (
 
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/internal/preempt"
 	"github.com/godlpack/godlpack/internal/pysig"
 	"github.com/godlpack/godlpack/producer"
 )
@@ -582,6 +583,9 @@ func godlpackBindCall(c *call) {
 			fail(c, capsule.RuntimeError, fmt.Sprintf("%s(): internal error: %v", b.name, p))
 		}
 	}()
+	if b.releaseGIL {
+		preempt.Restore() // the GIL is released for long work, which the runtime must be able to preempt
+	}
 	var copies [C.GDL_BIND_MAX_TENSORS]*producer.Buffer // conversions, released when the call is done
 	defer func() {
 		for _, buf := range copies {

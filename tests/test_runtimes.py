@@ -271,15 +271,20 @@ def test_a_foreign_rendezvous_is_an_import_error(value: str) -> None:
     assert "ImportError: cannot import godlpack._core: sys._godlpack_go_runtimes is not the rendezvous" in out, out
 
 
-@pytest.mark.xfail(strict=True, reason="a Go 1.26 defect with one runtime too, not the dispatcher's: once a thread that "
-                   "called into godlpack has exited, the runtime sends one preemption signal to thread id 0 and never "
-                   "another to the thread that reuses its M (Go 1.26.8; Go 1.24.11 and 1.25.0 keep preemption)")
-def test_preemption_after_a_thread_that_called_godlpack_exited() -> None:
-    # Why TOGETHER, whose threads exit, runs after PREEMPTION everywhere above.
-    code = "import threading\nth = threading.Thread(target=lambda: godlpack.arange(4, dtype='float32')); th.start(); th.join()\n"
-    out = run(program(["godlpack"], code, PREEMPTION))
-    worst, shortest_sum = waits(out)
-    assert worst < shortest_sum / 2, f"a godlpack.full call waited {worst:.3f} s; one sum takes {shortest_sum:.3f} s"
+@pytest.mark.parametrize("before", [
+    # Go 1.26: the thread's M, inherited from an exited thread, was sent a preemption signal to thread id 0.
+    "th = threading.Thread(target=lambda: godlpack.arange(4, dtype='float32')); th.start(); th.join()",
+    # Any Go version: a preemption signal that reaches the thread after the call returned to Python is never handled.
+    "",
+], ids=["after-a-thread-exited", "plain"])
+def test_preemption_survives_a_lost_signal(before: str) -> None:
+    # Either way the runtime would send that thread no other preemption signal, and every later garbage collection
+    # would wait for a whole sum; a call that releases the GIL acknowledges what was lost first (internal/preempt).
+    # The plain case lost it in about one process in twelve before; each run here is three processes.
+    for _ in range(3):
+        out = run(program(["godlpack"], "import threading\n" + before, PREEMPTION))
+        worst, shortest_sum = waits(out)
+        assert worst < shortest_sum / 2, f"a godlpack.full call waited {worst:.3f} s; one sum takes {shortest_sum:.3f} s"
 
 
 @pytest.mark.skipif(SHARED, reason="here Go runtimes share the process")
