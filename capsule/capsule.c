@@ -67,7 +67,7 @@ void gdl_delete_keeping_error(void *managed, bool versioned) {
 
 /*
  * Every deleter of another producer's tensor that an owner calls (the last
- * holder of an imported tensor going: a Tensor, an Exporter, a capsule or a
+ * holder of an imported tensor going: a Tensor, a capsule or a
  * NumPy array over our export, at any depth of a chain of round trips) runs
  * through gdl_delete_keeping_error: it may be Python code, and the holder may
  * go while an exception unwinds. Set when the library loads, before any owner

@@ -5,9 +5,12 @@
 //   - Take and Import get a tensor from any producer: a DLPack capsule, an
 //     object whose type offers the C exchange API of DLPack 1.3
 //     (__dlpack_c_exchange_api__), or any object with __dlpack__;
-//   - NewExporter makes a Python object of Go memory (package producer)
-//     that every consumer accepts: __dlpack__ with max_version, stream,
-//     dl_device and copy, __dlpack_device__, and the C exchange API;
+//   - AddTensorTypes gives an extension module the Tensor type that
+//     godlpack.Tensor is too (named after the module: rowstats.Tensor), and
+//     NewTensor makes one of Go memory (package producer) that every
+//     consumer accepts: shape, dtype, device, the buffer protocol, tolist,
+//     pickling, __dlpack__ with max_version, stream, dl_device and copy,
+//     __dlpack_device__, and the C exchange API;
 //   - Wrap puts a managed tensor into a capsule;
 //   - Errorf, RaiseError and the Exception kinds turn Go errors into the
 //     Python exceptions the protocol names.
@@ -25,7 +28,7 @@
 //			return nil, err
 //		}
 //		defer t.Release()
-//		… // work on t with package consumer; export results with package producer and NewExporter
+//		… // work on t with package consumer; export results with package producer and NewTensor
 //	}
 //
 // Every function must be called with the GIL held. A function that fails

@@ -1,7 +1,8 @@
 /*
  * The C half of package capsule: the DLPack protocol as CPython sees it, in
- * one implementation for every object that speaks it (godlpack.Tensor, the
- * Exporter of package capsule, any C type of a Go extension). Every function
+ * one implementation for every object that speaks it (the Tensor of
+ * tensor.h, godlpack.Tensor and every bound function's results, or any C
+ * type of a Go extension). Every function
  * here is called with the GIL held.
  */
 #ifndef GODLPACK_CAPSULE_H
@@ -243,7 +244,7 @@ void gdl_source_fill(gdl_source *s, gdl_owner *owner, const gdl_inspected *v, ui
  * exchange API's to_py_object: it validates the tensor (gdl_validate) and
  * describes it in the source of the object make(ndim, &src) returns (a new
  * object whose source is empty but for its shape and strides room, as
- * gdl_exporter_new's). On failure the tensor is deleted: NULL with an
+ * gdl_tensor_alloc's). On failure the tensor is deleted: NULL with an
  * exception.
  */
 PyObject *gdl_adopt(void *managed, PyObject *(*make)(int32_t ndim, gdl_source **src));
@@ -299,18 +300,5 @@ PyObject *gdl_method_dlpack_device(PyObject *self, PyObject *unused);
 	 "Export the tensor as a DLPack capsule (versioned when max_version's major is >= 1)."},             \
 	{"__dlpack_device__", (PyCFunction)gdl_method_dlpack_device, METH_NOARGS,                            \
 	 "__dlpack_device__($self, /)\n--\n\nThe (device_type, device_id) of the data."}
-
-/* ---- The Exporter type ---- */
-
-/*
- * gdl_exporter_new makes an Exporter of ndim dimensions and stores its
- * source in *src: its owner is NULL and its view.shape and view.strides
- * point to the object's own room, for the caller to fill (producer's
- * Describe, or gdl_source_fill). NULL with an exception.
- */
-PyObject *gdl_exporter_new(int32_t ndim, gdl_source **src);
-
-/* gdl_exporter_adopt returns a new Exporter owning a versioned managed tensor (the exchange API's to_py_object). */
-PyObject *gdl_exporter_adopt(void *managed);
 
 #endif

@@ -1,6 +1,6 @@
 package capsule
 
-// #include "capsule.h"
+// #include "tensor.h"
 import "C"
 
 import (
@@ -13,27 +13,32 @@ import (
 	"github.com/godlpack/godlpack/producer"
 )
 
-// NewExporter returns a new Python object that exports the buffer with
-// layout l to any consumer, zero-copy: __dlpack__ (a versioned or legacy
-// capsule as the consumer's max_version asks, a fresh copy for copy=True),
-// __dlpack_device__, and the C exchange API on its type. It holds a
-// reference of its own to the buffer's memory, dropped when the object is
-// freed, so the caller may Release b. Its errors are l.Check's, ErrReleased,
-// and errors wrapping ErrPython.
-func NewExporter(b *producer.Buffer, l producer.Layout) (Object, error) {
+// NewTensor returns a new Tensor (the type [AddTensorTypes] added to the
+// extension's module) that exports the buffer with layout l to any
+// consumer, zero-copy: shape, dtype, device, the buffer protocol, tolist,
+// pickling, __dlpack__ (a versioned or legacy capsule as the consumer's
+// max_version asks, a fresh copy for copy=True), __dlpack_device__, and the
+// C exchange API on its type. It holds a reference of its own to the
+// buffer's memory, dropped when the object is freed, so the caller may
+// Release b. Its errors are l.Check's, ErrReleased, and errors wrapping
+// ErrPython (a RuntimeError before AddTensorTypes was called).
+func NewTensor(b *producer.Buffer, l producer.Layout) (Object, error) {
 	if len(l.Shape) > dlpack.MaxNDim {
 		return nil, l.Check(b.Len()) // the layout error, before sizing the object by it
 	}
-	var s *C.gdl_source
-	o := Object(C.gdl_exporter_new(C.int32_t(len(l.Shape)), &s))
-	if o == nil {
-		return nil, pyErr("creating an Exporter")
+	if !bool(C.gdl_tensor_types_readied) {
+		return nil, Errorf(RuntimeError,
+			"capsule.NewTensor: the extension has no Tensor type yet (call AddTensorTypes first)")
 	}
-	if err := b.Describe(l, unsafe.Pointer(s)); err != nil {
-		DecRef(o)
+	t := C.gdl_tensor_alloc(C.int32_t(len(l.Shape)))
+	if t == nil {
+		return nil, pyErr("creating a Tensor")
+	}
+	if err := b.Describe(l, unsafe.Pointer(&t.src)); err != nil {
+		DecRef(Object(t))
 		return nil, err
 	}
-	return o, nil
+	return Object(C.gdl_tensor_finish(t)), nil
 }
 
 // layoutOf is the producer.Layout of a source's tensor. Its slices are the

@@ -19,8 +19,6 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/capsule"
-	"github.com/godlpack/godlpack/dlpack"
-	"github.com/godlpack/godlpack/minifloat"
 	"github.com/godlpack/godlpack/pymodule"
 	"github.com/godlpack/godlpack/scalar"
 )
@@ -53,6 +51,12 @@ func PyInit__core() (m *C.PyObject) {
 	if m == nil {
 		return nil
 	}
+	// The tensor types are named godlpack.Tensor, godlpack.DType and godlpack.Device before godlpack.ops is
+	// made, whose module would otherwise name them.
+	if capsule.AddTensorTypes(capsule.Object(m), "godlpack") != nil {
+		C.Py_DecRef(m)
+		return nil
+	}
 	ops, err := pymodule.New("godlpack.ops", "Kernels written in Go (re-exported by godlpack.ops).", opsFunctions...)
 	if err != nil || C.PyModule_AddObjectRef(m, opsAttr, (*C.PyObject)(ops)) != 0 {
 		capsule.DecRef(ops)
@@ -60,17 +64,6 @@ func PyInit__core() (m *C.PyObject) {
 		return nil
 	}
 	capsule.DecRef(ops)
-	for _, dt := range dlpack.DataTypes() {
-		name, _ := dt.Name()
-		cname := C.CString(name)
-		rc := C.gdl_dtype_register(C.uint8_t(dt.Code), C.uint8_t(dt.Bits), C.uint16_t(dt.Lanes), cname,
-			C.int64_t(dt.StorageSize(true)))
-		C.free(unsafe.Pointer(cname))
-		if rc != 0 {
-			C.Py_DecRef(m)
-			return nil
-		}
-	}
 	return m
 }
 
@@ -94,37 +87,4 @@ func int64s(p *C.int64_t, n int) []int64 {
 		return nil
 	}
 	return unsafe.Slice((*int64)(unsafe.Pointer(p)), n)
-}
-
-// goDataTypeName writes the name of a dtype outside the table (a vector
-// dtype such as "float32x4", else its fields) into buf, cut to fit.
-//
-//export goDataTypeName
-func goDataTypeName(code C.uint8_t, bits C.uint8_t, lanes C.uint16_t, buf *C.char, n C.size_t) {
-	name := dlpack.DataType{Code: dlpack.Code(code), Bits: uint8(bits), Lanes: uint16(lanes)}.String()
-	out := unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(n))
-	out[copy(out[:len(out)-1], name)] = 0 // ASCII: no character is cut
-}
-
-// goParseDataType reads a dtype name outside the table's, a vector dtype
-// such as "float32x4": 0, or -1 for a name it does not know.
-//
-//export goParseDataType
-func goParseDataType(name *C.char, n C.size_t, out *C.DLDataType) C.int {
-	dt, err := dlpack.ParseDataType(unsafe.String((*byte)(unsafe.Pointer(name)), int(n)))
-	if err != nil || dt.Check() != nil {
-		return -1
-	}
-	*out = *(*C.DLDataType)(unsafe.Pointer(&dt))
-	return 0
-}
-
-//export goDecodeMinifloat
-func goDecodeMinifloat(code C.uint8_t, b C.uint8_t, out *C.double) C.int {
-	v, ok := minifloat.Decode(dlpack.Code(code), uint8(b))
-	if !ok {
-		return -1
-	}
-	*out = C.double(v)
-	return 0
 }

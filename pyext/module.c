@@ -479,28 +479,8 @@ static int add_version(PyObject *m) {
 }
 
 PyObject *gdl_module_create(void) {
-	static bool once;
-	if (!once) {
-		/* Py_AtExit functions run at the very end of Py_FinalizeEx, when no Python code can run any more. */
-		if (Py_AtExit(gdl_owner_shutdown) != 0) {
-			PyErr_SetString(PyExc_RuntimeError, "Py_AtExit failed: too many exit functions registered");
-			return NULL;
-		}
-		if (gdl_register_exporter(&gdl_TensorType, offsetof(TensorObject, src), gdl_tensor_adopt) != 0)
-			return NULL;
-		once = true;
-	}
-	if (PyType_Ready(&gdl_TensorType) < 0 || PyType_Ready(&gdl_DTypeType) < 0 || PyType_Ready(&gdl_DeviceType) < 0)
-		return NULL;
 	PyObject *m = PyModule_Create(&module_def);
-	if (m == NULL)
-		return NULL;
-	if (PyModule_AddObjectRef(m, "Tensor", (PyObject *)&gdl_TensorType) < 0 ||
-	    PyModule_AddObjectRef(m, "DType", (PyObject *)&gdl_DTypeType) < 0 ||
-	    PyModule_AddObjectRef(m, "Device", (PyObject *)&gdl_DeviceType) < 0 ||
-	    add_version(m) < 0 || gdl_pickle_register(m) < 0) {
-		Py_DECREF(m);
-		return NULL;
-	}
+	if (m != NULL && add_version(m) < 0)
+		Py_CLEAR(m);
 	return m;
 }

@@ -307,21 +307,25 @@ static int convert_arg(const gdl_bound *b, int i, PyObject *o, gdl_call *c, int 
 static PyObject *from_dlpack[GDL_RETURN_GODLPACK + 1];
 static const char *const from_dlpack_module[] = {NULL, "numpy", "torch", "godlpack"};
 
-/* convert_tensor makes an object of Go's result tensor r (its owner reference passes to it). */
+/*
+ * convert_tensor makes an object of Go's result tensor r (its owner reference
+ * passes to it): the module's Tensor (package capsule's, the one of
+ * godlpack.Tensor), or what from_dlpack of the library the function returns
+ * makes of it.
+ */
 static PyObject *convert_tensor(const gdl_bound *b, gdl_result_tensor *r) {
-	gdl_source *s;
-	PyObject *e = gdl_exporter_new(r->src.view.ndim, &s);
-	if (e == NULL) {
+	TensorObject *t = gdl_tensor_alloc(r->src.view.ndim);
+	if (t == NULL) {
 		gdl_source_release(&r->src);
 		return NULL;
 	}
-	const int64_t *shape = s->view.shape, *strides = s->view.strides;
 	int32_t nd = r->src.view.ndim;
-	memcpy((int64_t *)shape, r->src.view.shape, (size_t)nd * sizeof(int64_t));
-	memcpy((int64_t *)strides, r->src.view.strides, (size_t)nd * sizeof(int64_t));
-	*s = r->src;
-	s->view.shape = shape;
-	s->view.strides = strides;
+	memcpy(TENSOR_SHAPE(t), r->src.view.shape, (size_t)nd * sizeof(int64_t));
+	memcpy(TENSOR_STRIDES(t), r->src.view.strides, (size_t)nd * sizeof(int64_t));
+	t->src = r->src;
+	t->src.view.shape = TENSOR_SHAPE(t);
+	t->src.view.strides = TENSOR_STRIDES(t);
+	PyObject *e = gdl_tensor_finish(t);
 	if (b->return_as == GDL_RETURN_TENSOR)
 		return e;
 	PyObject **fn = &from_dlpack[b->return_as];

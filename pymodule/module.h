@@ -8,7 +8,7 @@
 #ifndef GODLPACK_PYMODULE_H
 #define GODLPACK_PYMODULE_H
 
-#include "capsule.h"
+#include "tensor.h"
 
 #define GDL_BIND_MAX_PARAMS GDL_SIGNATURE_MAX /* what gdl_parse can name */
 #define GDL_BIND_MAX_TENSORS 8                /* tensor parameters of one function */

@@ -35,6 +35,12 @@
 //	Optional[T]                 T or None
 //	capsule.Object              any object (borrowed as a parameter, a new reference as a result)
 //
+// A tensor result is the module's Tensor by default: New adds Tensor, DType
+// and Device to the module ([capsule.AddTensorTypes]; rowstats.Tensor in a
+// module rowstats), the same object as godlpack.Tensor, over the Go or C
+// memory without a copy and keeping it alive. Function.Returning makes it a
+// NumPy array, a PyTorch tensor or a godlpack.Tensor instead.
+//
 // A last result of type error becomes the Python exception of
 // capsule.ExceptionOf (a RuntimeError for an error that names none); several
 // results come back as a tuple.
@@ -167,8 +173,11 @@ type Function struct {
 type ReturnKind int
 
 const (
-	// AsTensor returns tensor results as tensor objects of package capsule,
-	// which every DLPack consumer reads without a copy.
+	// AsTensor returns tensor results as the module's Tensor objects
+	// (capsule.AddTensorTypes; rowstats.Tensor in a module rowstats, the
+	// same object as godlpack.Tensor): shape, dtype, device, repr, the
+	// buffer protocol, tolist, pickling, the DLPack methods and the exchange
+	// table, over the result's memory without a copy.
 	AsTensor ReturnKind = iota
 	// AsNumPy returns them as NumPy arrays over the same memory (numpy.from_dlpack).
 	AsNumPy
@@ -204,7 +213,8 @@ func (f Function) WithoutGIL() Function { f.releaseGIL = true; return f }
 func (f Function) Returning(k ReturnKind) Function { f.returnAs = k; return f }
 
 // New returns a new extension module object with the given functions, for
-// the extension's PyInit_<name> to return. The error wraps
+// the extension's PyInit_<name> to return, and with the types Tensor, DType
+// and Device of its tensor results ([capsule.AddTensorTypes]). The error wraps
 // capsule.ErrPython: an ImportError when a function's description is wrong
 // (its message says what), the ImportError of capsule.ClaimProcess, or what
 // CPython raised.
@@ -218,6 +228,10 @@ func New(name, doc string, funcs ...Function) (capsule.Object, error) {
 	C.free(unsafe.Pointer(cdoc))
 	if m == nil {
 		return nil, capsule.PythonError("creating module " + name)
+	}
+	if err := capsule.AddTensorTypes(capsule.Object(m), name); err != nil {
+		capsule.DecRef(capsule.Object(m))
+		return nil, err
 	}
 	for _, f := range funcs {
 		if err := add(m, name, f); err != nil {

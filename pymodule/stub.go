@@ -61,9 +61,10 @@ func (m *Module) Main() {
 
 // Stub returns the module's type stub (.pyi): every function with its
 // parameters (their kinds, defaults shown as ...), the Python types its Go
-// types convert from and to, and its docstring. Tensor parameters are typed
-// by a protocol of __dlpack__, which NumPy arrays, PyTorch tensors and every
-// DLPack producer satisfy.
+// types convert from and to, and its docstring, and the module's classes
+// Tensor, DType and Device, which tensor results are. Tensor parameters are
+// typed by a protocol of __dlpack__, which NumPy arrays, PyTorch tensors and
+// every DLPack producer satisfy.
 func (m *Module) Stub() (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\n", docstring(m.Doc, ""))
@@ -76,11 +77,8 @@ func (m *Module) Stub() (string, error) {
 		}
 		defs = append(defs, bd.stub(imports))
 	}
-	names := []string{"Any", "Protocol"}
-	if strings.Contains(strings.Join(defs, ""), "SupportsIndex") {
-		names = append(names, "SupportsIndex")
-	}
-	fmt.Fprintf(&b, "from typing import %s, type_check_only\n", strings.Join(names, ", "))
+	b.WriteString("import sys\nfrom typing import Any, ClassVar, Protocol, SupportsIndex, Union, final, type_check_only\n\n" +
+		"from typing_extensions import CapsuleType\n")
 	for _, mod := range []string{"godlpack", "numpy", "torch"} {
 		if imports[mod] {
 			fmt.Fprintf(&b, "\nimport %s\n", mod)
@@ -95,6 +93,7 @@ class _Tensor(Protocol):
                    dl_device: Any = ..., copy: bool | None = ...) -> Any: ...
     def __dlpack_device__(self) -> tuple[int, int]: ...
 `)
+	b.WriteString(tensorClasses)
 	for _, d := range defs {
 		b.WriteString("\n" + d)
 	}
@@ -187,7 +186,7 @@ func resultType(k kind, as ReturnKind, imports map[string]bool) string {
 			imports["godlpack"] = true
 			return "godlpack.Tensor"
 		}
-		return "_Tensor"
+		return "Tensor"
 	}
 	return "Any"
 }
@@ -206,3 +205,100 @@ func docstring(doc, indent string) string {
 	}
 	return indent + `"""` + doc + `"""`
 }
+
+// tensorClasses are the stub of the types capsule.AddTensorTypes adds to
+// every module, after the aliases they use: the same text as
+// python/godlpack/_core.pyi types godlpack's own with (tests/test_binder.py
+// checks that _core.pyi holds it).
+const tensorClasses = `
+@type_check_only
+class _SupportsDLPackDevice(Protocol):
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+
+@type_check_only
+class _SupportsDLPackDataType(Protocol):
+    def __dlpack_data_type__(self) -> tuple[int, int, int]: ...
+
+# NumPy dtypes and scalar types, torch.dtype objects and Python's bool, int, float and complex are accepted too.
+_DTypeLike = Union["DType", str, _SupportsDLPackDataType, type, Any]
+# A (device_type, device_id) tuple (a Device is one), a str such as "cpu" or "cuda:1", a torch.device.
+_DeviceLike = Union[tuple[int, int], str, _SupportsDLPackDevice, Any]
+
+@final
+class Device(tuple[int, int]):
+    """A device as DLPack names it: the (device_type, device_id) tuple, with type and index by name."""
+
+    def __new__(cls, device: _DeviceLike, index: int | None = None) -> "Device": ...
+    @property
+    def type(self) -> str: ...
+    # torch.device's name for the device id; it hides tuple.index, of no use on a pair.
+    @property
+    def index(self) -> int: ...  # type: ignore[override]
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+
+@final
+class DType:
+    """An element type of the DLPack table; equal to its name, and to NumPy's and PyTorch's dtypes of it."""
+
+    def __new__(cls, name: _DTypeLike) -> "DType": ...
+    @property
+    def code(self) -> int: ...
+    @property
+    def bits(self) -> int: ...
+    @property
+    def lanes(self) -> int: ...
+    @property
+    def itemsize(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __dlpack_data_type__(self) -> tuple[int, int, int]: ...
+
+@final
+class Tensor:
+    """An n-dimensional array that speaks DLPack."""
+
+    # DLPack 1.3's C exchange API: a "dlpack_exchange_api" capsule on the type, read by C consumers.
+    __dlpack_c_exchange_api__: ClassVar[CapsuleType]
+    @property
+    def shape(self) -> tuple[int, ...]: ...
+    @property
+    def strides(self) -> tuple[int, ...]: ...
+    @property
+    def ndim(self) -> int: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def itemsize(self) -> int: ...
+    @property
+    def nbytes(self) -> int: ...
+    @property
+    def dtype(self) -> DType: ...
+    @property
+    def device(self) -> Device: ...
+    @property
+    def readonly(self) -> bool: ...
+    @property
+    def is_copied(self) -> bool: ...
+    def data_ptr(self) -> int: ...
+    def __len__(self) -> int: ...
+    def __bool__(self) -> bool: ...
+    def tolist(self) -> Any: ...
+    def __dlpack__(
+        self,
+        *,
+        stream: int | None = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: _DeviceLike | None = None,
+        copy: bool | None = None,
+    ) -> Any: ...
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+    if sys.version_info >= (3, 12):
+        # PEP 688: CPython 3.12 gives every type with the buffer protocol a __buffer__ method.
+        def __buffer__(self, flags: int, /) -> memoryview: ...
+    def __reduce_ex__(self, protocol: SupportsIndex, /) -> tuple[Any, ...]: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+    def __copy__(self) -> Tensor: ...
+    def __deepcopy__(self, memo: dict[int, Any] | None, /) -> Tensor: ...
+`

@@ -76,6 +76,17 @@ def test_committed_stubs_are_generated(name: str) -> None:
     assert done.stdout == (ROOT / "examples" / name / f"{name}.pyi").read_text()
 
 
+def test_extension_tensor_classes_are_godlpacks() -> None:
+    """The classes Tensor, DType and Device of every extension's stub are those of godlpack's own _core.pyi.
+
+    Both are package capsule's one tensor object: pymodule/stub.go writes the block, and _core.pyi holds it as is.
+    """
+    stub = (ROOT / "examples" / "rowstats" / "rowstats.pyi").read_text()
+    block = stub[stub.index("@final\nclass Device"):stub.index("\ndef ")].rstrip("\n")
+    assert "class Tensor:" in block and "class DType:" in block
+    assert block in (ROOT / "python" / "godlpack" / "_core.pyi").read_text()
+
+
 def test_adapters_are_generated(tmp_path: Path) -> None:
     """pymodule/funcs.go is what `go generate` (gen_funcs.go) writes."""
     out = tmp_path / "funcs.go"

@@ -8,8 +8,9 @@ runs while an exception is pending fails with SystemError and clears it, so the 
 counter stays at 0: ctypes cannot even convert its argument). Every case below checks the exception type
 and message the caller sees and that each deleter and destructor ran exactly once.
 
-The Exporter of package capsule (examples/normalize, a Go extension of its own) runs the same cases in a
-process of its own: tests/support/errors_kept_worker.py. The promise: docs/protocol.md#errors-never-lost.
+The Tensor of a Go extension (normalize.Tensor: examples/normalize, built on capsule and pymodule alone) runs the
+same cases in a process of its own: tests/support/errors_kept_worker.py. The promise:
+docs/protocol.md#errors-never-lost.
 """
 
 from __future__ import annotations
@@ -192,7 +193,7 @@ def test_deleter_of_a_chain_freed_while_an_exception_unwinds() -> None:
     assert h.deleted == 1
 
 
-# ---- the Exporter of package capsule, in a process of its own ----
+# ---- the Tensor of a Go extension (normalize.Tensor), in a process of its own ----
 
 
 @pytest.fixture(scope="module")

@@ -1,9 +1,9 @@
-"""One protocol core: every producer call answers the same on godlpack.Tensor and on capsule.Exporter.
+"""One protocol core: every producer call answers the same on godlpack.Tensor and on an extension's Tensor.
 
-The README table's producer rows, and the calls where the two once drifted apart, run against a
-godlpack.Tensor and against the Exporter of examples/normalize (a Go extension built only on the public
-packages). Each runs in a process of its own, so that neither sees the other; the outcomes,
-exception types and messages included, must be equal: docs/protocol.md#versions-and-scope.
+The README table's producer rows, and the calls where the two once drifted apart, run against a godlpack.Tensor and
+against the normalize.Tensor that examples/normalize returns (a Go extension built only on the public packages,
+with its own copy of package capsule's tensor type). Each runs in a process of its own, so that neither sees the
+other; the outcomes, exception types and messages included, must be equal: docs/protocol.md#versions-and-scope.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def test_tensor_and_exporter_answer_alike(normalize_dir: Path) -> None:
     tensor = run_worker("godlpack", calls)
     exporter = run_worker("normalize", calls, normalize_dir)
     for call, a, b in zip(calls, tensor, exporter):
-        assert a == b, f"{call}: godlpack.Tensor gave {a}, capsule.Exporter gave {b}"
+        assert a == b, f"{call}: godlpack.Tensor gave {a}, normalize.Tensor gave {b}"
     # The rows are not vacuous: both kinds of outcome occur.
     kinds = {o[0] for o in tensor}
     assert {"raise", "capsule"} <= kinds, kinds

@@ -37,8 +37,14 @@ EXAMPLES = {
     "normalize": Example("a = godlpack.arange(4, dtype='float32'); ms = np.from_dlpack(normalize.normalize(a)); "
                          "assert np.allclose(ms, [1.5, 1.25 ** 0.5]) and abs(float(np.from_dlpack(a).mean())) < 1e-6",
                          "normalize.normalize(a)"),
-    "rowstats": Example("x = np.arange(6, dtype=np.float32).reshape(2, 3); n = np.from_dlpack(rowstats.row_norms(x)); "
-                        "assert np.allclose(n, np.linalg.norm(x, axis=1)) and rowstats.clip_(x, 1, 4) == (1, 1)",
+    "rowstats": Example("x = np.arange(6, dtype=np.float32).reshape(2, 3); r = rowstats.row_norms(x); "
+                        "n = np.from_dlpack(r); g = godlpack.from_dlpack(r); "
+                        "assert np.allclose(n, np.linalg.norm(x, axis=1)) and rowstats.clip_(x, 1, 4) == (1, 1); "
+                        "assert type(r) is rowstats.Tensor and type(g) is godlpack.Tensor; "
+                        "assert g.tolist() == r.tolist(); "
+                        "assert g.data_ptr() == r.data_ptr() and r.dtype == g.dtype == godlpack.DType('float32'); "
+                        "y = godlpack.from_dlpack(x); assert r.device == g.device and "
+                        "rowstats.row_norms(y).tolist() == rowstats.row_norms(x).tolist()",
                         "rowstats.row_norms(godlpack.full((2, 2), 3.0, dtype='float32'))"),
 }
 # Another Go version for an extension built beside godlpack's (fetched from the module proxy by the go command).

@@ -6,9 +6,13 @@ tests/test_binder.py) build the module into a directory on PYTHONPATH and run th
 
 from __future__ import annotations
 
+import copy
+import ctypes
 import inspect
 import math
+import os
 import pickle
+import subprocess
 import sys
 from typing import Any, Callable
 
@@ -63,6 +67,67 @@ def test_row_norms_result_is_zero_copy_and_outlives_everything() -> None:
     assert a.tolist() == [2.0, 2.0, 2.0]
     assert np.from_dlpack(rowstats.row_norms(np.ones((0, 4)))).shape == (0,)
     assert np.from_dlpack(rowstats.row_norms(np.ones((2, 0)))).tolist() == [0.0, 0.0]
+
+
+def test_row_norms_result_is_a_tensor() -> None:
+    """The result is rowstats.Tensor, package capsule's tensor object (godlpack.Tensor's), without godlpack."""
+    r = rowstats.row_norms(np.array([[3.0, 4.0], [6.0, 8.0]], np.float32))
+    assert type(r) is rowstats.Tensor and type(r).__module__ == "rowstats" and "godlpack" not in sys.modules
+    assert (r.shape, r.strides, r.ndim, r.size, r.itemsize, r.nbytes) == ((2,), (1,), 1, 2, 4, 8)
+    assert type(r.dtype) is rowstats.DType and r.dtype == "float32" and r.dtype == np.float32
+    assert r.dtype == torch.float32 and repr(r.dtype) == "rowstats.DType('float32')"
+    assert type(r.device) is rowstats.Device and r.device == (1, 0) and repr(r.device) == "rowstats.Device('cpu:0')"
+    assert not r.readonly and not r.is_copied and len(r) == 2 and r.tolist() == [5.0, 10.0]
+    assert repr(r) == "rowstats.Tensor([5.0, 10.0], shape=(2,), dtype=float32, device=(1, 0))" == str(r)
+    assert {"shape", "dtype", "device", "tolist", "__dlpack__", "__dlpack_device__"} <= set(dir(r))
+    assert pickle.loads(pickle.dumps(r.dtype)) is r.dtype and rowstats.DType("f4") is r.dtype
+    assert pickle.loads(pickle.dumps(r.device)) == r.device
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(r)
+
+
+def test_row_norms_result_buffer_protocol() -> None:
+    r = rowstats.row_norms(np.ones((3, 4)))
+    a = np.asarray(r)
+    assert a.dtype == np.float64 and a.tolist() == [2.0, 2.0, 2.0]
+    assert a.ctypes.data == r.data_ptr() == np.from_dlpack(r).ctypes.data  # the same memory
+    m = memoryview(r)
+    assert (m.format, m.shape, m.strides, m.readonly) == ("d", (3,), (8,), False)
+    a[0] = 7.0
+    assert r.tolist() == [7.0, 2.0, 2.0] and m[0] == 7.0
+    del r
+    assert a.tolist() == [7.0, 2.0, 2.0]  # the Go memory lives as long as the array over it
+
+
+def test_row_norms_result_dlpack_zero_copy() -> None:
+    r = rowstats.row_norms(np.ones((2, 9), np.float32))
+    n, t = np.from_dlpack(r), torch.from_dlpack(r)
+    assert n.ctypes.data == t.data_ptr() == r.data_ptr() and t.tolist() == [3.0, 3.0]
+    assert r.__dlpack_device__() == (1, 0)
+    # torch takes it through the exchange table on the type, as it does its own tensors'.
+    api = type(r).__dlpack_c_exchange_api__
+    name = ctypes.pythonapi.PyCapsule_GetName
+    name.restype, name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+    assert name(api) == b"dlpack_exchange_api"
+    t2 = torch.from_dlpack(r)
+    t2[1] = 5.0
+    assert r.tolist() == [3.0, 5.0] and n.tolist() == [3.0, 5.0]
+    c = copy.copy(r)
+    assert type(c) is rowstats.Tensor and c.tolist() == [3.0, 5.0] and c.data_ptr() != r.data_ptr() and c.is_copied
+
+
+@pytest.mark.parametrize("protocol", [2, 5])
+def test_row_norms_result_pickles_into_a_fresh_process(protocol: int) -> None:
+    r = rowstats.row_norms(np.arange(12, dtype=np.float64).reshape(3, 4))
+    again = pickle.loads(pickle.dumps(r, protocol=protocol))
+    assert type(again) is rowstats.Tensor and again.tolist() == r.tolist()
+    code = ("import pickle, sys; t = pickle.loads(sys.stdin.buffer.read()); "
+            "assert 'godlpack' not in sys.modules, sorted(sys.modules); "
+            "print(type(t).__module__ + '.' + type(t).__name__, t.tolist())")
+    done = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(r, protocol=protocol),
+                          capture_output=True, env=dict(os.environ), timeout=120)
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().split(" ", 1) == ["rowstats.Tensor", f"{r.tolist()}\n"]
 
 
 @pytest.mark.parametrize("bad, exc, message", [

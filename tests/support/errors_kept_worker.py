@@ -1,11 +1,12 @@
-"""Errors are never lost, for the Exporter of package capsule: runs in a process of its own.
+"""Errors are never lost, for the Tensor of a Go extension (package capsule's): runs in a process of its own.
 
     PYTHONPATH=python:<dir of the built normalize module> python tests/support/errors_kept_worker.py
 
-examples/normalize is a Go extension built on the public packages alone (capsule.Import, NewExporter), with
-a Go runtime of its own; without godlpack._core in the process, nothing of godlpack's can stand in for it. Each case prints
-[exception type, message, the type expected, a part of the message expected, calls of the deleter or
-destructor involved]; the test checks the exception and that the deleter ran once.
+examples/normalize is a Go extension built on the public packages alone (package pymodule, whose results are
+normalize.Tensor objects), with a Go runtime of its own; without godlpack._core in the process, nothing of
+godlpack's can stand in for it. Each case prints [exception type, message, the type expected, a part of the message
+expected, calls of the deleter or destructor involved]; the test checks the exception and that the deleter ran
+once.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ CapsuleDestructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
 
 def adopted(h: HandMade) -> Any:
-    """An Exporter owning h's tensor: the exchange API's to_py_object on the Exporter type."""
+    """A normalize.Tensor owning h's tensor: the exchange API's to_py_object on that type."""
     table = exchange_api.table_of(type(normalize.normalize(np.ones(2, np.float32))))
     managed = ctypes.cast(h.address, ctypes.POINTER(exchange_api.DLManagedTensorVersioned))
     return exchange_api.to_py_object(table, managed)
@@ -61,29 +62,29 @@ def main() -> None:
          "TypeError", "capsule named nope is not a DLPack capsule", lambda: len(calls))
 
     h1 = made()
-    case("__dlpack__ returning an Exporter", lambda: normalize.normalize(FreshProducer(lambda: adopted(h1))),
-         "TypeError", "returned godlpack.capsule.Exporter, not a DLPack capsule", lambda: h1.deleted)
+    case("__dlpack__ returning a normalize.Tensor", lambda: normalize.normalize(FreshProducer(lambda: adopted(h1))),
+         "TypeError", "returned normalize.Tensor, not a DLPack capsule", lambda: h1.deleted)
 
     h2 = made()
-    case("malformed __dlpack_device__ holding an Exporter",
+    case("malformed __dlpack_device__ holding a normalize.Tensor",
          lambda: normalize.normalize(FreshProducer(not_called, device=lambda: ("cuda", adopted(h2)))),
          "TypeError", "__dlpack_device__() must return a (device_type, device_id) tuple of ints", lambda: h2.deleted)
 
     h3 = made()
     box = {"x": adopted(h3)}
-    case("Exporter freed while an exception unwinds", lambda: unwinding(box),
+    case("normalize.Tensor freed while an exception unwinds", lambda: unwinding(box),
          "TypeError", unwind, lambda: h3.deleted)
 
     h4 = made()
     e = adopted(h4)
     box = {"x": e.__dlpack__(max_version=(1, 3))}
     del e
-    case("Exporter's capsule freed while an exception unwinds", lambda: unwinding(box),
+    case("normalize.Tensor's capsule freed while an exception unwinds", lambda: unwinding(box),
          "TypeError", unwind, lambda: h4.deleted)
 
     h5 = made()
     box = {"x": np.from_dlpack(adopted(h5))}
-    case("NumPy array over an Exporter freed while an exception unwinds", lambda: unwinding(box),
+    case("NumPy array over a normalize.Tensor freed while an exception unwinds", lambda: unwinding(box),
          "TypeError", unwind, lambda: h5.deleted)
 
     h6 = HandMade(shape=(4,), strides=(1,), flags=1 << 7)  # an unknown flag: refused by validation

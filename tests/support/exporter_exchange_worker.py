@@ -1,4 +1,4 @@
-"""Calls every function of the exchange table of capsule.Exporter (examples/normalize), prints "ok".
+"""Calls every function of the exchange table of an extension's Tensor (examples/normalize's), prints "ok".
 
 Run in a process of its own by tests/test_exchange_api_godlpack.py, where godlpack._core is not loaded.
 """
@@ -34,7 +34,7 @@ def main() -> None:
     d = decode_managed(ctypes.cast(managed, ctypes.c_void_p).value or 0)
     assert d.version == (1, 3) and d.data == base.ctypes.data and d.shape == (2,) and d.dtype == (2, 64, 1)
     watch = watch_deleter(managed)
-    # to_py_object of this kind of table gives an Exporter that owns the tensor.
+    # to_py_object of this kind of table gives a normalize.Tensor that owns the tensor.
     again = to_py_object(table, managed)
     assert type(again) is type(e) and np.from_dlpack(again).ctypes.data == base.ctypes.data
     del again

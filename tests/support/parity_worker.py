@@ -2,7 +2,7 @@
 
     python parity_worker.py godlpack|normalize < calls.json
 
-The exporter `t` is a writable 1-d float64 tensor of 2 elements: a godlpack.Tensor, or the Exporter that
+The exporter `t` is a writable 1-d float64 tensor of 2 elements: a godlpack.Tensor, or the normalize.Tensor that
 examples/normalize (a separate Go extension, hence a separate process) returns. Each call is a Python
 expression over `t`; its outcome is the exception (type and message) or, for a capsule, what it holds.
 """

@@ -1,5 +1,5 @@
 /* The DType type: one immutable object per dtype of the table, compared by value or by name. */
-#include "ext.h"
+#include "tensor.h"
 #include "_cgo_export.h"
 
 typedef struct {
@@ -65,7 +65,7 @@ PyObject *gdl_dtype_get(DLDataType dt) {
 		return NULL;
 	/* Outside the table: a vector dtype ("float32x4"), or a pass-through tensor's that names its fields. */
 	char buf[64];
-	goDataTypeName(dt.code, dt.bits, dt.lanes, buf, sizeof buf);
+	godlpackCapsuleDataTypeName(dt.code, dt.bits, dt.lanes, buf, sizeof buf);
 	PyObject *name = PyUnicode_FromString(buf);
 	if (name == NULL)
 		return NULL;
@@ -182,7 +182,7 @@ static PyObject *lookup(PyObject *name) {
 	const char *utf8 = PyUnicode_AsUTF8AndSize(name, &len);
 	DLDataType dt;
 	if ((strlen(utf8) == (size_t)len && numpy_spelling(utf8, &dt)) ||
-	    goParseDataType((char *)utf8, (size_t)len, &dt) == 0) {
+	    godlpackCapsuleParseDataType((char *)utf8, (size_t)len, &dt) == 0) {
 		PyObject *v = gdl_dtype_get(dt); /* registered: the dict holds it */
 		Py_XDECREF(v);
 		return v;
@@ -331,8 +331,8 @@ int gdl_dtype_of(PyObject *o, DLDataType *dt) {
 	}
 	int rc = dtype_of_object(o, dt);
 	if (rc > 0) {
-		PyErr_Format(PyExc_TypeError, "dtype must be a godlpack.DType, a str such as 'float32' or 'f4', a NumPy or "
-		             "PyTorch dtype or an object with __dlpack_data_type__(), got %.200s", Py_TYPE(o)->tp_name);
+		PyErr_Format(PyExc_TypeError, "dtype must be a %s, a str such as 'float32' or 'f4', a NumPy or PyTorch "
+		             "dtype or an object with __dlpack_data_type__(), got %.200s", gdl_DTypeType.tp_name, Py_TYPE(o)->tp_name);
 		rc = -1;
 	}
 	return rc;
@@ -361,7 +361,7 @@ static PyObject *dtype_str(DTypeObject *self) {
 	return self->name;
 }
 
-static PyObject *dtype_repr(DTypeObject *self) { return PyUnicode_FromFormat("godlpack.DType(%R)", self->name); }
+static PyObject *dtype_repr(DTypeObject *self) { return PyUnicode_FromFormat("%s(%R)", Py_TYPE(self)->tp_name, self->name); }
 
 static Py_hash_t dtype_hash(DTypeObject *self) { return PyObject_Hash(self->name); }
 
@@ -425,7 +425,7 @@ static PyMethodDef dtype_methods[] = {
 
 PyTypeObject gdl_DTypeType = {
 	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "godlpack.DType",
+	.tp_name = "DType", /* named after its module by gdl_tensor_types_ready */
 	.tp_basicsize = sizeof(DTypeObject),
 	.tp_dealloc = (destructor)dtype_dealloc,
 	.tp_repr = (reprfunc)dtype_repr,

@@ -16,13 +16,13 @@
  * copied C-contiguously by producer.CopyOf, as NumPy makes such arrays
  * C-contiguous. That copy is the only way into Go here.
  */
-#include "ext.h"
+#include "tensor.h"
 #include "_cgo_export.h"
 
 /* Copies from this size release the GIL, as capsule.WithoutGIL's do (1 MiB). */
 #define GIL_THRESHOLD ((int64_t)1 << 20)
 
-/* godlpack._core._rebuild, which every pickle of a Tensor names. */
+/* The module's _rebuild (godlpack._core._rebuild, rowstats._rebuild), which every pickle of a Tensor names. */
 static PyObject *rebuild_func;
 
 /* The address of the bytes of a tensor of no elements whose data pointer is NULL. */

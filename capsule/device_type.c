@@ -4,7 +4,7 @@
  * tuple, it equals and hashes as its pair and goes wherever a pair goes.
  * Nothing here enters Go, so a forked child may use it.
  */
-#include "ext.h"
+#include "tensor.h"
 
 PyObject *gdl_device_new(DLDevice d) {
 	PyObject *t = gdl_DeviceType.tp_alloc(&gdl_DeviceType, 2);
@@ -74,11 +74,11 @@ static PyObject *device_str(PyObject *self) {
 static PyObject *device_repr(PyObject *self) {
 	DLDevice d = device_of(self);
 	if (gdl_device_type_name(d.device_type) == NULL)
-		return PyUnicode_FromFormat("godlpack.Device((%d, %d))", (int)d.device_type, (int)d.device_id);
+		return PyUnicode_FromFormat("%s((%d, %d))", Py_TYPE(self)->tp_name, (int)d.device_type, (int)d.device_id);
 	PyObject *s = device_str(self);
 	if (s == NULL)
 		return NULL;
-	PyObject *r = PyUnicode_FromFormat("godlpack.Device(%R)", s);
+	PyObject *r = PyUnicode_FromFormat("%s(%R)", Py_TYPE(self)->tp_name, s);
 	Py_DECREF(s);
 	return r;
 }
@@ -104,7 +104,7 @@ static PyGetSetDef device_getset[] = {
 
 PyTypeObject gdl_DeviceType = {
 	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "godlpack.Device",
+	.tp_name = "Device", /* named after its module by gdl_tensor_types_ready */
 	.tp_repr = device_repr,
 	.tp_str = device_str,
 	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_TUPLE_SUBCLASS,

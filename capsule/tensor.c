@@ -1,5 +1,5 @@
 /* The Tensor type: properties, the DLPack producer methods and the buffer protocol. */
-#include "ext.h"
+#include "tensor.h"
 #include "_cgo_export.h"
 
 /*
@@ -156,9 +156,9 @@ static PyGetSetDef tensor_getset[] = {
 	{"size", (getter)get_size, NULL, "The number of elements.", NULL},
 	{"itemsize", (getter)get_itemsize, NULL, "Bytes per element (1 for sub-byte dtypes).", NULL},
 	{"nbytes", (getter)get_nbytes, NULL, "Bytes the elements occupy.", NULL},
-	{"dtype", (getter)get_dtype, NULL, "The element type, a godlpack.DType.", NULL},
+	{"dtype", (getter)get_dtype, NULL, "The element type, a DType.", NULL},
 	{"device", (getter)get_device, NULL,
-	 "The device of the data: a godlpack.Device, the (device_type, device_id) tuple with type and index by name.",
+	 "The device of the data: a Device, the (device_type, device_id) tuple with type and index by name.",
 	 NULL},
 	{"readonly", (getter)get_readonly, NULL, "Whether the data must not be written.", NULL},
 	{"is_copied", (getter)get_is_copied, NULL, "Whether the data is a copy this tensor owns alone.", NULL},
@@ -175,7 +175,7 @@ static PyObject *lane_value(DLDataType dt, const char *p, int bit) {
 	if (dt.bits < 8) {
 		uint8_t b = (uint8_t)(((const uint8_t *)p)[bit / 8] >> (bit % 8)) & (uint8_t)((1u << dt.bits) - 1);
 		double d;
-		if (goDecodeMinifloat(dt.code, b, &d) == 0)
+		if (godlpackCapsuleDecodeMinifloat(dt.code, b, &d) == 0)
 			return PyFloat_FromDouble(d);
 		return NULL;
 	}
@@ -229,7 +229,7 @@ static PyObject *lane_value(DLDataType dt, const char *p, int bit) {
 	default: {
 		/* float8: decoded in Go, which knows every format. */
 		double d;
-		if (goDecodeMinifloat(dt.code, *(const uint8_t *)p, &d) == 0)
+		if (godlpackCapsuleDecodeMinifloat(dt.code, *(const uint8_t *)p, &d) == 0)
 			return PyFloat_FromDouble(d);
 	}
 	}
@@ -352,12 +352,12 @@ static PyObject *tensor_repr(TensorObject *self) {
 	/* Reading minifloats enters Go: a forked child shows no data. */
 	if (!gdl_forked_child() && require_readable(self, "repr") == 0 &&
 	    (data = repr_dim(self, 0, self->src.view.data, self->size > SUMMARY_THRESHOLD)) != NULL)
-		r = PyUnicode_FromFormat("godlpack.Tensor(%U, shape=%R, dtype=%S, device=(%d, %d)%s%s)", data, shape,
+		r = PyUnicode_FromFormat("%s(%U, shape=%R, dtype=%S, device=(%d, %d)%s%s)", Py_TYPE(self)->tp_name, data, shape,
 		                         dtype, (int)self->src.view.device.device_type, (int)self->src.view.device.device_id, ro, cp);
 	else {
 		PyErr_Clear();
-		r = PyUnicode_FromFormat("godlpack.Tensor(<%lld elements>, shape=%R, dtype=%S, device=(%d, %d)%s%s)",
-		                         (long long)self->size, shape, dtype, (int)self->src.view.device.device_type,
+		r = PyUnicode_FromFormat("%s(<%lld elements>, shape=%R, dtype=%S, device=(%d, %d)%s%s)",
+		                         Py_TYPE(self)->tp_name, (long long)self->size, shape, dtype, (int)self->src.view.device.device_type,
 		                         (int)self->src.view.device.device_id, ro, cp);
 	}
 done:
@@ -368,13 +368,15 @@ done:
 }
 
 /*
- * tensor_str prints the elements as NumPy prints the same array: through
- * godlpack._format, with NumPy's printer when NumPy can be imported. Data
- * that cannot be read, or a forked child, gets repr.
+ * tensor_str prints godlpack's Tensors as NumPy prints the same array:
+ * through godlpack._format, with NumPy's printer when NumPy can be imported.
+ * An extension's Tensor prints as its repr: importing godlpack for it would
+ * start a Go runtime more in the process. Data that cannot be read, or a
+ * forked child, gets repr.
  */
 static PyObject *tensor_str(TensorObject *self) {
 	static PyObject *format;
-	if (gdl_forked_child() || !gdl_is_cpu_accessible(self->src.view.device) ||
+	if (!gdl_tensor_types_godlpack || gdl_forked_child() || !gdl_is_cpu_accessible(self->src.view.device) ||
 	    (self->itemsize == 0 && self->size > 0))
 		return tensor_repr(self);
 	if (format == NULL) {
@@ -493,7 +495,7 @@ _Static_assert(sizeof(Py_ssize_t) == sizeof(int64_t), "the buffer protocol share
 
 PyTypeObject gdl_TensorType = {
 	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "godlpack.Tensor",
+	.tp_name = "Tensor", /* named after its module by gdl_tensor_types_ready */
 	.tp_basicsize = offsetof(TensorObject, dims),
 	.tp_itemsize = sizeof(int64_t),
 	.tp_dealloc = (destructor)tensor_dealloc,
@@ -504,8 +506,8 @@ PyTypeObject gdl_TensorType = {
 	.tp_as_buffer = &tensor_as_buffer,
 	/* A Tensor references no Python object: the GC never needs to see it. */
 	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_doc = "An n-dimensional array that speaks DLPack: made by godlpack or imported zero-copy "
-	          "with godlpack.from_dlpack.",
+	.tp_doc = "An n-dimensional array that speaks DLPack, over memory made in Go or C or imported zero-copy: any "
+	          "from_dlpack takes it without a copy.",
 	.tp_methods = tensor_methods,
 	.tp_getset = tensor_getset,
 	.tp_weaklistoffset = offsetof(TensorObject, weakrefs),
