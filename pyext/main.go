@@ -1,8 +1,9 @@
 // Command pyext is the CPython extension module godlpack._core, built with
-// go build -buildmode=c-shared. It holds godlpack's own Python surface: the
-// Tensor and DType types, from_dlpack, the creation functions and
-// godlpack.ops. The protocol is package capsule's, shared with every Go
-// extension built on it; C (the .c files beside this one) does the CPython
+// go build -buildmode=c-shared. It holds godlpack's own Python surface:
+// from_dlpack, the creation functions and godlpack.ops, and it names package
+// capsule's Tensor, DType and Device types godlpack's (capsule.AddTensorTypes).
+// The protocol and the tensor object are package capsule's, shared with every
+// Go extension built on it; C (the .c files beside this one) does the CPython
 // object work, and each Python call crosses into Go at most once, through
 // one of the exported functions of this package, carrying one C struct.
 package main
