@@ -104,16 +104,24 @@ def test_row_norms_result_dlpack_zero_copy() -> None:
     n, t = np.from_dlpack(r), torch.from_dlpack(r)
     assert n.ctypes.data == t.data_ptr() == r.data_ptr() and t.tolist() == [3.0, 3.0]
     assert r.__dlpack_device__() == (1, 0)
-    # torch takes it through the exchange table on the type, as it does its own tensors'.
-    api = type(r).__dlpack_c_exchange_api__
-    name = ctypes.pythonapi.PyCapsule_GetName
-    name.restype, name.argtypes = ctypes.c_char_p, [ctypes.py_object]
-    assert name(api) == b"dlpack_exchange_api"
     t2 = torch.from_dlpack(r)
     t2[1] = 5.0
     assert r.tolist() == [3.0, 5.0] and n.tolist() == [3.0, 5.0]
     c = copy.copy(r)
     assert type(c) is rowstats.Tensor and c.tolist() == [3.0, 5.0] and c.data_ptr() != r.data_ptr() and c.is_copied
+
+
+def test_row_norms_result_exchange_table() -> None:
+    """The C exchange API of DLPack 1.3 is on the type; tvm-ffi, which prefers it to __dlpack__, takes it."""
+    r = rowstats.row_norms(np.ones((2, 4), np.float32))
+    name = ctypes.pythonapi.PyCapsule_GetName
+    name.restype, name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+    assert name(type(r).__dlpack_c_exchange_api__) == b"dlpack_exchange_api"
+    tvm_ffi = pytest.importorskip("tvm_ffi")
+    x = tvm_ffi.from_dlpack(r)
+    assert x.data_ptr() == r.data_ptr() and tuple(x.shape) == (2,)
+    np.from_dlpack(x)[0] = 42.0
+    assert r.tolist() == [42.0, 2.0]
 
 
 @pytest.mark.parametrize("protocol", [2, 5])
