@@ -217,6 +217,11 @@ def test_tensor_results_zero_copy() -> None:
     x, y = b.two_arrays(2)
     assert np.from_dlpack(x).shape == (2,) and np.from_dlpack(y).tolist() == [1, 2, 3]
     assert np.from_dlpack(b.arange(0)).shape == (0,)
+    # C memory (arange) and a Go slice (slice) alike come out as the module's own Tensor.
+    assert type(t) is type(s) is b.Tensor and b.Tensor.__module__ == "bindtest" and b.Tensor.__name__ == "Tensor"
+    assert t.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0] and s.dtype == "int64" and s.shape == (4,)
+    assert memoryview(s).tolist() == [0, 10, 20, 30] and np.asarray(t).ctypes.data == a.ctypes.data
+    assert type(x) is b.Tensor and isinstance(x.device, b.Device) and isinstance(x.dtype, b.DType)
 
 
 def test_tensor_result_memory_error() -> None:
