@@ -8,8 +8,12 @@
 // minifloat's, values stored as elements package scalar's, NumPy's arange
 // package arange's and strided copies package strided's.
 //
-// It holds no Python objects and calls no C code at run time but a
-// producer's deleter ([Managed.Delete], the only function that needs cgo).
+// It holds no Python objects. It calls C code for two things: a producer's
+// deleter ([Managed.Delete]), and the layout rule, written once in C
+// (layout.h) for the C code on the hot paths, which [CheckLayout] and
+// [ContiguousStrides] run: these, and [LayoutFaultError], which words the
+// rule's faults, exist only with cgo.
+//
 // The structs mirror the C structs of dlpack.h field for field, so that a
 // pointer to one may be converted to a pointer to the other; the package
 // tests check every size, offset, enum value and flag bit against the C

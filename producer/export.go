@@ -104,14 +104,11 @@ func (l *Layout) checkLayout(buf []int64) (dlpack.Extent, []int64, error) {
 		strides = dlpack.ContiguousStrides(l.Shape, buf)
 	}
 	padded := l.Flags.Has(dlpack.IsSubbyteTypePadded)
+	// It refuses a layout whose dense size, which consumers copy and
+	// ExportCopy allocates, overflows.
 	ext, err := dlpack.CheckLayout(l.Shape, strides, l.DType, padded)
 	if err != nil {
 		return ext, nil, err
-	}
-	// Consumers copy, and ExportCopy allocates, the dense size.
-	if _, ok := ext.DenseBytes(l.DType, padded); !ok {
-		return ext, nil, &dlpack.LayoutError{Err: dlpack.ErrOverflow,
-			Detail: fmt.Sprintf("%d elements of %v take more than 2**63 bytes", ext.Elements, l.DType)}
 	}
 	return ext, strides, nil
 }
@@ -225,8 +222,7 @@ func CopyOf(data unsafe.Pointer, l Layout) (*Buffer, error) {
 	if err != nil {
 		return nil, err
 	}
-	padded := l.Flags.Has(dlpack.IsSubbyteTypePadded)
-	nbytes, _ := ext.DenseBytes(l.DType, padded) // checkLayout refused an overflow
+	nbytes := ext.DenseBytes
 	c, err := Alloc(int(nbytes))
 	if err != nil {
 		return nil, err
@@ -234,7 +230,7 @@ func CopyOf(data unsafe.Pointer, l Layout) (*Buffer, error) {
 	if nbytes == 0 {
 		return c, nil
 	}
-	if size := l.DType.StorageSize(padded); size == 0 {
+	if size := l.DType.StorageSize(l.Flags.Has(dlpack.IsSubbyteTypePadded)); size == 0 {
 		copy(c.Bytes(), unsafe.Slice((*byte)(data), nbytes)) // packed data is contiguous
 	} else {
 		strided.Copy(c.data, nil, data, strides, l.Shape, size)
@@ -269,8 +265,7 @@ func (b *Buffer) Describe(l Layout, dst unsafe.Pointer) error {
 	}
 	need := dlpack.MinVersion(l.DType, l.device())
 	s.need = cVersion(need)
-	nbytes, _ := ext.DenseBytes(l.DType, l.Flags.Has(dlpack.IsSubbyteTypePadded))
-	s.nbytes = C.int64_t(nbytes)
+	s.nbytes = C.int64_t(ext.DenseBytes)
 	C.gdl_owner_retain(b.owner)
 	s.owner = b.owner
 	return nil

@@ -39,12 +39,12 @@ func (b *buffer) ptr() unsafe.Pointer { return unsafe.Pointer(&b.mem[b.base]) }
 
 // refCopy is the obvious element-by-element copy Copy must agree with.
 func refCopy(dst, src *buffer, shape []int64, itemSize int) {
-	n, ok := dlpack.ElementCount(shape)
-	if !ok {
-		panic(fmt.Sprintf("refCopy: shape %v overflows", shape))
+	e, err := dlpack.CheckLayout(shape, src.strides, dlpack.Uint8, false)
+	if err != nil {
+		panic(fmt.Sprintf("refCopy: %v", err))
 	}
 	idx := make([]int64, len(shape))
-	for range n {
+	for range e.Elements {
 		var so, do int64
 		for i, x := range idx {
 			so += x * src.strides[i]
