@@ -267,9 +267,26 @@ func TestContiguousStrides(t *testing.T) {
 			t.Errorf("CheckLayout of contiguous strides %v = %+v, %v", got, e, err)
 		}
 	}
+	// ContiguousLayout writes them too, and checks them.
+	e, got, err := ContiguousLayout([]int64{2, 0, 4}, make([]int64, 0, 3), Float32, false)
+	if err != nil || !slices.Equal(got, []int64{4, 4, 1}) || e != (Extent{CContiguous: true, FContiguous: true}) {
+		t.Errorf("ContiguousLayout([2 0 4]) = %+v, %v, %v", e, got, err)
+	}
+	for _, tt := range []struct {
+		shape []int64
+		want  string
+	}{
+		{ones(65), "ndim 65 exceeds 64"},
+		{[]int64{3, -2}, "shape[1] = -2"},
+		{[]int64{1 << 61}, "byte extent of shape [2305843009213693952] with strides [1] and 8-byte items"},
+	} {
+		if e, s, err := ContiguousLayout(tt.shape, nil, Float64, false); err == nil || !strings.Contains(err.Error(), tt.want) || s != nil {
+			t.Errorf("ContiguousLayout(%v) = %+v, %v, %v; want an error with %q", tt.shape, e, s, err, tt.want)
+		}
+	}
 	// dst with room is reused.
 	buf := make([]int64, 1, 8)
-	got := ContiguousStrides([]int64{2, 3}, buf)
+	got = ContiguousStrides([]int64{2, 3}, buf)
 	if &got[0] != &buf[0] || !slices.Equal(got, []int64{3, 1}) {
 		t.Errorf("ContiguousStrides did not write into dst: %v", got)
 	}
@@ -340,6 +357,11 @@ func FuzzCheckLayout(f *testing.F) {
 		if err == nil && dt.Check() != nil {
 			t.Fatalf("CheckLayout accepted %v, which Check refuses", dt)
 		}
+		if _, _, cerr := ContiguousLayout(shape, nil, dt, padded); len(shape) > MaxNDim || dt.Check() != nil {
+			if cerr == nil || err == nil || cerr.Error() != err.Error() {
+				t.Fatalf("shape %v of %v: ContiguousLayout says %v, CheckLayout %v", shape, dt, cerr, err)
+			}
+		}
 		if err != nil {
 			if _, ok := err.(*LayoutError); !ok {
 				t.Fatalf("error %v is a %T, not a *LayoutError", err, err)
@@ -373,9 +395,13 @@ func FuzzCheckLayout(f *testing.F) {
 		}
 		// The strides of a copy are C-contiguous, and the copy takes a byte
 		// per element, or the packed bytes, which lie contiguously.
-		if c, err := CheckLayout(shape, ContiguousStrides(shape, nil), dt, padded); err != nil ||
-			!c.CContiguous || c.Elements != e.Elements || c.DenseBytes != e.DenseBytes || c.Bytes() != c.DenseBytes {
+		c, cs, err := ContiguousLayout(shape, nil, dt, padded)
+		if err != nil || !c.CContiguous || c.Elements != e.Elements || c.DenseBytes != e.DenseBytes || c.Bytes() != c.DenseBytes {
 			t.Fatalf("shape %v of %v: the contiguous layout is %+v, %v, beside %+v", shape, dt, c, err, e)
+		}
+		if c2, err := CheckLayout(shape, ContiguousStrides(shape, nil), dt, padded); c2 != c || err != nil ||
+			!slices.Equal(cs, ContiguousStrides(shape, nil)) {
+			t.Fatalf("shape %v of %v: ContiguousLayout = %+v %v, CheckLayout of ContiguousStrides = %+v, %v", shape, dt, c, cs, c2, err)
 		}
 		if !packed && (e.DenseBytes/size != e.Elements || e.DenseBytes%size != 0) {
 			t.Fatalf("%d elements of %d bytes: DenseBytes %d", e.Elements, size, e.DenseBytes)

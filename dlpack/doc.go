@@ -10,9 +10,9 @@
 //
 // It holds no Python objects. It calls C code for two things: a producer's
 // deleter ([Managed.Delete]), and the layout rule, written once in C
-// (layout.h) for the C code on the hot paths, which [CheckLayout] and
-// [ContiguousStrides] run: these, and [LayoutFaultError], which words the
-// rule's faults, exist only with cgo.
+// (layout.h) for the C code on the hot paths, which [CheckLayout],
+// [ContiguousLayout] and [ContiguousStrides] run: these, and
+// [LayoutFaultError], which words the rule's faults, exist only with cgo.
 //
 // The structs mirror the C structs of dlpack.h field for field, so that a
 // pointer to one may be converted to a pointer to the other; the package

@@ -8,8 +8,9 @@
  * It is a header of inline functions, not a C file, so that every cgo
  * package that needs the rule compiles it in: package consumer's
  * gdl_inspect, package producer's gdl_contiguous, and package dlpack's
- * CheckLayout and ContiguousStrides, the rule's Go entry points, which only
- * check what gdl_layout takes for granted and word its faults. Their tests
+ * CheckLayout, ContiguousLayout and ContiguousStrides, the rule's Go entry
+ * points, which only check what gdl_layout takes for granted and word its
+ * faults. Their tests
  * check it against the specification: every element of a valid layout
  * inside its extent, the extent the hull of the elements, the size of a
  * copy, and every refusal one that int64 arithmetic forces.

@@ -2,9 +2,22 @@
 
 package dlpack
 
-// #include "layout.h"
-// #cgo noescape gdl_layout
-// #cgo nocallback gdl_layout
+/*
+#include "layout.h"
+
+// gdl_check_layout is gdl_layout for a tensor whose strides may be NULL, C-contiguous: their values are
+// written to strides_buf (gdl_contiguous_strides) and checked, in one call from Go.
+static int gdl_check_layout(int32_t ndim, const int64_t *shape, const int64_t *strides, int64_t *strides_buf,
+                            DLDataType dt, bool padded, gdl_extent *e) {
+	if (strides == NULL) {
+		gdl_contiguous_strides(ndim, shape, strides_buf);
+		strides = strides_buf;
+	}
+	return gdl_layout(ndim, shape, strides, dt, padded, e);
+}
+*/
+// #cgo noescape gdl_check_layout
+// #cgo nocallback gdl_check_layout
 // #cgo noescape gdl_contiguous_strides
 // #cgo nocallback gdl_contiguous_strides
 import "C"
@@ -45,12 +58,43 @@ func CheckLayout(shape, strides []int64, dt DataType, padded bool) (Extent, erro
 		}
 		return Extent{}, layoutErr(ErrStridesLength, "len(strides) = %d, len(shape) = %d", len(strides), len(shape))
 	}
+	return checkLayout(shape, strides, nil, dt, padded)
+}
+
+// ContiguousLayout is [CheckLayout] for the C-contiguous layout of shape:
+// it writes the strides into dst[:len(shape)] as [ContiguousStrides] does
+// (allocating them when dst is too short), and returns them with the
+// extent. It costs one call into C where ContiguousStrides and CheckLayout
+// cost two.
+func ContiguousLayout(shape []int64, dst []int64, dt DataType, padded bool) (Extent, []int64, error) {
+	if len(shape) > MaxNDim {
+		return Extent{}, nil, layoutErr(ErrTooManyDims, "ndim %d exceeds %d", len(shape), MaxNDim)
+	}
+	if cap(dst) < len(shape) {
+		dst = make([]int64, len(shape))
+	}
+	dst = dst[:len(shape)]
+	e, err := checkLayout(shape, nil, dst, dt, padded)
+	if err != nil {
+		return e, nil, err
+	}
+	return e, dst, nil
+}
+
+// checkLayout runs gdl_layout on a layout of at most MaxNDim dimensions, on
+// strides, or when they are nil on the contiguous strides it writes into
+// buf, of the same length as shape.
+func checkLayout(shape, strides, buf []int64, dt DataType, padded bool) (Extent, error) {
 	if dt.Check() != nil {
 		return Extent{}, layoutErr(ErrUnknownDataType, "code=%d, bits=%d, lanes=%d", dt.Code, dt.Bits, dt.Lanes)
 	}
 	var e C.gdl_extent
-	fault := C.gdl_layout(C.int32_t(len(shape)), firstOf(shape), firstOf(strides), cDataType(dt), C.bool(padded), &e)
+	fault := C.gdl_check_layout(C.int32_t(len(shape)), firstOf(shape), firstOf(strides), firstOf(buf), cDataType(dt),
+		C.bool(padded), &e)
 	if fault != C.GDL_LAYOUT_OK {
+		if strides == nil {
+			strides = buf
+		}
 		return Extent{}, LayoutFaultError(int(fault), int(e.index), int64(e.elements), shape, strides, dt)
 	}
 	return Extent{Elements: int64(e.elements), Low: int64(e.low), High: int64(e.high), DenseBytes: int64(e.nbytes),

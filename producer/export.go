@@ -99,18 +99,17 @@ func (l *Layout) checkLayout(buf []int64) (dlpack.Extent, []int64, error) {
 	if unknown := l.Flags &^ dlpack.KnownFlags; unknown != 0 {
 		return dlpack.Extent{}, nil, fmt.Errorf("producer: unknown flag bits %#x", uint64(unknown))
 	}
-	strides := l.Strides
-	if strides == nil {
-		strides = dlpack.ContiguousStrides(l.Shape, buf)
-	}
+	// The layout rule refuses a layout whose dense size, which consumers
+	// copy and ExportCopy allocates, overflows.
 	padded := l.Flags.Has(dlpack.IsSubbyteTypePadded)
-	// It refuses a layout whose dense size, which consumers copy and
-	// ExportCopy allocates, overflows.
-	ext, err := dlpack.CheckLayout(l.Shape, strides, l.DType, padded)
+	if l.Strides == nil {
+		return dlpack.ContiguousLayout(l.Shape, buf, l.DType, padded)
+	}
+	ext, err := dlpack.CheckLayout(l.Shape, l.Strides, l.DType, padded)
 	if err != nil {
 		return ext, nil, err
 	}
-	return ext, strides, nil
+	return ext, l.Strides, nil
 }
 
 // device returns l.Device, with the zero Device meaning the CPU.
