@@ -430,3 +430,22 @@ func FuzzCheckLayout(f *testing.F) {
 		}
 	})
 }
+
+// The Go entry points of the rule keep their arguments on the stack:
+// producer checks every export with them.
+func TestLayoutNoAlloc(t *testing.T) {
+	allocs := testing.AllocsPerRun(100, func() {
+		shape := [3]int64{4, 3, 2}
+		var strides [MaxNDim]int64
+		if _, _, err := ContiguousLayout(shape[:], strides[:0], Float32, false); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := CheckLayout(shape[:], strides[:3], Float32, false); err != nil {
+			t.Fatal(err)
+		}
+		ContiguousStrides(shape[:], strides[:0])
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations", allocs)
+	}
+}

@@ -24,6 +24,7 @@ import "C"
 
 import (
 	"fmt"
+	"slices"
 	"unsafe"
 )
 
@@ -95,7 +96,10 @@ func checkLayout(shape, strides, buf []int64, dt DataType, padded bool) (Extent,
 		if strides == nil {
 			strides = buf
 		}
-		return Extent{}, LayoutFaultError(int(fault), int(e.index), int64(e.elements), shape, strides, dt)
+		// Copies, so that shape, strides and buf may stay on the caller's
+		// stack: the error's words keep what they are given.
+		return Extent{}, LayoutFaultError(int(fault), int(e.index), int64(e.elements), slices.Clone(shape),
+			slices.Clone(strides), dt)
 	}
 	return Extent{Elements: int64(e.elements), Low: int64(e.low), High: int64(e.high), DenseBytes: int64(e.nbytes),
 		CContiguous: bool(e.c_contiguous), FContiguous: bool(e.f_contiguous)}, nil

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
@@ -87,8 +88,9 @@ func (l *Layout) check(size int, buf []int64) (dlpack.Extent, []int64, error) {
 		return ext, nil, fmt.Errorf("producer: offset %d is outside the %d-byte buffer", l.Offset, size)
 	}
 	if ext.Elements > 0 && (ext.Low < -l.Offset || ext.High > int64(size)-l.Offset) {
+		// A copy of the strides, so that buf may stay on the caller's stack.
 		return ext, nil, fmt.Errorf("producer: shape %v with strides %v at offset %d reaches bytes [%d, %d), outside the %d-byte buffer",
-			l.Shape, strides, l.Offset, l.Offset+ext.Low, l.Offset+ext.High, size)
+			l.Shape, slices.Clone(strides), l.Offset, l.Offset+ext.Low, l.Offset+ext.High, size)
 	}
 	return ext, strides, nil
 }
