@@ -22,10 +22,10 @@
 // Shapes and strides are always counted in elements, as in DLPack itself;
 // byte quantities appear only in [Extent].
 //
-// Errors from [CheckLayout] are always of type *[LayoutError], which wraps
-// one of the sentinel errors [ErrTooManyDims], [ErrStridesLength],
-// [ErrNegativeDim], [ErrOverflow], [ErrUnknownDataType] or
-// [ErrPackedLayout], so callers may test for a kind with errors.Is and
+// Errors from [CheckLayout] and [ContiguousLayout] are always of type
+// *[LayoutError], which wraps one of the sentinel errors [ErrTooManyDims],
+// [ErrStridesLength], [ErrNegativeDim], [ErrOverflow], [ErrUnknownDataType]
+// or [ErrPackedLayout], so callers may test for a kind with errors.Is and
 // treat every layout error alike with errors.As. Errors about data types
 // ([DataType.Check], [ParseDataType]) wrap [ErrUnknownDataType].
 package dlpack
