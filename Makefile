@@ -118,14 +118,15 @@ fuzz-ci:
 # objects through ASan's allocator. libstdc++ is preloaded after libasan: ASan intercepts __cxa_throw only
 # when the real one is loaded at start-up, and otherwise aborts at the first C++ exception (PyTorch's or
 # tvm-ffi's errors). Leak checking is off: CPython keeps memory until exit, and our leaks are
-# caught by the storage counters of tests/conftest.py. allocator_may_return_null lets the MemoryError tests
+# caught by the storage counters of tests/conftest.py. The Go extensions the tests build (examples/, the binder's
+# and the import rules' test extensions) are instrumented too (GODLPACK_ASAN=1). allocator_may_return_null lets the MemoryError tests
 # see malloc fail. A report fails the run and is printed from build/memcheck/asan.*. tests/test_soak.py is
 # left out: it bounds resident memory, which ASan's quarantine of freed blocks grows on purpose; so is
 # tests/packaging, which builds and installs with pip and Go in subprocesses. The instrumented build and the
 # slower suite take about 4 minutes.
 MEMCHECK := build/memcheck
 MEMCHECK_ENV = LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libstdc++.so)" \
-	PYTHONMALLOC=malloc PYTHONPATH=$(MEMCHECK) \
+	PYTHONMALLOC=malloc PYTHONPATH=$(MEMCHECK) GODLPACK_ASAN=1 \
 	ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:log_path=$(CURDIR)/$(MEMCHECK)/asan
 memcheck: $(PY)
 	$(PY) -m pip install --quiet ".[test]"

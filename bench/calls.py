@@ -16,16 +16,15 @@ runtime. Built modules are kept in build/bench.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import platform
 import statistics
 import subprocess
 import sys
 import sysconfig
-import timeit
 from pathlib import Path
-from typing import Any, Callable
+
+from rounds import Call, measure, ratio
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "bench"
@@ -55,7 +54,6 @@ def build_nanobind() -> None:
                     str(nb / "src" / "nb_combined.cpp"), str(source), "-o", str(target)], check=True)
 
 
-Call = Callable[[], Any]
 # (figure, measured, anchor, target): measured / anchor must stay at or below target.
 TARGETS: list[tuple[str, str, str, float]] = []
 for n in (1, 3, 8):
@@ -90,23 +88,6 @@ def cases() -> dict[str, Call]:
     return out
 
 
-def measure(calls: dict[str, Call], rounds: int, number: int) -> dict[str, list[float]]:
-    """ns per call of each case, one figure per round; the rounds interleave the cases."""
-    timers = {name: timeit.Timer(call) for name, call in calls.items()}
-    for t in timers.values():
-        t.timeit(max(number // 10, 1))
-    per_round: dict[str, list[float]] = {name: [] for name in calls}
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(rounds):
-            for name, t in timers.items():
-                per_round[name].append(t.timeit(number) / number * 1e9)
-    finally:
-        gc.enable()
-    return per_round
-
-
 def report(per_round: dict[str, list[float]], rounds: int, number: int) -> tuple[str, bool]:
     import nanobind
     import numpy as np
@@ -130,10 +111,10 @@ def report(per_round: dict[str, list[float]], rounds: int, number: int) -> tuple
     lines += ["", "| figure | ratio | target | |", "| --- | ---: | ---: | --- |"]
     all_met = True
     for figure, measured, anchor, target in TARGETS:
-        ratio = statistics.median(m / a for m, a in zip(per_round[measured], per_round[anchor]))
-        met = ratio <= target
+        r = ratio(per_round, measured, anchor)
+        met = r <= target
         all_met &= met
-        lines.append(f"| {figure} | {ratio:.2f}x | <= {target:.2f}x | {'met' if met else 'MISSED'} |")
+        lines.append(f"| {figure} | {r:.2f}x | <= {target:.2f}x | {'met' if met else 'MISSED'} |")
     return "\n".join(lines), all_met
 
 
@@ -155,7 +136,6 @@ def main() -> None:
     text, all_met = report(per_round, args.rounds, args.number)
     print(text)
     if args.readme:
-        sys.path.insert(0, str(ROOT / "bench"))
         from readme import rewrite_section
 
         rewrite_section(args.readme, "calls-bench", "bench/calls.py", text)

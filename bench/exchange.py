@@ -15,12 +15,10 @@ that every ratio compares figures taken moments apart; a ratio is the median of 
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import platform
 import statistics
 import sys
-import timeit
 from pathlib import Path
 from typing import Any, Callable
 
@@ -30,8 +28,8 @@ import tvm_ffi
 
 import godlpack
 from readme import rewrite_section
+from rounds import Call, measure, ratio
 
-Call = Callable[[], Any]
 LIBRARIES = ["numpy", "torch", "godlpack", "tvm-ffi"]
 CONSUMERS: dict[str, Callable[[Any], Any]] = {
     "numpy": np.from_dlpack,
@@ -85,23 +83,6 @@ TARGETS = [
 ]
 
 
-def measure(calls: dict[str, Call], rounds: int, number: int) -> dict[str, list[float]]:
-    """ns per call of each case, one figure per round; the rounds interleave the cases."""
-    timers = {name: timeit.Timer(call) for name, call in calls.items()}
-    for t in timers.values():
-        t.timeit(max(number // 10, 1))  # warm caches, lazy imports and the exchange-API tables
-    per_round: dict[str, list[float]] = {name: [] for name in calls}
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(rounds):
-            for name, t in timers.items():
-                per_round[name].append(t.timeit(number) / number * 1e9)
-    finally:
-        gc.enable()
-    return per_round
-
-
 def report(per_round: dict[str, list[float]], rounds: int, number: int) -> tuple[str, bool]:
     med = {name: statistics.median(v) for name, v in per_round.items()}
     lines = [
@@ -118,10 +99,10 @@ def report(per_round: dict[str, list[float]], rounds: int, number: int) -> tuple
     lines += ["", "| figure | godlpack | anchor | ratio | target | |", "| --- | ---: | ---: | ---: | ---: | --- |"]
     all_met = True
     for figure, measured, anchor, target in TARGETS:
-        ratio = statistics.median(m / a for m, a in zip(per_round[measured], per_round[anchor]))
-        met = ratio <= target
+        r = ratio(per_round, measured, anchor)
+        met = r <= target
         all_met &= met
-        lines.append(f"| {figure} | {med[measured]:,.0f} ns | {med[anchor]:,.0f} ns | {ratio:.2f}x | "
+        lines.append(f"| {figure} | {med[measured]:,.0f} ns | {med[anchor]:,.0f} ns | {r:.2f}x | "
                      f"<= {target:.2f}x | {'met' if met else 'MISSED'} |")
     return "\n".join(lines), all_met
 

@@ -61,7 +61,7 @@ func Inspect(m dlpack.Managed, stridesBuf []int64) (View, error) {
 	}
 	v.Data = out.data
 	v.Extent = dlpack.Extent{Elements: int64(out.elements), Low: int64(out.low), High: int64(out.high),
-		CContiguous: bool(out.c_contiguous), FContiguous: bool(out.f_contiguous)}
+		DenseBytes: int64(out.nbytes), CContiguous: bool(out.c_contiguous), FContiguous: bool(out.f_contiguous)}
 	return v, nil
 }
 
@@ -105,27 +105,14 @@ func inspectError(m dlpack.Managed, fault C.int, out *C.gdl_inspected, v *View) 
 }
 
 // layoutError words a fault of gdl_layout, the layout rule (dlpack/layout.h),
-// about a layout of elements elements (as far as it counted them).
+// about a layout of elements elements (as far as it counted them) as
+// dlpack.CheckLayout does, except that a copy too large to exist is the
+// producer's fault, not the layout's.
 func layoutError(fault C.int, i int, elements int64, shape, strides []int64, dt dlpack.DataType) error {
-	switch fault {
-	case C.GDL_LAYOUT_NEGATIVE_DIM:
-		return &dlpack.LayoutError{Err: dlpack.ErrNegativeDim, Detail: fmt.Sprintf("shape[%d] = %d", i, shape[i])}
-	case C.GDL_LAYOUT_COUNT_OVERFLOW:
-		return &dlpack.LayoutError{Err: dlpack.ErrOverflow, Detail: fmt.Sprintf("element count of shape %v", shape)}
-	case C.GDL_LAYOUT_PACKED_STRIDED:
-		return &dlpack.LayoutError{Err: dlpack.ErrPackedLayout, Detail: fmt.Sprintf("%v with shape %v and strides %v", dt, shape, strides)}
-	case C.GDL_LAYOUT_PACKED_OVERFLOW:
-		return &dlpack.LayoutError{Err: dlpack.ErrOverflow, Detail: fmt.Sprintf("%d packed %v elements", elements, dt)}
-	case C.GDL_LAYOUT_STRIDE_OVERFLOW:
-		return &dlpack.LayoutError{Err: dlpack.ErrOverflow, Detail: fmt.Sprintf("stride %d times dimension %d (index %d)", strides[i], shape[i], i)}
-	case C.GDL_LAYOUT_OFFSETS_OVERFLOW:
-		return &dlpack.LayoutError{Err: dlpack.ErrOverflow, Detail: fmt.Sprintf("element offsets of shape %v with strides %v", shape, strides)}
-	case C.GDL_LAYOUT_BYTES_OVERFLOW:
-		return &dlpack.LayoutError{Err: dlpack.ErrOverflow, Detail: fmt.Sprintf("byte extent of shape %v with strides %v and %d-byte items", shape, strides, dt.StorageSize(true))}
-	case C.GDL_LAYOUT_DENSE_OVERFLOW:
+	if fault == C.GDL_LAYOUT_DENSE_OVERFLOW {
 		return refuse("%d elements of %v take more than 2**63 bytes", elements, dt)
 	}
-	return refuse("fault %d of gdl_layout has no words", int(fault))
+	return dlpack.LayoutFaultError(int(fault), i, elements, shape, strides, dt)
 }
 
 // dltensor returns the DLTensor of a managed tensor that is not NULL.

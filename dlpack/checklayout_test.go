@@ -1,3 +1,5 @@
+//go:build cgo
+
 package dlpack
 
 import (
@@ -6,13 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-)
-
-var (
-	float4   = DataType{Float4E2M1FN, 4, 1}
-	float4x2 = DataType{Float4E2M1FN, 4, 2} // PyTorch's float4_e2m1fn_x2
-	float6x4 = DataType{Float6E2M3FN, 6, 4} // 3-byte elements
-	f32x4    = DataType{Float, 32, 4}
 )
 
 func TestCheckLayout(t *testing.T) {
@@ -99,17 +94,17 @@ func TestCheckLayout(t *testing.T) {
 			if err != nil {
 				t.Fatalf("CheckLayout(%v, %v, %v, %v) = %v", tt.shape, tt.strides, tt.dt, tt.padded, err)
 			}
-			if got != tt.want {
-				t.Errorf("CheckLayout(%v, %v, %v, %v) = %+v, want %+v", tt.shape, tt.strides, tt.dt, tt.padded, got, tt.want)
+			// A copy takes a byte per element for padded sub-byte data
+			// and the packed bytes, which are the extent, for packed data.
+			want := tt.want
+			if want.DenseBytes = want.Elements * int64(tt.dt.StorageSize(true)); tt.dt.SubByte() && !tt.padded {
+				want.DenseBytes = want.High
+			}
+			if got != want {
+				t.Errorf("CheckLayout(%v, %v, %v, %v) = %+v, want %+v", tt.shape, tt.strides, tt.dt, tt.padded, got, want)
 			}
 			if b := got.Bytes(); b != tt.want.High-tt.want.Low {
 				t.Errorf("Bytes() = %d", b)
-			}
-			if c := isCContiguous(tt.shape, tt.strides); c != tt.want.CContiguous {
-				t.Errorf("isCContiguous = %v, want %v", c, tt.want.CContiguous)
-			}
-			if n, ok := ElementCount(tt.shape); !ok || n != tt.want.Elements {
-				t.Errorf("ElementCount = %d, %v", n, ok)
 			}
 		})
 	}
@@ -185,32 +180,31 @@ func TestCheckLayoutErrors(t *testing.T) {
 	}
 }
 
+// The element count is the product of the shape, 0 when a dimension is 0
+// however large the others are, and refused when it overflows.
 func TestElementCount(t *testing.T) {
 	tests := []struct {
 		shape []int64
 		n     int64
-		ok    bool
+		kind  error // nil when valid
 	}{
-		{nil, 1, true},
-		{[]int64{0}, 0, true},
-		{[]int64{7}, 7, true},
-		{[]int64{2, 3, 4}, 24, true},
-		{[]int64{math.MaxInt64}, math.MaxInt64, true},
-		{[]int64{math.MaxInt64, 1}, math.MaxInt64, true},
-		{[]int64{1 << 31, 1 << 31, 2}, 0, false},
-		{[]int64{1 << 31, 1 << 31, 1}, 1 << 62, true},
-		{[]int64{math.MaxInt64, 2}, 0, false},
-		{[]int64{1 << 32, 1 << 32, 0}, 0, true},
-		{[]int64{-1}, 0, false},
-		{[]int64{0, -1}, 0, false},
+		{nil, 1, nil},
+		{[]int64{0}, 0, nil},
+		{[]int64{7}, 7, nil},
+		{[]int64{2, 3, 4}, 24, nil},
+		{[]int64{math.MaxInt64}, math.MaxInt64, nil},
+		{[]int64{math.MaxInt64, 1}, math.MaxInt64, nil},
+		{[]int64{1 << 31, 1 << 31, 2}, 0, ErrOverflow},
+		{[]int64{1 << 31, 1 << 31, 1}, 1 << 62, nil},
+		{[]int64{math.MaxInt64, 2}, 0, ErrOverflow},
+		{[]int64{1 << 32, 1 << 32, 0}, 0, nil},
+		{[]int64{-1}, 0, ErrNegativeDim},
+		{[]int64{0, -1}, 0, ErrNegativeDim},
 	}
 	for _, tt := range tests {
-		n, ok := ElementCount(tt.shape)
-		if ok != tt.ok || (ok && n != tt.n) {
-			t.Errorf("ElementCount(%v) = %d, %v; want %d, %v", tt.shape, n, ok, tt.n, tt.ok)
-		}
-		if !ok && n != 0 {
-			t.Errorf("ElementCount(%v) = %d with false", tt.shape, n)
+		e, err := CheckLayout(tt.shape, ContiguousStrides(tt.shape, nil), Uint8, false)
+		if !errors.Is(err, tt.kind) || tt.kind == nil && err != nil || e.Elements != tt.n {
+			t.Errorf("CheckLayout(%v) = %d elements, %v; want %d, %v", tt.shape, e.Elements, err, tt.n, tt.kind)
 		}
 	}
 }
@@ -241,12 +235,15 @@ func TestDenseBytes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		e, err := CheckLayout(tt.shape, tt.strides, tt.dt, tt.padded)
-		if err != nil {
-			t.Fatalf("CheckLayout(%v, %v, %v): %v", tt.shape, tt.strides, tt.dt, err)
+		if !tt.ok {
+			// A stride of 0 keeps the extent small; the copy is what overflows.
+			if !errors.Is(err, ErrOverflow) || !strings.Contains(err.Error(), "take more than 2**63 bytes") {
+				t.Errorf("shape %v strides %v %v: CheckLayout = %+v, %v; want an overflow of the copy", tt.shape, tt.strides, tt.dt, e, err)
+			}
+			continue
 		}
-		n, ok := e.DenseBytes(tt.dt, tt.padded)
-		if ok != tt.ok || ok && n != tt.n || !ok && n != 0 {
-			t.Errorf("shape %v strides %v %v: DenseBytes = %d, %v; want %d, %v", tt.shape, tt.strides, tt.dt, n, ok, tt.n, tt.ok)
+		if err != nil || e.DenseBytes != tt.n {
+			t.Errorf("shape %v strides %v %v: DenseBytes = %d, %v; want %d", tt.shape, tt.strides, tt.dt, e.DenseBytes, err, tt.n)
 		}
 	}
 }
@@ -266,16 +263,30 @@ func TestContiguousStrides(t *testing.T) {
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("ContiguousStrides(%v, nil) = %v, want %v", tt.shape, got, tt.want)
 		}
-		if !isCContiguous(tt.shape, got) {
-			t.Errorf("isCContiguous(%v, %v) = false", tt.shape, got)
+		if e, err := CheckLayout(tt.shape, got, Uint8, false); err != nil || !e.CContiguous {
+			t.Errorf("CheckLayout of contiguous strides %v = %+v, %v", got, e, err)
 		}
-		if _, err := CheckLayout(tt.shape, got, Uint8, false); err != nil {
-			t.Errorf("CheckLayout of contiguous strides: %v", err)
+	}
+	// ContiguousLayout writes them too, and checks them.
+	e, got, err := ContiguousLayout([]int64{2, 0, 4}, make([]int64, 0, 3), Float32, false)
+	if err != nil || !slices.Equal(got, []int64{4, 4, 1}) || e != (Extent{CContiguous: true, FContiguous: true}) {
+		t.Errorf("ContiguousLayout([2 0 4]) = %+v, %v, %v", e, got, err)
+	}
+	for _, tt := range []struct {
+		shape []int64
+		want  string
+	}{
+		{ones(65), "ndim 65 exceeds 64"},
+		{[]int64{3, -2}, "shape[1] = -2"},
+		{[]int64{1 << 61}, "byte extent of shape [2305843009213693952] with strides [1] and 8-byte items"},
+	} {
+		if e, s, err := ContiguousLayout(tt.shape, nil, Float64, false); err == nil || !strings.Contains(err.Error(), tt.want) || s != nil {
+			t.Errorf("ContiguousLayout(%v) = %+v, %v, %v; want an error with %q", tt.shape, e, s, err, tt.want)
 		}
 	}
 	// dst with room is reused.
 	buf := make([]int64, 1, 8)
-	got := ContiguousStrides([]int64{2, 3}, buf)
+	got = ContiguousStrides([]int64{2, 3}, buf)
 	if &got[0] != &buf[0] || !slices.Equal(got, []int64{3, 1}) {
 		t.Errorf("ContiguousStrides did not write into dst: %v", got)
 	}
@@ -289,25 +300,25 @@ func TestContiguousStrides(t *testing.T) {
 	ContiguousStrides([]int64{math.MaxInt64, math.MaxInt64, -5}, nil)
 }
 
-func TestIsCContiguous(t *testing.T) {
+func TestCContiguous(t *testing.T) {
 	tests := []struct {
 		shape, strides []int64
 		want           bool
 	}{
 		{nil, nil, true},
-		{[]int64{2, 3}, nil, true},
 		{[]int64{2, 3}, []int64{3, 1}, true},
 		{[]int64{2, 3}, []int64{1, 2}, false},
 		{[]int64{2, 1, 3}, []int64{3, 99, 1}, true},
-		{[]int64{2, 3}, []int64{3}, false},
-		{[]int64{2, -3}, []int64{3, 1}, false},
 		{[]int64{2, 0}, []int64{5, 5}, true},
 		{[]int64{4}, []int64{-1}, false},
 		{[]int64{4}, []int64{0}, false},
+		{[]int64{3, 1 << 61}, []int64{1 << 61, 1}, true},
+		{[]int64{2, 2}, []int64{1 << 62, 1 << 62}, false}, // the rows' stride overflows the offsets
 	}
 	for _, tt := range tests {
-		if got := isCContiguous(tt.shape, tt.strides); got != tt.want {
-			t.Errorf("isCContiguous(%v, %v) = %v, want %v", tt.shape, tt.strides, got, tt.want)
+		e, err := CheckLayout(tt.shape, tt.strides, Uint8, false)
+		if tt.want && err != nil || e.CContiguous != tt.want {
+			t.Errorf("CheckLayout(%v, %v) = %+v, %v; want CContiguous %v", tt.shape, tt.strides, e, err, tt.want)
 		}
 	}
 }
@@ -324,5 +335,117 @@ func TestLayoutErrorString(t *testing.T) {
 		if s := tt.err.Error(); s != tt.want {
 			t.Errorf("Error() = %q, want %q", s, tt.want)
 		}
+	}
+}
+
+func FuzzCheckLayout(f *testing.F) {
+	f.Add(uint8(0), uint8(11), false, []byte{})
+	f.Add(uint8(2), uint8(10), false, []byte{3, 4, 4, 1})
+	f.Add(uint8(2), uint8(2), true, []byte{3, 1, 4, 3})
+	f.Add(uint8(3), uint8(1), false, []byte{2, 0x7f, 1, 5, 3, 0x7e})
+	f.Add(uint8(2), uint8(25), false, []byte{2, 2, 4, 1})
+	f.Add(uint8(1), uint8(25), true, []byte{5, 0x7e})
+	f.Add(uint8(2), uint8(0), false, []byte{0x80, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0x80, 0, 0, 0, 0, 1, 0, 0, 0, 1})
+	f.Add(uint8(65), uint8(5), false, []byte{})
+	f.Fuzz(func(t *testing.T, ndim, dtIndex uint8, padded bool, data []byte) {
+		shape, strides := fuzzLayout(ndim, data)
+		// The table, then vector types, then types Check refuses.
+		types := append(DataTypes(), DataType{Float4E2M1FN, 4, 2}, DataType{Float, 32, 2}, DataType{Float6E2M3FN, 6, 4},
+			DataType{Float6E2M3FN, 6, 2}, DataType{Float, 24, 2})
+		dt := types[int(dtIndex)%len(types)]
+		e, err := CheckLayout(shape, strides, dt, padded)
+		if err == nil && dt.Check() != nil {
+			t.Fatalf("CheckLayout accepted %v, which Check refuses", dt)
+		}
+		if _, _, cerr := ContiguousLayout(shape, nil, dt, padded); len(shape) > MaxNDim || dt.Check() != nil {
+			if cerr == nil || err == nil || cerr.Error() != err.Error() {
+				t.Fatalf("shape %v of %v: ContiguousLayout says %v, CheckLayout %v", shape, dt, cerr, err)
+			}
+		}
+		if err != nil {
+			if _, ok := err.(*LayoutError); !ok {
+				t.Fatalf("error %v is a %T, not a *LayoutError", err, err)
+			}
+			if e != (Extent{}) {
+				t.Fatalf("extent %+v returned with error %v", e, err)
+			}
+			return
+		}
+		if e.Elements == 0 {
+			if e.Low != 0 || e.High != 0 || e.DenseBytes != 0 || !e.CContiguous || !e.FContiguous {
+				t.Fatalf("empty layout has extent %+v", e)
+			}
+			return
+		}
+		packed := dt.SubByte() && !padded
+		size := int64(dt.StorageSize(!packed))
+		if !(e.Low <= 0 && 0 <= e.High) {
+			t.Fatalf("extent %+v does not contain element 0", e)
+		}
+		if !packed && e.Bytes() < size {
+			t.Fatalf("Bytes() = %d for %d-byte items", e.Bytes(), size)
+		}
+		if packed {
+			// ceil(Elements*Bits/8) without overflow: split Elements.
+			q, r := e.Elements/8, e.Elements%8
+			want := q*int64(dt.Bits) + (r*int64(dt.Bits)+7)/8
+			if !e.CContiguous || e.Low != 0 || e.High != want || e.DenseBytes != want {
+				t.Fatalf("packed %v: extent %+v", dt, e)
+			}
+		}
+		// The strides of a copy are C-contiguous, and the copy takes a byte
+		// per element, or the packed bytes, which lie contiguously.
+		c, cs, err := ContiguousLayout(shape, nil, dt, padded)
+		if err != nil || !c.CContiguous || c.Elements != e.Elements || c.DenseBytes != e.DenseBytes || c.Bytes() != c.DenseBytes {
+			t.Fatalf("shape %v of %v: the contiguous layout is %+v, %v, beside %+v", shape, dt, c, err, e)
+		}
+		if c2, err := CheckLayout(shape, ContiguousStrides(shape, nil), dt, padded); c2 != c || err != nil ||
+			!slices.Equal(cs, ContiguousStrides(shape, nil)) {
+			t.Fatalf("shape %v of %v: ContiguousLayout = %+v %v, CheckLayout of ContiguousStrides = %+v, %v", shape, dt, c, cs, c2, err)
+		}
+		if !packed && (e.DenseBytes/size != e.Elements || e.DenseBytes%size != 0) {
+			t.Fatalf("%d elements of %d bytes: DenseBytes %d", e.Elements, size, e.DenseBytes)
+		}
+		if e.Elements > 4096 || packed {
+			return
+		}
+
+		// Walk every index in row-major and column-major order. Row-major
+		// C-contiguity means the k-th element visited is at offset k, and
+		// likewise for F; the extent must be exactly the hull of the
+		// elements.
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		cOrder, fOrder := true, true
+		visit(shape, strides, e.Elements, false, func(k, off int64) {
+			cOrder = cOrder && off == k
+			lo = min(lo, off*size)
+			hi = max(hi, off*size+size)
+		})
+		visit(shape, strides, e.Elements, true, func(k, off int64) { fOrder = fOrder && off == k })
+		if lo != e.Low || hi != e.High {
+			t.Fatalf("shape %v strides %v: walk spans [%d, %d), extent %+v", shape, strides, lo, hi, e)
+		}
+		if cOrder != e.CContiguous || fOrder != e.FContiguous {
+			t.Fatalf("shape %v strides %v: walk finds C %v F %v, extent %+v", shape, strides, cOrder, fOrder, e)
+		}
+	})
+}
+
+// The Go entry points of the rule keep their arguments on the stack:
+// producer checks every export with them.
+func TestLayoutNoAlloc(t *testing.T) {
+	allocs := testing.AllocsPerRun(100, func() {
+		shape := [3]int64{4, 3, 2}
+		var strides [MaxNDim]int64
+		if _, _, err := ContiguousLayout(shape[:], strides[:0], Float32, false); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := CheckLayout(shape[:], strides[:3], Float32, false); err != nil {
+			t.Fatal(err)
+		}
+		ContiguousStrides(shape[:], strides[:0])
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations", allocs)
 	}
 }

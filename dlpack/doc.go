@@ -8,8 +8,12 @@
 // minifloat's, values stored as elements package scalar's, NumPy's arange
 // package arange's and strided copies package strided's.
 //
-// It holds no Python objects and calls no C code at run time but a
-// producer's deleter ([Managed.Delete], the only function that needs cgo).
+// It holds no Python objects. It calls C code for two things: a producer's
+// deleter ([Managed.Delete]), and the layout rule, written once in C
+// (layout.h) for the C code on the hot paths, which [CheckLayout],
+// [ContiguousLayout] and [ContiguousStrides] run: these, and
+// [LayoutFaultError], which words the rule's faults, exist only with cgo.
+//
 // The structs mirror the C structs of dlpack.h field for field, so that a
 // pointer to one may be converted to a pointer to the other; the package
 // tests check every size, offset, enum value and flag bit against the C
@@ -18,10 +22,10 @@
 // Shapes and strides are always counted in elements, as in DLPack itself;
 // byte quantities appear only in [Extent].
 //
-// Errors from [CheckLayout] are always of type *[LayoutError], which wraps
-// one of the sentinel errors [ErrTooManyDims], [ErrStridesLength],
-// [ErrNegativeDim], [ErrOverflow], [ErrUnknownDataType] or
-// [ErrPackedLayout], so callers may test for a kind with errors.Is and
+// Errors from [CheckLayout] and [ContiguousLayout] are always of type
+// *[LayoutError], which wraps one of the sentinel errors [ErrTooManyDims],
+// [ErrStridesLength], [ErrNegativeDim], [ErrOverflow], [ErrUnknownDataType]
+// or [ErrPackedLayout], so callers may test for a kind with errors.Is and
 // treat every layout error alike with errors.As. Errors about data types
 // ([DataType.Check], [ParseDataType]) wrap [ErrUnknownDataType].
 package dlpack

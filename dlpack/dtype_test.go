@@ -43,6 +43,13 @@ var dtypeRows = []struct {
 	{"bcomplex32", DataType{18, 32, 1}, 4, 4, Version{1, 3}},
 }
 
+var (
+	float4   = DataType{Float4E2M1FN, 4, 1}
+	float4x2 = DataType{Float4E2M1FN, 4, 2} // PyTorch's float4_e2m1fn_x2
+	float6x4 = DataType{Float6E2M3FN, 6, 4} // 3-byte elements
+	f32x4    = DataType{Float, 32, 4}
+)
+
 func TestDataTypeTable(t *testing.T) {
 	all := DataTypes()
 	if len(all) != len(dtypeRows) {

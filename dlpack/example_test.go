@@ -19,20 +19,6 @@ func ExampleParseDataType() {
 	// dlpack: unknown data type "float128"
 }
 
-func ExampleCheckLayout() {
-	// A 3x4 float32 matrix viewed transposed and with its rows reversed.
-	shape := []int64{4, 3}
-	strides := []int64{1, -4}
-	e, err := dlpack.CheckLayout(shape, strides, dlpack.Float32, false)
-	fmt.Printf("%+v %d %v\n", e, e.Bytes(), err)
-
-	_, err = dlpack.CheckLayout([]int64{1 << 61}, []int64{1}, dlpack.Float64, false)
-	fmt.Println(err)
-	// Output:
-	// {Elements:12 Low:-32 High:16 CContiguous:false FContiguous:false} 48 <nil>
-	// dlpack: size overflows int64: byte extent of shape [2305843009213693952] with strides [1] and 8-byte items
-}
-
 func ExampleCopy() {
 	src := []int32{1, 2, 3, 4, 5, 6} // 2x3, row-major
 	dst := make([]int32, 6)          // 3x2, row-major: the transpose

@@ -5,13 +5,15 @@
  * elements. gdl_layout is the rule; gdl_contiguous_strides the strides a
  * tensor without its own has.
  *
- * It is a header, not a C file, so that package dlpack stays pure Go: the
- * cgo packages that need the rule compile it in (package consumer's
- * gdl_inspect, package producer's gdl_contiguous), and Go code reaches it
- * through them (consumer.Inspect, producer's exports). Their tests check it
- * against the specification: every element of a valid layout inside its
- * extent, the extent the hull of the elements, and every refusal one that
- * int64 arithmetic forces.
+ * It is a header of inline functions, not a C file, so that every cgo
+ * package that needs the rule compiles it in: package consumer's
+ * gdl_inspect, package producer's gdl_contiguous, and package dlpack's
+ * CheckLayout, ContiguousLayout and ContiguousStrides, the rule's Go entry
+ * points, which only check what gdl_layout takes for granted and word its
+ * faults. Their tests
+ * check it against the specification: every element of a valid layout
+ * inside its extent, the extent the hull of the elements, the size of a
+ * copy, and every refusal one that int64 arithmetic forces.
  */
 #ifndef GODLPACK_LAYOUT_H
 #define GODLPACK_LAYOUT_H

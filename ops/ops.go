@@ -36,8 +36,7 @@ type Real interface {
 // times as a stride of 0 repeats it, times the item size. A caller decides
 // by it whether the work is worth releasing a lock for.
 func Work(t *consumer.Tensor) int64 {
-	n, _ := t.Extent.DenseBytes(t.DType, t.Flags.Has(dlpack.IsSubbyteTypePadded)) // Import refused an overflow
-	return n
+	return t.NBytes()
 }
 
 // Sum returns the sum of t's elements: a scalar.Int (wrapping int64, as

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
@@ -87,8 +88,9 @@ func (l *Layout) check(size int, buf []int64) (dlpack.Extent, []int64, error) {
 		return ext, nil, fmt.Errorf("producer: offset %d is outside the %d-byte buffer", l.Offset, size)
 	}
 	if ext.Elements > 0 && (ext.Low < -l.Offset || ext.High > int64(size)-l.Offset) {
+		// A copy of the strides, so that buf may stay on the caller's stack.
 		return ext, nil, fmt.Errorf("producer: shape %v with strides %v at offset %d reaches bytes [%d, %d), outside the %d-byte buffer",
-			l.Shape, strides, l.Offset, l.Offset+ext.Low, l.Offset+ext.High, size)
+			l.Shape, slices.Clone(strides), l.Offset, l.Offset+ext.Low, l.Offset+ext.High, size)
 	}
 	return ext, strides, nil
 }
@@ -99,21 +101,17 @@ func (l *Layout) checkLayout(buf []int64) (dlpack.Extent, []int64, error) {
 	if unknown := l.Flags &^ dlpack.KnownFlags; unknown != 0 {
 		return dlpack.Extent{}, nil, fmt.Errorf("producer: unknown flag bits %#x", uint64(unknown))
 	}
-	strides := l.Strides
-	if strides == nil {
-		strides = dlpack.ContiguousStrides(l.Shape, buf)
-	}
+	// The layout rule refuses a layout whose dense size, which consumers
+	// copy and ExportCopy allocates, overflows.
 	padded := l.Flags.Has(dlpack.IsSubbyteTypePadded)
-	ext, err := dlpack.CheckLayout(l.Shape, strides, l.DType, padded)
+	if l.Strides == nil {
+		return dlpack.ContiguousLayout(l.Shape, buf, l.DType, padded)
+	}
+	ext, err := dlpack.CheckLayout(l.Shape, l.Strides, l.DType, padded)
 	if err != nil {
 		return ext, nil, err
 	}
-	// Consumers copy, and ExportCopy allocates, the dense size.
-	if _, ok := ext.DenseBytes(l.DType, padded); !ok {
-		return ext, nil, &dlpack.LayoutError{Err: dlpack.ErrOverflow,
-			Detail: fmt.Sprintf("%d elements of %v take more than 2**63 bytes", ext.Elements, l.DType)}
-	}
-	return ext, strides, nil
+	return ext, l.Strides, nil
 }
 
 // device returns l.Device, with the zero Device meaning the CPU.
@@ -225,8 +223,7 @@ func CopyOf(data unsafe.Pointer, l Layout) (*Buffer, error) {
 	if err != nil {
 		return nil, err
 	}
-	padded := l.Flags.Has(dlpack.IsSubbyteTypePadded)
-	nbytes, _ := ext.DenseBytes(l.DType, padded) // checkLayout refused an overflow
+	nbytes := ext.DenseBytes
 	c, err := Alloc(int(nbytes))
 	if err != nil {
 		return nil, err
@@ -234,7 +231,7 @@ func CopyOf(data unsafe.Pointer, l Layout) (*Buffer, error) {
 	if nbytes == 0 {
 		return c, nil
 	}
-	if size := l.DType.StorageSize(padded); size == 0 {
+	if size := l.DType.StorageSize(l.Flags.Has(dlpack.IsSubbyteTypePadded)); size == 0 {
 		copy(c.Bytes(), unsafe.Slice((*byte)(data), nbytes)) // packed data is contiguous
 	} else {
 		strided.Copy(c.data, nil, data, strides, l.Shape, size)
@@ -269,8 +266,7 @@ func (b *Buffer) Describe(l Layout, dst unsafe.Pointer) error {
 	}
 	need := dlpack.MinVersion(l.DType, l.device())
 	s.need = cVersion(need)
-	nbytes, _ := ext.DenseBytes(l.DType, l.Flags.Has(dlpack.IsSubbyteTypePadded))
-	s.nbytes = C.int64_t(nbytes)
+	s.nbytes = C.int64_t(ext.DenseBytes)
 	C.gdl_owner_retain(b.owner)
 	s.owner = b.owner
 	return nil

@@ -41,7 +41,8 @@ func goCreate(a *C.gdl_create_args) (rc C.int) {
 	if dt.SubByte() {
 		l.Flags = dlpack.IsSubbyteTypePadded
 	}
-	ext, err := dlpack.CheckLayout(shape, dlpack.ContiguousStrides(shape, nil), dt, true)
+	var strides [dlpack.MaxNDim]int64
+	ext, _, err := dlpack.ContiguousLayout(shape, strides[:0], dt, true)
 	if err != nil {
 		return fail(capsule.Errorf(capsule.ValueError, "cannot make a %v tensor of shape %v: %v", dt, shape, err))
 	}

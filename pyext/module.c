@@ -140,8 +140,8 @@ static const DLDataType default_float = {kDLFloat, 64, 1};
 
 /*
  * create_in_c makes empty and zeros of whole-byte dtypes without entering Go:
- * gdl_contiguous, which TestContiguousMatchesGo holds to the Go layout
- * checks, lays them out. false leaves the tensor to goCreate, which also
+ * gdl_contiguous lays them out by the layout rule, gdl_layout, which
+ * goCreate's checks run too. false leaves the tensor to goCreate, which also
  * says what is wrong with a layout.
  */
 static bool create_in_c(const gdl_create_args *a, TensorObject *t) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "module.h"
+#include "pyprivate.h"
 #include "_cgo_export.h"
 
 char *gdl_strdup(const char *s) {
@@ -237,9 +238,16 @@ static int take_tensor(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_
 	if (gdl_import(o, &req, t->strides, &t->imp) == 0)
 		return 0;
 	/* An object that speaks no DLPack gets the parameter's own words; a producer's error names the argument. */
-	if (PyErr_ExceptionMatches(PyExc_TypeError) && !PyCapsule_CheckExact(o) && !PyObject_HasAttrString(o, "__dlpack__")) {
-		PyErr_Clear();
-		return type_error(b, p, o);
+	if (PyErr_ExceptionMatches(PyExc_TypeError) && !PyCapsule_CheckExact(o)) {
+		/* The lookup may run Python code, which must not see the pending exception. */
+		gdl_saved_error e;
+		gdl_error_save(&e);
+		int has = PyObject_HasAttrString(o, "__dlpack__");
+		gdl_error_restore(&e);
+		if (!has) {
+			PyErr_Clear();
+			return type_error(b, p, o);
+		}
 	}
 	if ((consumer_prefix != NULL || (consumer_prefix = PyUnicode_InternFromString("consumer: ")) != NULL) &&
 	    (empty_str != NULL || (empty_str = PyUnicode_InternFromString("")) != NULL))

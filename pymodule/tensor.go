@@ -37,7 +37,7 @@ func tensorArg(a *C.gdl_arg_tensor) Tensor {
 		Version:   dlpack.Version{Major: uint32(v.version.major), Minor: uint32(v.version.minor)},
 		Versioned: bool(v.versioned),
 		Extent: dlpack.Extent{Elements: int64(v.elements), Low: int64(v.low), High: int64(v.high),
-			CContiguous: bool(v.c_contiguous)},
+			DenseBytes: int64(v.nbytes), CContiguous: bool(v.c_contiguous)},
 	}}
 	if n := int(v.ndim); n > 0 {
 		t.Shape = unsafe.Slice((*int64)(unsafe.Pointer(v.shape)), n)
@@ -59,6 +59,7 @@ func (t Tensor) Index(i int64) Tensor {
 	for _, n := range s.Shape {
 		s.Extent.Elements *= n
 	}
+	s.Extent.DenseBytes = t.Extent.DenseBytes / t.Shape[0] // of whole-byte items, as Data's offset assumes
 	s.Extent.CContiguous = t.Extent.CContiguous || cContiguous(s.Shape, s.Strides)
 	return s
 }

@@ -1,7 +1,8 @@
 """SIGURG: Go preempts long-running Go code by sending SIGURG to the thread running it.
 
-A Python program that installs its own SIGURG handler replaces Go's, and then sees a few spurious calls while
-Go kernels run (1-3 in two seconds of godlpack.ops on large tensors in four threads). Go cannot be told to
+A Python program that installs its own SIGURG handler replaces Go's, and then sees spurious calls while Go
+kernels run: Go's own, and the one each call that releases the GIL sends its thread to keep preemption alive
+(internal/preempt). Go cannot be told to
 stop from inside the extension: //go:debug and go.mod refuse the setting, and the runtime reads
 GODEBUG=asyncpreemptoff=1 only from the environment the process started with. Turning preemption off costs
 (README, "Use it from Python": small Go calls beside long kernels ran 5x fewer, their worst latency 4x longer),

@@ -18,7 +18,8 @@ def build_go_extension(package: str, name: str, out: Path, toolchain: str | None
 
     A package whose directory holds a go.mod is a Go module of its own (examples/normalize) and is built there.
     The test skips without Go. toolchain (GOTOOLCHAIN, e.g. "go1.24.11") builds with that Go version, which the
-    go command fetches from the module proxy; a toolchain it cannot fetch skips the test too. Returns out.
+    go command fetches from the module proxy; a toolchain it cannot fetch skips the test too. GODLPACK_ASAN=1 (make
+    memcheck) builds it with AddressSanitizer. Returns out.
     """
     go = shutil.which("go")
     if go is None:
@@ -33,8 +34,10 @@ def build_go_extension(package: str, name: str, out: Path, toolchain: str | None
     target = out / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
     here = ROOT / package
     cwd, package = (here, ".") if (here / "go.mod").exists() else (ROOT, package)
-    subprocess.run([go, "build", "-buildmode=c-shared", "-o", str(target), package], cwd=cwd, env=env, check=True,
-                   timeout=600)
+    # Under make memcheck the extensions are instrumented with AddressSanitizer too, as godlpack._core is.
+    asan = ["-asan"] if os.environ.get("GODLPACK_ASAN") == "1" else []
+    subprocess.run([go, "build", *asan, "-buildmode=c-shared", "-o", str(target), package], cwd=cwd, env=env,
+                   check=True, timeout=600)
     for header in out.glob(f"{name}*.h"):
         header.unlink()
     return out

@@ -1,0 +1,33 @@
+"""Interleaved timing rounds, which the bench scripts share: every case is timed once per round, so that a
+ratio of two cases compares figures taken moments apart, whatever else the machine did meanwhile."""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import timeit
+from typing import Any, Callable
+
+Call = Callable[[], Any]
+
+
+def measure(calls: dict[str, Call], rounds: int, number: int) -> dict[str, list[float]]:
+    """ns per call of each case, one figure per round; the rounds interleave the cases."""
+    timers = {name: timeit.Timer(call) for name, call in calls.items()}
+    for t in timers.values():
+        t.timeit(max(number // 10, 1))  # warm caches, lazy imports and the exchange-API tables
+    per_round: dict[str, list[float]] = {name: [] for name in calls}
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            for name, t in timers.items():
+                per_round[name].append(t.timeit(number) / number * 1e9)
+    finally:
+        gc.enable()
+    return per_round
+
+
+def ratio(per_round: dict[str, list[float]], measured: str, anchor: str) -> float:
+    """The median of measured / anchor over the rounds."""
+    return statistics.median(m / a for m, a in zip(per_round[measured], per_round[anchor]))
