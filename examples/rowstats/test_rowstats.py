@@ -70,7 +70,9 @@ def test_row_norms_result_is_zero_copy_and_outlives_everything() -> None:
 
 
 def test_row_norms_result_is_a_tensor() -> None:
-    """The result is rowstats.Tensor, package capsule's tensor object (godlpack.Tensor's), without godlpack."""
+    """The result is rowstats.Tensor, package capsule's tensor object (godlpack.Tensor's), without godlpack.
+
+    docs/protocol.md#bound-go-functions (results)."""
     r = rowstats.row_norms(np.array([[3.0, 4.0], [6.0, 8.0]], np.float32))
     assert type(r) is rowstats.Tensor and type(r).__module__ == "rowstats" and "godlpack" not in sys.modules
     assert (r.shape, r.strides, r.ndim, r.size, r.itemsize, r.nbytes) == ((2,), (1,), 1, 2, 4, 8)
