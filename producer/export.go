@@ -1,5 +1,7 @@
 package producer
 
+// #cgo noescape gdl_negotiate
+// #cgo nocallback gdl_negotiate
 // #include "producer.h"
 import "C"
 

@@ -335,3 +335,10 @@ func TestDeleterConcurrent(t *testing.T) {
 		t.Errorf("LiveOwners = %d, want %d", got, before)
 	}
 }
+
+func TestNegotiateNoAlloc(t *testing.T) {
+	asked, need := dlpack.Version{Major: 1, Minor: 3}, dlpack.Version{Major: 1}
+	if n := testing.AllocsPerRun(100, func() { _, _ = producer.Negotiate(asked, need, false) }); n != 0 {
+		t.Errorf("Negotiate allocates %v times per call", n)
+	}
+}

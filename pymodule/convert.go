@@ -86,9 +86,15 @@ func (s *tensorSpec) convert(a *C.gdl_arg_tensor) (*producer.Buffer, error) {
 	if len(v.Shape) > 0 {
 		t.strides = &a.strides[0]
 	}
-	t.c_contiguous = C.bool(s.order != 'F' || len(v.Shape) <= 1)
-	t.low, t.high = 0, C.int64_t(n*size)
-	t.nbytes, t.itemsize = C.int64_t(n*size), C.int64_t(size)
+	// The copy is described by the layout rule, as an import is.
+	e, err := dlpack.CheckLayout(v.Shape, strides, to, false)
+	if err != nil {
+		b.Release()
+		return nil, err
+	}
+	t.c_contiguous, t.f_contiguous = C.bool(e.CContiguous), C.bool(e.FContiguous)
+	t.low, t.high = C.int64_t(e.Low), C.int64_t(e.High)
+	t.nbytes, t.itemsize = C.int64_t(e.DenseBytes), C.int64_t(size)
 	a.imp.flags = C.uint64_t(dlpack.IsCopied)
 	return b, nil
 }

@@ -37,7 +37,7 @@ func tensorArg(a *C.gdl_arg_tensor) Tensor {
 		Version:   dlpack.Version{Major: uint32(v.version.major), Minor: uint32(v.version.minor)},
 		Versioned: bool(v.versioned),
 		Extent: dlpack.Extent{Elements: int64(v.elements), Low: int64(v.low), High: int64(v.high),
-			DenseBytes: int64(v.nbytes), CContiguous: bool(v.c_contiguous)},
+			DenseBytes: int64(v.nbytes), CContiguous: bool(v.c_contiguous), FContiguous: bool(v.f_contiguous)},
 	}}
 	if n := int(v.ndim); n > 0 {
 		t.Shape = unsafe.Slice((*int64)(unsafe.Pointer(v.shape)), n)
@@ -55,12 +55,19 @@ func (t Tensor) Index(i int64) Tensor {
 	s := t
 	s.Data = unsafe.Add(t.Data, i*t.Strides[0]*int64(t.DType.ItemSize()))
 	s.Shape, s.Strides = t.Shape[1:], t.Strides[1:]
-	s.Extent.Elements = 1
-	for _, n := range s.Shape {
-		s.Extent.Elements *= n
+	if t.Extent.CContiguous && len(s.Shape) <= 1 && t.Extent.Elements > 0 {
+		// The row of a C-contiguous matrix (of whole-byte items, as Data's offset assumes) is dense from its
+		// first element: a loop over rows calls nothing per row.
+		n := t.Extent.DenseBytes / t.Shape[0]
+		s.Extent = dlpack.Extent{Elements: t.Extent.Elements / t.Shape[0], High: n, DenseBytes: n, CContiguous: true,
+			FContiguous: true}
+		return s
 	}
-	s.Extent.DenseBytes = t.Extent.DenseBytes / t.Shape[0] // of whole-byte items, as Data's offset assumes
-	s.Extent.CContiguous = t.Extent.CContiguous || cContiguous(s.Shape, s.Strides)
+	e, err := dlpack.CheckLayout(s.Shape, s.Strides, s.DType, s.Flags&dlpack.IsSubbyteTypePadded != 0)
+	if err != nil {
+		panic(err) // a part of a valid layout is valid
+	}
+	s.Extent = e
 	return s
 }
 
@@ -191,7 +198,7 @@ func (s *tensorSpec) check(c *call, i int) (capsule.Exception, string) {
 	}
 	devOK := s.device < 0 || s.device == 0 && dlpack.DeviceType(v.device.device_type).CPUAccessible() ||
 		s.device == dlpack.DeviceType(v.device.device_type)
-	orderOK := s.order == 0 || s.order == 'C' && bool(v.c_contiguous)
+	orderOK := s.order == 0 || s.order == 'C' && bool(v.c_contiguous) || s.order == 'F' && bool(v.f_contiguous)
 	writableOK := !s.writable || bool(v.c_contiguous) // the import refused what may not be written
 	if dtypeOK && shapeOK && devOK && orderOK && writableOK {
 		return 0, ""
@@ -199,8 +206,8 @@ func (s *tensorSpec) check(c *call, i int) (capsule.Exception, string) {
 	return s.refuse(tensorArg(&c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))]))
 }
 
-// refuse says what is wrong with t, which check found at fault (or, for F
-// order and writable strided tensors, has left to refuse to decide).
+// refuse says what is wrong with t, which check found at fault (or, for
+// writable strided tensors, has left to refuse to decide).
 func (s *tensorSpec) refuse(t Tensor) (capsule.Exception, string) {
 	dtypeOK := s.dtypes == nil
 	for _, dt := range s.dtypes {
@@ -221,38 +228,13 @@ func (s *tensorSpec) refuse(t Tensor) (capsule.Exception, string) {
 	switch {
 	case s.order == 'C' && !t.Extent.CContiguous:
 		return capsule.ValueError, "must be " + s.want + ", got a non-contiguous one (strides " + fmt.Sprint(t.Strides) + ")"
-	case s.order == 'F' && !fortranContiguous(t.Shape, t.Strides):
+	case s.order == 'F' && !t.Extent.FContiguous:
 		return capsule.ValueError, "must be " + s.want + ", got strides " + fmt.Sprint(t.Strides)
 	}
 	if s.writable && !t.Extent.CContiguous && dlpack.SelfOverlapping(t.Shape, t.Strides) {
 		return capsule.ValueError, "is written in place, and its elements share memory (strides " + fmt.Sprint(t.Strides) + ")"
 	}
 	return 0, ""
-}
-
-func fortranContiguous(shape, strides []int64) bool {
-	var rs, rt [dlpack.MaxNDim]int64
-	n := len(shape)
-	for i := range n {
-		rs[i], rt[i] = shape[n-1-i], strides[n-1-i]
-	}
-	return cContiguous(rs[:n], rt[:n])
-}
-
-// cContiguous reports whether strides lay shape out in row-major order with
-// no gaps (dimensions of size 1 may have any stride; no elements is contiguous).
-func cContiguous(shape, strides []int64) bool {
-	want := int64(1)
-	for i := len(shape) - 1; i >= 0; i-- {
-		switch {
-		case shape[i] == 0:
-			return true
-		case shape[i] != 1 && strides[i] != want:
-			return false
-		}
-		want *= shape[i]
-	}
-	return true
 }
 
 // An Array is a tensor result: memory made by NewArray or FromSlice and its

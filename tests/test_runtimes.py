@@ -94,7 +94,9 @@ print("together ok")
 # Preemption in godlpack's runtime: one thread sums a 512 MiB array in Go, GIL released, again and again, while
 # this one times small godlpack.full calls, whose Go allocations now and then start a garbage collection. The
 # collector must stop the summing goroutine, which only async preemption (SIGURG) can do inside its loop: without
-# it, a call waits for a whole sum (measured: 592 ms against sums of 275-420 ms; with preemption 56-85 ms).
+# it, a call waits for a whole sum (measured: 592 ms against sums of 275-420 ms; with preemption 56-85 ms), and
+# not once but at every collection (8 such calls in 2 s). The figure judged is the second longest call: one
+# long call alone is what a loaded 2-core machine does to a thread now and then.
 PREEMPTION = """
 import threading, time
 big = np.ones(1 << 26, dtype=np.float64)
@@ -104,12 +106,16 @@ def kernel():
         t = time.perf_counter(); godlpack.ops.sum(big); sums.append(time.perf_counter() - t)
 th = threading.Thread(target=kernel)
 th.start()
-worst, end = 0.0, time.perf_counter() + 2
+longest = second = 0.0
+end = time.perf_counter() + 2
 while time.perf_counter() < end:
-    t = time.perf_counter(); godlpack.full(16, 1.0); worst = max(worst, time.perf_counter() - t)
+    t = time.perf_counter(); godlpack.full(16, 1.0); d = time.perf_counter() - t
+    if d > second:
+        longest, second = (d, longest) if d > longest else (longest, d)
 stop.set(); th.join()
-print("preemption", worst, min(sums))
+print("preemption", second, longest, min(sums))
 """
+
 
 # A process forked after the imports: every runtime's calls are a RuntimeError in the child, none hangs.
 FORK = """
@@ -147,11 +153,13 @@ def run(code: str, *path: Path, env: dict[str, str] | None = None) -> str:
     return done.stdout
 
 
-def waits(out: str) -> tuple[float, float]:
-    """PREEMPTION's figures: the longest godlpack.full call and the shortest sum, in seconds."""
-    m = re.search(r"^preemption (\S+) (\S+)$", out, flags=re.M)
+def assert_preempted(out: str) -> None:
+    """PREEMPTION's figures in out say that the summing goroutine was preempted for every collection but one."""
+    m = re.search(r"^preemption (\S+) (\S+) (\S+)$", out, flags=re.M)
     assert m, out
-    return float(m.group(1)), float(m.group(2))
+    second, longest, shortest_sum = (float(g) for g in m.groups())
+    assert second < shortest_sum / 2, (f"two godlpack.full calls waited {second:.3f} s and {longest:.3f} s; one sum "
+                                       f"takes {shortest_sum:.3f} s")
 
 
 def program(order: list[str], *parts: str) -> str:
@@ -188,8 +196,7 @@ def test_every_example_at_once(examples_dir: Path) -> None:
 def test_each_runtime_keeps_async_preemption(order: list[str], examples_dir: Path) -> None:
     # godlpack loaded first is the case that failed before the dispatcher: the example's runtime took SIGURG.
     out = run(program(order, PREEMPTION), examples_dir)
-    worst, shortest_sum = waits(out)
-    assert worst < shortest_sum / 2, f"a godlpack.full call waited {worst:.3f} s; one sum takes {shortest_sum:.3f} s"
+    assert_preempted(out)
 
 
 @shared_only
@@ -209,8 +216,7 @@ def test_a_sigurg_handler_set_before_the_imports_is_kept(examples_dir: Path) -> 
                     "print('seen', len(seen) >= 1)", PREEMPTION)
     out = run(code, examples_dir)
     assert f"registry 1 {len(EXAMPLES) + 2} True" in out and "seen True" in out, out
-    worst, shortest_sum = waits(out)
-    assert worst < shortest_sum / 2, f"a godlpack.full call waited {worst:.3f} s; one sum takes {shortest_sum:.3f} s"
+    assert_preempted(out)
 
 
 @shared_only
@@ -230,8 +236,7 @@ def test_a_plain_go_library_loaded_between_keeps_everyones_preemption(examples_d
     out = run(code, examples_dir)
     assert "registry 1 1 False" in out, out  # the plain runtime took SIGURG
     assert "registry 1 3 True" in out, out
-    worst, shortest_sum = waits(out)
-    assert worst < shortest_sum / 2, f"a godlpack.full call waited {worst:.3f} s; one sum takes {shortest_sum:.3f} s"
+    assert_preempted(out)
 
 
 @shared_only
@@ -241,8 +246,7 @@ def test_an_extension_built_with_another_go_version(tmp_path: Path) -> None:
     where = build_example(name, tmp_path, toolchain=OTHER_GO)
     out = run(program(["godlpack", name], REGISTRY, PREEMPTION, TOGETHER), where)
     assert "registry 1 2 True" in out and "together ok" in out, out
-    worst, shortest_sum = waits(out)
-    assert worst < shortest_sum / 2, f"a godlpack.full call waited {worst:.3f} s; one sum takes {shortest_sum:.3f} s"
+    assert_preempted(out)
 
 
 @shared_only
@@ -289,8 +293,7 @@ def test_preemption_survives_a_lost_signal(before: str) -> None:
     # The plain case lost it in about one process in twelve before; each run here is three processes.
     for _ in range(3):
         out = run(program(["godlpack"], "import threading\n" + before, PREEMPTION))
-        worst, shortest_sum = waits(out)
-        assert worst < shortest_sum / 2, f"a godlpack.full call waited {worst:.3f} s; one sum takes {shortest_sum:.3f} s"
+        assert_preempted(out)
 
 
 @pytest.mark.skipif(SHARED, reason="here Go runtimes share the process")

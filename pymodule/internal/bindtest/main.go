@@ -38,6 +38,10 @@ var module = pymodule.Module{Name: "bindtest", Doc: "Bound Go functions for the 
 	pymodule.Def("shape", "x", pymodule.F1R2(shape), "ndim and element count of any tensor."),
 	pymodule.Def("matrix", "x: tensor[float32|float64, (*, *)], /", pymodule.F1R(func(x pymodule.Tensor) int64 { return x.Shape[0] }), "Rows."),
 	pymodule.Def("triple", "x: tensor[int32, (*, 3), C]", pymodule.F1R(func(x pymodule.Tensor) int64 { return x.Shape[0] }), "Rows."),
+	pymodule.Def("row_layout", "x, i: int, /", pymodule.F2R(func(x pymodule.Tensor, i int64) string {
+		r := x.Index(i)
+		return fmt.Sprint(r.Shape, r.Extent.Elements, r.Extent.Low, r.Extent.High, r.Extent.DenseBytes, r.Extent.CContiguous, r.Extent.FContiguous)
+	}), "The layout of x[i] as Tensor.Index makes it: shape, elements, low, high, dense bytes, C and F contiguity."),
 	pymodule.Def("fortran", "x: tensor[F]", pymodule.F1(func(pymodule.Tensor) {}), "Accept F-contiguous tensors."),
 	pymodule.Def("fill", "x: tensor[float64, writable], /, v=1.0", pymodule.F2(fill), "Fill x with v."),
 	pymodule.Def("opt_tensor", "x: tensor[float64]=None", pymodule.F1R(optTensor), "Elements, or -1 for None."),

@@ -181,6 +181,27 @@ def test_tensor_refusals(call: Callable[[], Any], exc: type[Exception], message:
     assert str(e.value).startswith(message), str(e.value)
 
 
+@pytest.mark.parametrize("x", [
+    np.arange(12.0).reshape(3, 4),
+    np.arange(24.0).reshape(2, 3, 4),
+    np.arange(24.0).reshape(2, 3, 4)[:, ::-1, ::2],
+    np.arange(24.0).reshape(4, 6).T,
+    np.arange(24.0).reshape(2, 1, 12)[:, :, ::3],
+    np.arange(24.0).reshape(4, 6)[:, ::-2],
+    np.zeros((3, 0)),
+    np.arange(5.0),
+], ids=lambda x: f"{x.shape}-{x.strides}")
+def test_index_layout(x: np.ndarray) -> None:
+    """Tensor.Index describes a row as the layout rule describes any tensor: NumPy's view of the same row."""
+    for i in range(x.shape[0]):
+        r = x[i]
+        steps = [(n - 1) * s for n, s in zip(r.shape, r.strides)]
+        low, high = (sum(min(0, d) for d in steps), sum(max(0, d) for d in steps) + r.itemsize) if r.size else (0, 0)
+        want = (f"[{' '.join(map(str, r.shape))}] {r.size} {low} {high} {r.nbytes} "
+                f"{str(r.flags.c_contiguous).lower()} {str(r.flags.f_contiguous).lower()}")
+        assert b.row_layout(x, i) == want
+
+
 def test_fortran_and_optional_tensors() -> None:
     b.fortran(np.asfortranarray(np.zeros((2, 3))))
     assert b.opt_tensor() == -1 and b.opt_tensor(None) == -1 and b.opt_tensor(np.ones((2, 2))) == 4
