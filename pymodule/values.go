@@ -162,38 +162,23 @@ func (p *param) setDefault(cp *C.gdl_param) error {
 			return bad(fmt.Errorf("want True or False"))
 		}
 		*(*bool)(dst) = d == "True"
-	case kindInt8, kindInt16, kindInt32, kindInt64:
-		bits := [...]int{kindInt8: 8, kindInt16: 16, kindInt32: 32, kindInt64: 64}[p.kind]
-		i, err := strconv.ParseInt(strings.ReplaceAll(d, "_", ""), 0, bits)
+	case kindInt8, kindInt16, kindInt32, kindInt64, kindUint8, kindUint16, kindUint32, kindUint64:
+		bits := [...]int{kindInt8: 8, kindInt16: 16, kindInt32: 32, kindInt64: 64,
+			kindUint8: 8, kindUint16: 16, kindUint32: 32, kindUint64: 64}[p.kind]
+		digits := strings.ReplaceAll(d, "_", "")
+		var v uint64
+		var err error
+		if p.kind <= kindInt64 {
+			var i int64
+			i, err = strconv.ParseInt(digits, 0, bits)
+			v = uint64(i)
+		} else {
+			v, err = strconv.ParseUint(digits, 0, bits)
+		}
 		if err != nil {
 			return bad(err)
 		}
-		switch bits {
-		case 8:
-			*(*int8)(dst) = int8(i)
-		case 16:
-			*(*int16)(dst) = int16(i)
-		case 32:
-			*(*int32)(dst) = int32(i)
-		default:
-			*(*int64)(dst) = i
-		}
-	case kindUint8, kindUint16, kindUint32, kindUint64:
-		bits := [...]int{kindUint8: 8, kindUint16: 16, kindUint32: 32, kindUint64: 64}[p.kind]
-		u, err := strconv.ParseUint(strings.ReplaceAll(d, "_", ""), 0, bits)
-		if err != nil {
-			return bad(err)
-		}
-		switch bits {
-		case 8:
-			*(*uint8)(dst) = uint8(u)
-		case 16:
-			*(*uint16)(dst) = uint16(u)
-		case 32:
-			*(*uint32)(dst) = uint32(u)
-		default:
-			*(*uint64)(dst) = u
-		}
+		storeBits(dst, bits, v)
 	case kindFloat32, kindFloat64:
 		f, err := strconv.ParseFloat(strings.ReplaceAll(d, "_", ""), 64)
 		if err != nil && !math.IsInf(f, 0) {
@@ -237,4 +222,19 @@ func (p *param) setDefault(cp *C.gdl_param) error {
 		return fmt.Errorf("a %s parameter takes no default but None", p.typeName())
 	}
 	return nil
+}
+
+// storeBits stores the low bits of v, an integer that fits in them, at dst:
+// the two's complement of a signed one, as a Go conversion would.
+func storeBits(dst unsafe.Pointer, bits int, v uint64) {
+	switch bits {
+	case 8:
+		*(*uint8)(dst) = uint8(v)
+	case 16:
+		*(*uint16)(dst) = uint16(v)
+	case 32:
+		*(*uint32)(dst) = uint32(v)
+	default:
+		*(*uint64)(dst) = v
+	}
 }

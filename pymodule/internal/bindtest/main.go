@@ -24,6 +24,10 @@ func PyInit_bindtest() *C.PyObject { return (*C.PyObject)(module.Init()) }
 
 var module = pymodule.Module{Name: "bindtest", Doc: "Bound Go functions for the binder's tests.", Functions: []pymodule.Function{
 	pymodule.Def("ints", "a, b, c, d, e, f, g, h, /", pymodule.F8R(ints), "The sum of ints of every width, as a float."),
+	pymodule.Def("int_defaults", "a=-128, b=-0x8000, c=2_147_483_647, d=-9223372036854775808, e=255, f=0xffff, "+
+		"g=4294967295, h=18446744073709551615", pymodule.F8R(func(a int8, b int16, c int32, d int64, e uint8, f uint16, g uint32, h uint64) string {
+		return fmt.Sprint(a, b, c, d, e, f, g, h)
+	}), "Integer defaults at the ends of every width, back as text."),
 	pymodule.Def("echo_int8", "x", pymodule.F1R(func(x int8) int8 { return x }), "x back."),
 	pymodule.Def("echo_uint64", "x", pymodule.F1R(func(x uint64) uint64 { return x }), "x back."),
 	pymodule.Def("echo_int", "x", pymodule.F1R(func(x int) int { return x }), "x back."),

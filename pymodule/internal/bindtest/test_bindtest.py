@@ -202,6 +202,13 @@ def test_index_layout(x: np.ndarray) -> None:
         assert b.row_layout(x, i) == want
 
 
+def test_integer_defaults() -> None:
+    """Defaults are parsed once, for every width, signed and unsigned, to the ends of their ranges."""
+    ends = "-128 -32768 2147483647 -9223372036854775808 255 65535 4294967295 18446744073709551615"
+    assert b.int_defaults() == ends
+    assert b.int_defaults(-1, 2, 3, 4, 5, 6, 7, 8) == "-1 2 3 4 5 6 7 8"
+
+
 def test_fortran_and_optional_tensors() -> None:
     b.fortran(np.asfortranarray(np.zeros((2, 3))))
     assert b.opt_tensor() == -1 and b.opt_tensor(None) == -1 and b.opt_tensor(np.ones((2, 2))) == 4
