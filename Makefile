@@ -15,9 +15,11 @@ PY   := $(VENV)/bin/python
 # cgo package on CGO_CFLAGS, not on what pkg-config answers, so the include directory goes into CGO_CFLAGS:
 # a build for another Python recompiles instead of reusing the last one's objects. pkg-config, which the
 # sources ask for python3, is pointed at the same interpreter's python3.pc. GO_CFLAGS are the other C flags
-# (Go's own default when CGO_CFLAGS is unset).
+# (Go's own default when CGO_CFLAGS is unset). The cache does not see a change to a header another package
+# includes (capsule.h in pymodule) either: a digest of the headers in the flags makes one a cache miss.
 GO_CFLAGS ?= -O2 -g
-export CGO_CFLAGS      := $(PY_INCLUDE) $(GO_CFLAGS)
+GO_HEADERS := $(shell cat $(sort $(wildcard */*.h)) | sha256sum | cut -c1-16)
+export CGO_CFLAGS      := $(PY_INCLUDE) $(GO_CFLAGS) -DGODLPACK_HEADERS=$(GO_HEADERS)
 export PKG_CONFIG_PATH := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("LIBPC") or "")')
 export CGO_ENABLED     := 1
 

@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 
 from child_env import pythonpath
-from go_examples import build_go_extension
+from go_examples import build_go_extension, go_cflags
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def go_env() -> dict[str, str]:
     return dict(os.environ, CGO_ENABLED="1", PKG_CONFIG_PATH=sysconfig.get_config_var("LIBPC") or "",
-                CGO_CFLAGS=f"-O2 -I{sysconfig.get_paths()['include']}")
+                CGO_CFLAGS=go_cflags())
 
 
 def go() -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -11,6 +12,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def go_cflags() -> str:
+    """CGO_CFLAGS for this interpreter's headers and for the repository's C headers as they are now.
+
+    Go's build cache keys a cgo package on its own directory's files and on CGO_CFLAGS, not on headers it
+    includes from other directories (capsule.h in pymodule, say): a digest of them in the flags makes a changed
+    header a cache miss instead of a stale object.
+    """
+    digest = hashlib.sha256(b"".join(h.read_bytes() for h in sorted(ROOT.glob("*/*.h")))).hexdigest()[:16]
+    return f"-O2 -I{sysconfig.get_paths()['include']} -DGODLPACK_HEADERS={digest}"
 
 
 def build_go_extension(package: str, name: str, out: Path, toolchain: str | None = None) -> Path:
@@ -25,7 +37,7 @@ def build_go_extension(package: str, name: str, out: Path, toolchain: str | None
     if go is None:
         pytest.skip(f"needs the Go toolchain to build {package}")
     env = dict(os.environ, CGO_ENABLED="1", PKG_CONFIG_PATH=sysconfig.get_config_var("LIBPC") or "",
-               CGO_CFLAGS=f"-O2 -I{sysconfig.get_paths()['include']}")
+               CGO_CFLAGS=go_cflags())
     if toolchain is not None:
         env["GOTOOLCHAIN"] = toolchain
         fetched = subprocess.run([go, "version"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
