@@ -334,22 +334,6 @@ int gdl_dlpack_device(PyObject *obj, DLDevice *out) {
 	return rc;
 }
 
-/*
- * cpu_only reports whether every instance of tp lives in CPU memory, so that
- * its __dlpack_device__ answer could not change the call: NumPy's ndarray
- * (the exact, static type; a subclass may say otherwise).
- */
-static bool cpu_only(PyTypeObject *tp) {
-	static PyTypeObject *ndarray;
-	if (tp == ndarray)
-		return true;
-	if (ndarray == NULL && !(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) && strcmp(tp->tp_name, "numpy.ndarray") == 0) {
-		ndarray = tp;
-		return true;
-	}
-	return false;
-}
-
 /* no_producer turns the AttributeError of an object without __dlpack__ into TypeError. */
 static void no_producer(PyObject *x, const gdl_request *req) {
 	if (!PyErr_ExceptionMatches(PyExc_AttributeError))
@@ -375,7 +359,7 @@ static int take_by_dlpack(PyObject *x, const gdl_request *req, gdl_taken *out) {
 	bool stream = false;
 	PyTypeObject *tp = Py_TYPE(x);
 	/* The type's own attribute, found through CPython's method cache: no exception, no allocation. */
-	if (!cpu_only(tp) && gdl_type_defines(tp, str_dlpack_device)) {
+	if (!gdl_is_ndarray(tp) && gdl_type_defines(tp, str_dlpack_device)) {
 		DLDevice d;
 		if (gdl_dlpack_device(x, &d) != 0)
 			return -1;

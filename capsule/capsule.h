@@ -16,6 +16,16 @@
 #include "producer.h"
 #include "pyprivate.h"
 
+/*
+ * gdl_copy_dims copies n shape or stride values. A few values is the rule:
+ * a memcpy of a length unknown at compile time is inlined as `rep movs`,
+ * whose start-up costs more than such a loop.
+ */
+static inline void gdl_copy_dims(int64_t *dst, const int64_t *src, int32_t n) {
+	for (int32_t i = 0; i < n; i++)
+		dst[i] = src[i];
+}
+
 /* ---- Exceptions ---- */
 
 /* The Python exceptions of the protocol; capsule.Exception has the same values. */
@@ -167,6 +177,14 @@ typedef struct {
 typedef struct {
 	void *managed;
 	bool versioned;
+	/*
+	 * A borrowed view (gdl_borrow) in place of a managed tensor: managed is
+	 * then NULL, lender the object it reads (with a reference of the taker's),
+	 * and view the tensor as a versioned managed tensor would hold it, its
+	 * shape and strides copied to the taker's buffers and no deleter.
+	 */
+	PyObject *lender;
+	DLManagedTensorVersioned view;
 } gdl_taken;
 
 /*
@@ -180,6 +198,22 @@ typedef struct {
 int gdl_take(PyObject *x, const gdl_request *req, gdl_taken *out);
 
 /*
+ * gdl_borrow reads x's tensor in place, for a caller that keeps x alive and
+ * reads the view only while it holds the reference gdl_borrow takes (a
+ * bound function's call): no capsule, no managed tensor, no deleter. It
+ * serves NumPy's exact ndarray, read from its struct, and types whose C
+ * exchange API table has dltensor_from_py_object_no_sync, on the same terms
+ * as gdl_take (a tensor the producer's __dlpack__ would refuse or answer
+ * otherwise is not borrowed). shape_buf and strides_buf have room for
+ * GDL_MAX_NDIM values each. Returns 0 with out->lender set, 1 when x's
+ * tensor is for gdl_take to take, or -1 with an exception.
+ */
+int gdl_borrow(PyObject *x, const gdl_request *req, int64_t *shape_buf, int64_t *strides_buf, gdl_taken *out);
+
+/* gdl_taken_release lets go of what tk holds: its managed tensor's deleter, or the lender's reference. */
+void gdl_taken_release(gdl_taken *tk);
+
+/*
  * gdl_exchange_take is gdl_take's path through the C exchange API of x's
  * type: 0 when it took the tensor, 1 when the table cannot serve req (no
  * table, a copy or a device asked for, or a tensor the producer's
@@ -187,10 +221,26 @@ int gdl_take(PyObject *x, const gdl_request *req, gdl_taken *out);
  */
 int gdl_exchange_take(PyObject *x, const gdl_request *req, gdl_taken *out);
 
+/*
+ * gdl_exchange_borrow is gdl_borrow's path through the C exchange API:
+ * 0 with a borrowed view, 1 when the table cannot lend one (as for
+ * gdl_exchange_take, or it has no dltensor_from_py_object_no_sync), -1 with
+ * an exception.
+ */
+int gdl_exchange_borrow(PyObject *x, const gdl_request *req, int64_t *shape_buf, int64_t *strides_buf,
+                        gdl_taken *out);
+
+/*
+ * gdl_is_ndarray reports whether tp is NumPy's ndarray (the exact, static
+ * type; a subclass may answer the protocol otherwise).
+ */
+bool gdl_is_ndarray(PyTypeObject *tp);
+
 /* A tensor gdl_import imported. The caller owns managed: it deletes it once, or adopts it (gdl_source_adopt). */
 typedef struct {
 	void *managed;
 	bool versioned;
+	PyObject *lender; /* gdl_import_view's borrowed view: managed is NULL, and the caller holds this reference */
 	gdl_inspected v; /* what managed holds, validated; its strides may be in the caller's buffer */
 	uint64_t flags;  /* a holder's flags: READ_ONLY (also for every legacy tensor), IS_COPIED, IS_SUBBYTE_TYPE_PADDED */
 } gdl_imported;
@@ -210,6 +260,23 @@ typedef struct {
  * exception, every tensor taken deleted once.
  */
 int gdl_import(PyObject *x, const gdl_request *req, int64_t *strides_buf, gdl_imported *out);
+
+/*
+ * gdl_import_view is gdl_import for a caller that reads the tensor only
+ * while it holds x (a bound function's call): it borrows a view of x's
+ * tensor where gdl_borrow can, held to req as any import, and takes it
+ * otherwise. shape_buf and strides_buf have room for GDL_MAX_NDIM values
+ * each. The caller lets go with gdl_imported_release.
+ */
+int gdl_import_view(PyObject *x, const gdl_request *req, int64_t *shape_buf, int64_t *strides_buf,
+                    gdl_imported *out);
+
+/*
+ * gdl_imported_release lets go of an import: the deleter of its managed
+ * tensor (a pending exception kept), or its lender's reference, which is
+ * never the last (gdl_import_view's caller holds x).
+ */
+void gdl_imported_release(gdl_imported *im);
 
 /*
  * gdl_copy is the one copy of godlpack (__dlpack__(copy=True), copy=True

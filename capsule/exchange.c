@@ -290,7 +290,50 @@ static int table_failed(void) {
 	return 1;
 }
 
-int gdl_exchange_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
+/*
+ * lend asks a table for a borrowed view of x's tensor (dltensor_from_py_object_no_sync):
+ * 0 with it in out, 1 when the table lent none (the answer is then
+ * __dlpack__'s), -1 with an exception. The shape and strides are copied at
+ * once: the producer's arrays may change as soon as Python code runs.
+ */
+static int lend(const DLPackExchangeAPI *table, PyObject *x, int64_t *shape_buf, int64_t *strides_buf,
+                gdl_taken *out) {
+	DLTensor t;
+	if (table->dltensor_from_py_object_no_sync(x, &t) != 0 || PyErr_Occurred())
+		return table_failed();
+	/*
+	 * What cannot be copied here is left to __dlpack__, whose tensor gdl_inspect
+	 * then judges; so are sub-byte types, whose padding only flags could tell.
+	 */
+	if (t.ndim < 0 || t.ndim > GDL_MAX_NDIM || (t.ndim > 0 && (t.shape == NULL || t.strides == NULL)) ||
+	    t.dtype.bits < 8)
+		return 1;
+	if (t.ndim > 0) {
+		gdl_copy_dims(shape_buf, t.shape, t.ndim);
+		gdl_copy_dims(strides_buf, t.strides, t.ndim);
+		t.shape = shape_buf;
+		t.strides = strides_buf;
+	} else {
+		t.shape = t.strides = NULL;
+	}
+	/*
+	 * The table's version: its devices and type codes are those of that
+	 * version. A view has no flags to say whether it may be written: it is
+	 * read-only, as the parameters it serves are (writable ones are taken).
+	 */
+	out->view = (DLManagedTensorVersioned){.version = table->header.version, .flags = GDL_FLAG_READ_ONLY,
+	                                       .dl_tensor = t};
+	out->managed = NULL;
+	out->versioned = true;
+	out->lender = Py_NewRef(x);
+	return 0;
+}
+
+/*
+ * exchange is gdl_exchange_take, or gdl_exchange_borrow when shape_buf is
+ * not NULL: the same tensors are served both ways.
+ */
+static int exchange(PyObject *x, const gdl_request *req, int64_t *shape_buf, int64_t *strides_buf, gdl_taken *out) {
 	/* The table copies nothing and moves nothing: __dlpack__ serves those requests. */
 	if (req->copy == 1 || req->has_device)
 		return 1;
@@ -306,7 +349,7 @@ int gdl_exchange_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
 	if (facts_of(tp, &f) != 0)
 		return -1;
 	int rc = 1;
-	if (f.table == NULL)
+	if (f.table == NULL || (shape_buf != NULL && (req->writable || f.table->dltensor_from_py_object_no_sync == NULL)))
 		goto done;
 	/*
 	 * PyTorch's table exports what its __dlpack__ refuses: a tensor that
@@ -327,6 +370,14 @@ int gdl_exchange_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
 		 */
 		if (Py_TYPE(x) != tp || tp->tp_version_tag != f.tag) /* x's class may have been assigned, too */
 			goto done;
+	}
+	if (shape_buf != NULL) {
+		rc = lend(f.table, x, shape_buf, strides_buf, out);
+		if (rc == 0 && autograd && out->view.dl_tensor.dtype.code == kDLComplex) {
+			Py_CLEAR(out->lender); /* x is the caller's too: dropping this reference frees nothing */
+			rc = 1;
+		}
+		goto done;
 	}
 	DLManagedTensorVersioned *m = NULL;
 	int failed = f.table->managed_tensor_from_py_object_no_sync(x, &m);
@@ -357,4 +408,13 @@ done:
 	else
 		Py_XDECREF(f.capsule);
 	return rc;
+}
+
+int gdl_exchange_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
+	return exchange(x, req, NULL, NULL, out);
+}
+
+int gdl_exchange_borrow(PyObject *x, const gdl_request *req, int64_t *shape_buf, int64_t *strides_buf,
+                        gdl_taken *out) {
+	return exchange(x, req, shape_buf, strides_buf, out);
 }

@@ -16,9 +16,23 @@ int gdl_validate(void *managed, bool versioned, int64_t *strides_buf, gdl_inspec
 	return -1;
 }
 
-/* refuse deletes a taken tensor, then raises exc with the formatted message: the deleter may run Python code. */
-static int refuse(void *managed, bool versioned, PyObject *exc, const char *format, ...) {
-	gdl_delete_keeping_error(managed, versioned);
+void gdl_taken_release(gdl_taken *tk) {
+	if (tk->lender != NULL)
+		gdl_drop_keeping_error(tk->lender);
+	else
+		gdl_delete_keeping_error(tk->managed, tk->versioned);
+}
+
+void gdl_imported_release(gdl_imported *im) {
+	if (im->lender != NULL)
+		Py_DECREF(im->lender); /* never the last reference: the caller of gdl_import_view holds x */
+	else
+		gdl_delete_keeping_error(im->managed, im->versioned);
+}
+
+/* refuse releases a taken tensor, then raises exc with the formatted message: the release may run Python code. */
+static int refuse(gdl_taken *tk, PyObject *exc, const char *format, ...) {
+	gdl_taken_release(tk);
 	va_list args;
 	va_start(args, format);
 	PyErr_FormatV(exc, format, args);
@@ -26,41 +40,52 @@ static int refuse(void *managed, bool versioned, PyObject *exc, const char *form
 	return -1;
 }
 
-int gdl_import(PyObject *x, const gdl_request *req, int64_t *strides_buf, gdl_imported *out) {
-	gdl_taken tk;
-	if (gdl_take(x, req, &tk) != 0)
-		return -1;
+/* validate is gdl_validate for a managed tensor or a borrowed view, which is inspected as the managed tensor it mirrors. */
+static int validate(gdl_taken *tk, int64_t *strides_buf, gdl_inspected *v) {
+	if (tk->lender == NULL)
+		return gdl_validate(tk->managed, tk->versioned, strides_buf, v);
+	if (gdl_inspect(&tk->view, true, strides_buf, v) == GDL_INSPECT_OK)
+		return 0;
+	if (gdl_forked_child())
+		gdl_fork_error();
+	else
+		godlpackCapsuleRefuseImport(&tk->view, true);
+	gdl_taken_release(tk);
+	return -1;
+}
+
+/* hold validates a taken tensor and holds it to req (gdl_import's rules); on failure tk is released. */
+static int hold(gdl_taken *tk, const gdl_request *req, int64_t *strides_buf, gdl_imported *out) {
 	gdl_inspected *v = &out->v;
-	if (gdl_validate(tk.managed, tk.versioned, strides_buf, v) != 0)
+	if (validate(tk, strides_buf, v) != 0)
 		return -1;
 	bool cpu = gdl_is_cpu_accessible(v->device), copied = (v->flags & GDL_FLAG_IS_COPIED) != 0;
 	/* A legacy tensor cannot say that it may be written. */
 	bool read_only = !v->versioned || (v->flags & GDL_FLAG_READ_ONLY) != 0;
 	if (req->has_device) {
 		if (req->device.device_type == kDLCPU && !cpu)
-			return refuse(tk.managed, tk.versioned, PyExc_BufferError, "device='cpu' was asked for, but the producer "
+			return refuse(tk, PyExc_BufferError, "device='cpu' was asked for, but the producer "
 			              "returned data on device (%d, %d)", (int)v->device.device_type, (int)v->device.device_id);
 		if (req->device.device_type != kDLCPU &&
 		    (req->device.device_type != v->device.device_type || req->device.device_id != v->device.device_id))
-			return refuse(tk.managed, tk.versioned, PyExc_BufferError, "device (%d, %d) was asked for, but the "
+			return refuse(tk, PyExc_BufferError, "device (%d, %d) was asked for, but the "
 			              "producer returned data on device (%d, %d)", (int)req->device.device_type,
 			              (int)req->device.device_id, (int)v->device.device_type, (int)v->device.device_id);
 	}
 	if (req->copy == 0 && copied)
-		return refuse(tk.managed, tk.versioned, PyExc_BufferError,
-		              "copy=False, but the producer copied the data (IS_COPIED is set)");
+		return refuse(tk, PyExc_BufferError, "copy=False, but the producer copied the data (IS_COPIED is set)");
 	/* copy=True promises a private copy to write: the producer's serves only if it may be written. */
 	bool copy_here = req->copy == 1 && !(copied && !read_only);
 	if (copy_here && !cpu)
-		return refuse(tk.managed, tk.versioned, PyExc_BufferError, "copy=True needs a copy of data on device "
+		return refuse(tk, PyExc_BufferError, "copy=True needs a copy of data on device "
 		              "(%d, %d), which is not CPU-accessible", (int)v->device.device_type, (int)v->device.device_id);
 	if (!copy_here && req->writable) {
 		if (read_only)
-			return refuse(tk.managed, tk.versioned, PyExc_BufferError, "%s() writes in place, and the tensor is "
+			return refuse(tk, PyExc_BufferError, "%s() writes in place, and the tensor is "
 			              "read-only: %s", req->func, v->versioned ? "the producer set READ_ONLY"
 			              : "a legacy DLPack tensor cannot say that it may be written");
 		if (copied && req->copy != 1)
-			return refuse(tk.managed, tk.versioned, PyExc_BufferError, "%s() writes in place, but the producer "
+			return refuse(tk, PyExc_BufferError, "%s() writes in place, but the producer "
 			              "handed over a copy (IS_COPIED), so writing it would change nothing", req->func);
 	}
 	if (copy_here) {
@@ -69,11 +94,10 @@ int gdl_import(PyObject *x, const gdl_request *req, int64_t *strides_buf, gdl_im
 		                         v->device, v->dtype, v->ndim},
 		                .nbytes = v->nbytes};
 		void *copy = gdl_copy(&s);
-		gdl_delete_keeping_error(tk.managed, tk.versioned);
+		gdl_taken_release(tk);
 		if (copy == NULL || gdl_validate(copy, true, strides_buf, v) != 0)
 			return -1;
-		tk.managed = copy;
-		tk.versioned = true;
+		*tk = (gdl_taken){.managed = copy, .versioned = true};
 		copied = true;
 		read_only = false;
 	}
@@ -81,9 +105,33 @@ int gdl_import(PyObject *x, const gdl_request *req, int64_t *strides_buf, gdl_im
 	             (copied ? GDL_FLAG_IS_COPIED : 0);
 	if (req->has_device && req->device.device_type == kDLCPU)
 		v->device = (DLDevice){kDLCPU, 0};
-	out->managed = tk.managed;
-	out->versioned = tk.versioned;
+	out->managed = tk->managed;
+	out->versioned = tk->versioned;
+	out->lender = tk->lender;
 	return 0;
+}
+
+/*
+ * gdl_taken is not zeroed where it is declared: that is a `rep stos`, whose
+ * start-up is a good part of a borrowed import. gdl_take and gdl_borrow set
+ * what they take; lender says which.
+ */
+int gdl_import(PyObject *x, const gdl_request *req, int64_t *strides_buf, gdl_imported *out) {
+	gdl_taken tk;
+	tk.lender = NULL;
+	if (gdl_take(x, req, &tk) != 0)
+		return -1;
+	return hold(&tk, req, strides_buf, out);
+}
+
+int gdl_import_view(PyObject *x, const gdl_request *req, int64_t *shape_buf, int64_t *strides_buf,
+                    gdl_imported *out) {
+	gdl_taken tk;
+	tk.lender = NULL;
+	int rc = gdl_borrow(x, req, shape_buf, strides_buf, &tk);
+	if (rc < 0 || (rc > 0 && gdl_take(x, req, &tk) != 0))
+		return -1;
+	return hold(&tk, req, strides_buf, out);
 }
 
 void *gdl_copy(gdl_source *s) {
@@ -111,8 +159,8 @@ void gdl_source_fill(gdl_source *s, gdl_owner *owner, const gdl_inspected *v, ui
 	s->view.ndim = v->ndim;
 	s->view.flags = flags;
 	if (v->ndim > 0) {
-		memcpy((int64_t *)s->view.shape, v->shape, (size_t)v->ndim * sizeof(int64_t));
-		memcpy((int64_t *)s->view.strides, v->strides, (size_t)v->ndim * sizeof(int64_t));
+		gdl_copy_dims((int64_t *)s->view.shape, v->shape, v->ndim);
+		gdl_copy_dims((int64_t *)s->view.strides, v->strides, v->ndim);
 	}
 	s->need = gdl_min_version(v->dtype, v->device);
 	s->nbytes = v->nbytes;

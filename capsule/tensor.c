@@ -63,7 +63,7 @@ PyObject *gdl_tensor_share(TensorObject *src, bool cpu) {
 	t->src.view.flags &= ~GDL_FLAG_IS_COPIED;
 	t->size = src->size;
 	t->itemsize = src->itemsize;
-	memcpy(t->dims, src->dims, 3 * (size_t)src->src.view.ndim * sizeof(int64_t));
+	gdl_copy_dims(t->dims, src->dims, 3 * src->src.view.ndim);
 	return (PyObject *)t;
 }
 

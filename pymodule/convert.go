@@ -96,6 +96,7 @@ func (s *tensorSpec) convert(a *C.gdl_arg_tensor) (*producer.Buffer, error) {
 	t.low, t.high = C.int64_t(e.Low), C.int64_t(e.High)
 	t.nbytes, t.itemsize = C.int64_t(e.DenseBytes), C.int64_t(size)
 	a.imp.flags = C.uint64_t(dlpack.IsCopied)
+	C.gdl_arg_view(a)
 	return b, nil
 }
 

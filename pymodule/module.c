@@ -53,6 +53,8 @@ void gdl_bound_free(gdl_bound *b) {
 		gdl_param *p = &b->params[i];
 		free(p->name);
 		free(p->type_name);
+		free(p->spec.dtypes);
+		free(p->spec.shape);
 		if (p->kind == GDL_KIND_STRING || p->kind == GDL_KIND_BYTES)
 			free((void *)p->dflt.v.s.p);
 	}
@@ -229,13 +231,14 @@ static void name_argument(const gdl_bound *b, const gdl_param *p) {
 
 /*
  * take_tensor is where a bound function takes a tensor argument: package
- * capsule's one import (gdl_import: take, validate, and the writable rules).
- * On success the call owns the managed tensor; on failure nothing is left to
- * release.
+ * capsule's one import, borrowing where it can (gdl_import_view: borrow or
+ * take, validate, and the writable rules). The call reads the tensor only
+ * while its caller holds o. On success the call owns what was imported; on
+ * failure nothing is left to release.
  */
 static int take_tensor(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_arg_tensor *t) {
 	gdl_request req = {.func = b->name, .copy = -1, .writable = p->writable};
-	if (gdl_import(o, &req, t->strides, &t->imp) == 0)
+	if (gdl_import_view(o, &req, t->shape, t->strides, &t->imp) == 0)
 		return 0;
 	/* An object that speaks no DLPack gets the parameter's own words; a producer's error names the argument. */
 	if (PyErr_ExceptionMatches(PyExc_TypeError) && !PyCapsule_CheckExact(o)) {
@@ -253,6 +256,51 @@ static int take_tensor(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_
 	    (empty_str != NULL || (empty_str = PyUnicode_InternFromString("")) != NULL))
 		name_argument(b, p);
 	return -1;
+}
+
+void gdl_arg_view(gdl_arg_tensor *t) {
+	const gdl_inspected *v = &t->imp.v;
+	gdl_go_view *g = &t->view;
+	g->data = v->data;
+	/* A 0-d tensor's Shape and Strides are nil slices. */
+	g->shape = v->ndim > 0 ? v->shape : NULL;
+	g->strides = v->ndim > 0 ? v->strides : NULL;
+	g->shape_len = g->shape_cap = g->strides_len = g->strides_cap = v->ndim;
+	g->dtype = v->dtype;
+	g->device = v->device;
+	g->flags = t->imp.flags;
+	g->version = v->version;
+	g->versioned = v->versioned;
+	g->elements = v->elements;
+	g->low = v->low;
+	g->high = v->high;
+	g->dense_bytes = v->nbytes;
+	g->c_contiguous = v->c_contiguous;
+	g->f_contiguous = v->f_contiguous;
+}
+
+/*
+ * spec_holds reports whether an imported tensor is what its parameter
+ * accepts. A writable parameter's strided tensor is left to Go, which
+ * refuses it only when its elements overlap.
+ */
+static bool spec_holds(const gdl_param *p, const gdl_inspected *v) {
+	const gdl_tensor_spec *s = &p->spec;
+	bool ok = s->ndtypes == 0;
+	for (int32_t i = 0; i < s->ndtypes; i++)
+		ok |= s->dtypes[i].code == v->dtype.code && s->dtypes[i].bits == v->dtype.bits &&
+		      s->dtypes[i].lanes == v->dtype.lanes;
+	if (s->ndim >= 0) {
+		ok &= v->ndim == s->ndim;
+		for (int32_t d = 0; ok && d < s->ndim; d++)
+			ok = s->shape[d] < 0 || s->shape[d] == v->shape[d];
+	}
+	if (s->device == 0)
+		ok &= gdl_is_cpu_accessible(v->device);
+	else if (s->device > 0)
+		ok &= (int32_t)v->device.device_type == s->device;
+	ok &= s->order == 0 || (s->order == 'C' && v->c_contiguous) || (s->order == 'F' && v->f_contiguous);
+	return ok && (!p->writable || v->c_contiguous);
 }
 
 /* convert_arg converts argument i (NULL when not passed) into c->args[i]; tensors are counted in *nt. */
@@ -302,6 +350,9 @@ static int convert_arg(const gdl_bound *b, int i, PyObject *o, gdl_call *c, int 
 	case GDL_KIND_TENSOR:
 		if (take_tensor(b, p, o, &c->tensors[*nt]) != 0)
 			return -1;
+		if (!spec_holds(p, &c->tensors[*nt].imp.v))
+			c->unchecked |= 1u << *nt;
+		gdl_arg_view(&c->tensors[*nt]);
 		v->v.index = (*nt)++;
 		return 0;
 	}
@@ -328,8 +379,8 @@ static PyObject *convert_tensor(const gdl_bound *b, gdl_result_tensor *r) {
 		return NULL;
 	}
 	int32_t nd = r->src.view.ndim;
-	memcpy(TENSOR_SHAPE(t), r->src.view.shape, (size_t)nd * sizeof(int64_t));
-	memcpy(TENSOR_STRIDES(t), r->src.view.strides, (size_t)nd * sizeof(int64_t));
+	gdl_copy_dims(TENSOR_SHAPE(t), r->src.view.shape, nd);
+	gdl_copy_dims(TENSOR_STRIDES(t), r->src.view.strides, nd);
 	t->src = r->src;
 	t->src.view.shape = TENSOR_SHAPE(t);
 	t->src.view.strides = TENSOR_STRIDES(t);
@@ -434,10 +485,10 @@ static PyObject *make_results(const gdl_bound *b, gdl_call *c) {
 
 /* ---- The call ---- */
 
-/* release_tensors calls the deleter of every tensor the call took; an exception pending stays pending. */
+/* release_tensors lets go of every tensor the call imported; an exception pending stays pending. */
 static void release_tensors(gdl_call *c, int nt) {
 	for (int i = 0; i < nt; i++)
-		gdl_delete_keeping_error(c->tensors[i].imp.managed, c->tensors[i].imp.versioned);
+		gdl_imported_release(&c->tensors[i].imp);
 }
 
 static PyObject *bound_call(const gdl_bound *b, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -449,6 +500,7 @@ static PyObject *bound_call(const gdl_bound *b, PyObject *const *args, Py_ssize_
 	c.fn = b;
 	c.nout = 0;
 	c.error = 0;
+	c.unchecked = 0;
 	int nt = 0;
 	for (int i = 0; i < b->nparams; i++)
 		if (convert_arg(b, i, slots[i], &c, &nt) != 0) {

@@ -63,6 +63,20 @@ typedef struct {
 	bool present; /* false for an optional argument that was None or not passed */
 } gdl_value;
 
+/*
+ * What a tensor parameter accepts (pymodule's tensorSpec), held to every
+ * argument in C; an argument that fails is left to Go, which converts it
+ * or says what is wrong.
+ */
+typedef struct {
+	int32_t ndtypes;    /* 0: any data type */
+	DLDataType *dtypes; /* C memory, freed with the gdl_bound */
+	int32_t ndim;       /* -1: any */
+	int64_t *shape;     /* ndim sizes, -1 for any (C memory) */
+	int32_t device;     /* -1: any device; 0: memory the CPU reads; else that DLDeviceType */
+	char order;         /* 0: any layout; 'C' or 'F': contiguous */
+} gdl_tensor_spec;
+
 typedef struct {
 	char *name;
 	uint8_t kind;
@@ -70,7 +84,8 @@ typedef struct {
 	bool has_default; /* dflt is used when the argument is not passed */
 	bool writable;    /* a tensor the function writes in place (gdl_request.writable) */
 	gdl_value dflt;
-	char *type_name; /* what the parameter takes, for messages: "a float", "an int" */
+	char *type_name;      /* what the parameter takes, for messages: "a float", "an int" */
+	gdl_tensor_spec spec; /* a tensor parameter's */
 } gdl_param;
 
 /* Where Go's result tensors go: a source and its shape and strides, for C to wrap once back with the GIL. */
@@ -95,11 +110,40 @@ typedef struct {
 	PyMethodDef def;
 } gdl_bound;
 
-/* An argument tensor: what gdl_import imported (the call owns its managed tensor), and room for its strides. */
+/*
+ * A Go pymodule.Tensor (a consumer.View) laid out field for field as Go lays
+ * it out (TestGoViewLayout checks every offset): C describes an argument
+ * once, and the Tensor a bound function gets is a copy of it.
+ */
+typedef struct {
+	void *data;
+	const int64_t *shape;
+	intptr_t shape_len, shape_cap;
+	const int64_t *strides;
+	intptr_t strides_len, strides_cap;
+	DLDataType dtype;
+	DLDevice device;
+	uint64_t flags;
+	DLPackVersion version;
+	bool versioned;
+	int64_t elements, low, high, dense_bytes;
+	bool c_contiguous, f_contiguous;
+} gdl_go_view;
+
+/*
+ * An argument tensor: what gdl_import_view imported (the call owns its
+ * managed tensor or holds its lender), room for its shape and strides, and
+ * the Go view of it (gdl_arg_view).
+ */
 typedef struct {
 	gdl_imported imp;
+	gdl_go_view view;
+	int64_t shape[GDL_MAX_NDIM];
 	int64_t strides[GDL_MAX_NDIM];
 } gdl_arg_tensor;
+
+/* gdl_arg_view describes t->imp in t->view: at the import, and again after Go converts the argument. */
+void gdl_arg_view(gdl_arg_tensor *t);
 
 /*
  * gdl_call is the one struct a call hands to Go (godlpackBindCall): the
@@ -111,7 +155,8 @@ typedef struct {
 	gdl_value results[GDL_BIND_MAX_RESULTS];
 	gdl_arg_tensor tensors[GDL_BIND_MAX_TENSORS];
 	gdl_result_tensor out[GDL_BIND_MAX_RESULTS];
-	int nout; /* out entries Go filled (each holds an owner reference) */
+	uint32_t unchecked; /* bit k: tensor k failed its parameter's spec in C, for Go to convert or refuse */
+	int nout;           /* out entries Go filled (each holds an owner reference) */
 	int error; /* 0, or a GDL_…_ERROR kind with the message in message */
 	char message[GDL_BIND_ERROR_LEN];
 } gdl_call;

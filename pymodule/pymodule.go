@@ -507,7 +507,9 @@ func (b *binding) cStruct() *C.gdl_bound {
 		cp.type_name = C.CString(p.typeName())
 		cp.kind = C.uint8_t(p.kind)
 		cp.optional = C.bool(p.optional)
-		cp.writable = C.bool(p.tensor != nil && p.tensor.writable)
+		if p.tensor != nil {
+			p.tensor.fill(cp)
+		}
 		if !p.hasDflt && required == i {
 			required++
 		}
@@ -584,54 +586,65 @@ func fail(c *call, exc capsule.Exception, msg string) {
 // goPackages are the prefixes Go packages put on their errors: a Python user never sees them.
 var goPackages = strings.NewReplacer("consumer: ", "", "producer: ", "", "dlpack: ", "", "capsule: ", "", "ops: ", "")
 
-// godlpackBindCall runs the Go function of a call: checks of its tensor
-// arguments, the function, its results. It never touches Python objects
-// (the GIL may be released) and never lets a panic through.
+// godlpackBindCall runs the Go function of a call: its tensor arguments that
+// failed their parameter's spec in C (converted, or refused in words), the
+// function, its results. It never touches Python objects (the GIL may be
+// released) and never lets a panic through.
 //
 //export godlpackBindCall
 func godlpackBindCall(c *call) {
-	list := *bindings.Load()
-	b := list[c.fn.id]
+	b := (*bindings.Load())[c.fn.id]
+	var copies [C.GDL_BIND_MAX_TENSORS]*producer.Buffer // conversions, released when the call is done
 	defer func() {
 		if p := recover(); p != nil {
 			fail(c, capsule.RuntimeError, fmt.Sprintf("%s(): internal error: %v", b.name, p))
+		}
+		if c.unchecked != 0 {
+			for _, buf := range copies {
+				if buf != nil {
+					buf.Release()
+				}
+			}
 		}
 	}()
 	if b.releaseGIL {
 		preempt.Restore() // the GIL is released for long work, which the runtime must be able to preempt
 	}
-	var copies [C.GDL_BIND_MAX_TENSORS]*producer.Buffer // conversions, released when the call is done
-	defer func() {
-		for _, buf := range copies {
-			if buf != nil {
-				buf.Release()
-			}
-		}
-	}()
-	for k, i := range b.tensors {
-		if !c.args[i].present {
-			continue
-		}
-		spec := b.params[i].tensor
-		exc, msg := spec.check(c, i)
-		if exc != 0 && spec.convertible {
-			var err error
-			if copies[k], err = spec.convert(&c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))]); err != nil {
-				fail(c, exceptionOf(err), fmt.Sprintf("%s(): argument '%s': %v", b.name, b.params[i].name, goPackages.Replace(err.Error())))
-				return
-			}
-			if copies[k] != nil {
-				exc, msg = spec.check(c, i)
-			}
-		}
-		if exc != 0 {
-			fail(c, exc, fmt.Sprintf("%s(): argument '%s' %s", b.name, b.params[i].name, msg))
-			return
-		}
+	if c.unchecked != 0 && !b.admit(c, &copies) {
+		return
 	}
 	if err := b.call(c); err != nil {
 		fail(c, exceptionOf(err), b.name+"(): "+goPackages.Replace(err.Error()))
 	}
+}
+
+// admit takes the tensor arguments of c that failed their spec in C: each is
+// converted where its parameter allows, or the call fails with what is
+// wrong. It reports whether the call may go on.
+func (b *binding) admit(c *call, copies *[C.GDL_BIND_MAX_TENSORS]*producer.Buffer) bool {
+	for k, i := range b.tensors {
+		if c.unchecked&(1<<k) == 0 || !c.args[i].present {
+			continue
+		}
+		spec := b.params[i].tensor
+		a := &c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))]
+		exc, msg := spec.refuse(tensorArg(a))
+		if exc != 0 && spec.convertible {
+			var err error
+			if copies[k], err = spec.convert(a); err != nil {
+				fail(c, exceptionOf(err), fmt.Sprintf("%s(): argument '%s': %v", b.name, b.params[i].name, goPackages.Replace(err.Error())))
+				return false
+			}
+			if copies[k] != nil {
+				exc, msg = spec.refuse(tensorArg(a))
+			}
+		}
+		if exc != 0 {
+			fail(c, exc, fmt.Sprintf("%s(): argument '%s' %s", b.name, b.params[i].name, msg))
+			return false
+		}
+	}
+	return true
 }
 
 // exceptionOf is capsule.ExceptionOf, but an error that names no Python

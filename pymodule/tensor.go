@@ -21,30 +21,39 @@ import (
 // A Tensor is a tensor argument: a view of the producer's memory, checked
 // against the parameter's annotation, valid until the function returns
 // (copy what must outlive the call). Its Shape and Strides (in elements)
-// are the producer's own arrays: read them, never write them.
+// are the producer's own arrays or the call's copies: read them, never
+// write them. Only a writable parameter's data may be written. A NumPy
+// array or a PyTorch tensor is usually read in place, without a managed
+// tensor (docs/protocol.md, "One import"); a view lent by an exchange
+// table has no flags of its own and is flagged [dlpack.ReadOnly].
 type Tensor struct {
 	consumer.View
 }
 
-// tensorArg views an argument tensor of the call.
-func tensorArg(a *C.gdl_arg_tensor) Tensor {
-	v := &a.imp.v
-	t := Tensor{consumer.View{
-		Data:      v.data,
-		DType:     *(*dlpack.DataType)(unsafe.Pointer(&v.dtype)),
-		Device:    *(*dlpack.Device)(unsafe.Pointer(&v.device)),
-		Flags:     dlpack.Flags(a.imp.flags),
-		Version:   dlpack.Version{Major: uint32(v.version.major), Minor: uint32(v.version.minor)},
-		Versioned: bool(v.versioned),
-		Extent: dlpack.Extent{Elements: int64(v.elements), Low: int64(v.low), High: int64(v.high),
-			DenseBytes: int64(v.nbytes), CContiguous: bool(v.c_contiguous), FContiguous: bool(v.f_contiguous)},
-	}}
-	if n := int(v.ndim); n > 0 {
-		t.Shape = unsafe.Slice((*int64)(unsafe.Pointer(v.shape)), n)
-		t.Strides = unsafe.Slice((*int64)(unsafe.Pointer(v.strides)), n)
-	}
-	return t
-}
+// tensorArg is the Tensor of an argument of the call: the Go view C wrote (gdl_arg_view).
+func tensorArg(a *C.gdl_arg_tensor) Tensor { return *(*Tensor)(unsafe.Pointer(&a.view)) }
+
+// The C view is a Tensor field for field: each line fails to compile if an
+// offset or the size differs (an index of [1] other than 0 is out of range).
+var (
+	goView  C.gdl_go_view
+	tensorV Tensor
+	_       = [1]int{}[unsafe.Sizeof(goView)-unsafe.Sizeof(tensorV)]
+	_       = [1]int{}[unsafe.Offsetof(goView.data)-unsafe.Offsetof(tensorV.Data)]
+	_       = [1]int{}[unsafe.Offsetof(goView.shape)-unsafe.Offsetof(tensorV.Shape)]
+	_       = [1]int{}[unsafe.Offsetof(goView.strides)-unsafe.Offsetof(tensorV.Strides)]
+	_       = [1]int{}[unsafe.Offsetof(goView.dtype)-unsafe.Offsetof(tensorV.DType)]
+	_       = [1]int{}[unsafe.Offsetof(goView.device)-unsafe.Offsetof(tensorV.Device)]
+	_       = [1]int{}[unsafe.Offsetof(goView.flags)-unsafe.Offsetof(tensorV.Flags)]
+	_       = [1]int{}[unsafe.Offsetof(goView.version)-unsafe.Offsetof(tensorV.Version)]
+	_       = [1]int{}[unsafe.Offsetof(goView.versioned)-unsafe.Offsetof(tensorV.Versioned)]
+	_       = [1]int{}[unsafe.Offsetof(goView.elements)-unsafe.Offsetof(tensorV.Extent.Elements)-unsafe.Offsetof(tensorV.Extent)]
+	_       = [1]int{}[unsafe.Offsetof(goView.low)-unsafe.Offsetof(tensorV.Extent.Low)-unsafe.Offsetof(tensorV.Extent)]
+	_       = [1]int{}[unsafe.Offsetof(goView.high)-unsafe.Offsetof(tensorV.Extent.High)-unsafe.Offsetof(tensorV.Extent)]
+	_       = [1]int{}[unsafe.Offsetof(goView.dense_bytes)-unsafe.Offsetof(tensorV.Extent.DenseBytes)-unsafe.Offsetof(tensorV.Extent)]
+	_       = [1]int{}[unsafe.Offsetof(goView.c_contiguous)-unsafe.Offsetof(tensorV.Extent.CContiguous)-unsafe.Offsetof(tensorV.Extent)]
+	_       = [1]int{}[unsafe.Offsetof(goView.f_contiguous)-unsafe.Offsetof(tensorV.Extent.FContiguous)-unsafe.Offsetof(tensorV.Extent)]
+)
 
 // Index returns the sub-tensor x[i] along the first dimension (ndim - 1
 // dimensions), with no copy. It panics when x is 0-d or i is out of range.
@@ -182,32 +191,31 @@ func shapeString(shape []int64) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
-// check holds argument i of c to s: the exception and the end of the message
-// when it fails (0 when it does not). It reads the C description directly
-// and allocates only to fail.
-func (s *tensorSpec) check(c *call, i int) (capsule.Exception, string) {
-	v := &c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))].imp.v
-	dt := *(*dlpack.DataType)(unsafe.Pointer(&v.dtype))
-	dtypeOK := s.dtypes == nil
-	for _, want := range s.dtypes {
-		dtypeOK = dtypeOK || want == dt
+// fill writes s into the C parameter that calls read: spec_holds in
+// module.c is the check, in C; refuse words what it finds.
+func (s *tensorSpec) fill(cp *C.gdl_param) {
+	cp.writable = C.bool(s.writable)
+	sp := &cp.spec
+	if n := len(s.dtypes); n > 0 {
+		sp.dtypes = (*C.DLDataType)(C.malloc(C.size_t(n) * C.size_t(unsafe.Sizeof(C.DLDataType{}))))
+		copy(unsafe.Slice((*dlpack.DataType)(unsafe.Pointer(sp.dtypes)), n), s.dtypes)
+		sp.ndtypes = C.int32_t(n)
 	}
-	shapeOK := s.shape == nil || len(s.shape) == int(v.ndim)
-	for d, n := range s.shape {
-		shapeOK = shapeOK && (n < 0 || d >= int(v.ndim) || n == *(*int64)(unsafe.Add(unsafe.Pointer(v.shape), d*8)))
+	sp.ndim = -1
+	if s.shape != nil {
+		sp.ndim = C.int32_t(len(s.shape))
+		if len(s.shape) > 0 {
+			sp.shape = (*C.int64_t)(C.malloc(C.size_t(len(s.shape)) * 8))
+			copy(unsafe.Slice((*int64)(unsafe.Pointer(sp.shape)), len(s.shape)), s.shape)
+		}
 	}
-	devOK := s.device < 0 || s.device == 0 && dlpack.DeviceType(v.device.device_type).CPUAccessible() ||
-		s.device == dlpack.DeviceType(v.device.device_type)
-	orderOK := s.order == 0 || s.order == 'C' && bool(v.c_contiguous) || s.order == 'F' && bool(v.f_contiguous)
-	writableOK := !s.writable || bool(v.c_contiguous) // the import refused what may not be written
-	if dtypeOK && shapeOK && devOK && orderOK && writableOK {
-		return 0, ""
-	}
-	return s.refuse(tensorArg(&c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))]))
+	sp.device = C.int32_t(s.device)
+	sp.order = C.char(s.order)
 }
 
-// refuse says what is wrong with t, which check found at fault (or, for
-// writable strided tensors, has left to refuse to decide).
+// refuse says what is wrong with t, which spec_holds found at fault (or,
+// for writable strided tensors, left to refuse to decide): 0 and "" when
+// nothing is.
 func (s *tensorSpec) refuse(t Tensor) (capsule.Exception, string) {
 	dtypeOK := s.dtypes == nil
 	for _, dt := range s.dtypes {

@@ -23,6 +23,16 @@ import (
 func decoder[T any](b *binding, i int) func(*call) T {
 	p := b.params[i]
 	k, opt, validOff := p.kind, p.optional, p.validOff
+	// The common parameters, always present, are a copy of what C wrote.
+	switch {
+	case opt:
+	case k == kindTensor:
+		return func(c *call) T {
+			return *(*T)(unsafe.Pointer(&c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))].view))
+		}
+	case k != kindString && k != kindBytes && k != kindObject:
+		return func(c *call) T { return *(*T)(unsafe.Pointer(&c.args[i].v)) }
+	}
 	return func(c *call) (t T) {
 		a := &c.args[i]
 		dst := unsafe.Pointer(&t)
@@ -36,7 +46,7 @@ func decoder[T any](b *binding, i int) func(*call) T {
 				s := (*cBytes)(src)
 				*(*[]byte)(dst) = C.GoBytes(unsafe.Pointer(s.p), C.int(s.n))
 			case kindTensor:
-				*(*Tensor)(dst) = tensorArg(&c.tensors[*(*int32)(src)])
+				*(*Tensor)(dst) = *(*Tensor)(unsafe.Pointer(&c.tensors[*(*int32)(src)].view))
 			case kindObject:
 				*(*capsule.Object)(dst) = *(*capsule.Object)(src)
 			case kindBool, kindInt8, kindUint8:

@@ -74,6 +74,7 @@ var module = pymodule.Module{Name: "bindtest", Doc: "Bound Go functions for the 
 	pymodule.Def("nop8", "a, b, c, d, e, f, g, h, /, x=0.0", pymodule.F9(func(a, b, c, d, e, f, g, h pymodule.Tensor, x float64) {}), "Eight tensors, nothing done."),
 	pymodule.Def("nop1", "a, /, x=0.0", pymodule.F2(func(pymodule.Tensor, float64) {}), "One tensor and a float."),
 	pymodule.Def("getpid", "", pymodule.F0R(os.Getpid), "The process id, from Go."),
+	pymodule.Def("describe", "x, /", pymodule.F1R(describe), "What the function sees of x."),
 	pymodule.Def("conv_sum", "x: tensor[float64, C, convert]", pymodule.F1R2(convSum), "Sum and contiguity, converted."),
 	pymodule.Def("conv_f", "x: tensor[float32, (*, *), F, convert]", pymodule.F1R3(convF), "Strides and sum, in F order."),
 	pymodule.Def("array_and_error", "n", pymodule.F1RE(func(n int) (pymodule.Array, error) {
@@ -151,4 +152,13 @@ func convF(x pymodule.Tensor) (int64, int64, float64) {
 		s += float64(*p)
 	}
 	return x.Strides[0], x.Strides[1], s
+}
+
+// describe says everything a bound function sees of x but its version, for
+// the tests that compare the import's paths.
+func describe(x pymodule.Tensor) string {
+	e := x.Extent
+	return fmt.Sprintf("%#x %v %v %v %v flags=%d versioned=%v elements=%d low=%d high=%d dense=%d c=%v f=%v",
+		uintptr(x.Data), x.DType, x.Device, x.Shape, x.Strides, x.Flags, x.Versioned, e.Elements, e.Low, e.High,
+		e.DenseBytes, e.CContiguous, e.FContiguous)
 }

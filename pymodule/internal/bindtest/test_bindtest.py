@@ -400,3 +400,71 @@ def test_results_as_godlpack_tensors() -> None:
     assert memoryview(t).tolist() == [0.0, 1.0, 2.0, 3.0]
     assert pickle.loads(pickle.dumps(t)).tolist() == [0.0, 1.0, 2.0, 3.0]
     assert np.from_dlpack(t).tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+class Forwarding:
+    """x behind __dlpack__ and __dlpack_device__ of its own: the import takes a managed tensor, never a view."""
+
+    def __init__(self, x: Any) -> None:
+        self.x = x
+
+    def __dlpack__(self, **kw: Any) -> Any:
+        return self.x.__dlpack__(**kw)
+
+    def __dlpack_device__(self) -> Any:
+        return self.x.__dlpack_device__()
+
+
+def numpy_arrays() -> list[np.ndarray]:
+    base = np.arange(48, dtype=np.float64).reshape(4, 12)
+    ro = np.arange(6.0)
+    ro.flags.writeable = False
+    out = [np.array(2.5), np.zeros((3, 0)), base, base.T, base[::-1, ::3], base[:, 1:2], np.broadcast_to(base[0], (3, 12)),
+           ro, np.arange(10, dtype=np.int32)[::-2]]
+    for t in ("?", "b", "B", "h", "H", "i", "I", "l", "L", "q", "Q", "e", "f", "d", "F", "D", "intp", "uintp", "long"):
+        out.append(np.ones((2, 3), dtype=t)[:, ::2])
+    return out
+
+
+@pytest.mark.parametrize("x", numpy_arrays(), ids=lambda x: f"{x.dtype}-{x.shape}-{x.strides}")
+def test_numpy_arguments_are_read_as_their_dlpack_export(x: np.ndarray) -> None:
+    """An ndarray argument is read in place, without __dlpack__; what the function sees is what that would export."""
+    assert b.describe(x) == b.describe(Forwarding(x))
+
+
+def test_numpy_arrays_dlpack_refuses_keep_its_words() -> None:
+    """What NumPy's __dlpack__ refuses (or an ndarray subclass answers) still goes through __dlpack__."""
+    swapped = np.arange(4.0).astype(">f8")
+    odd = np.zeros(10, np.uint8)[1:].view(np.dtype([("a", "u1")]))
+    for x in (swapped, np.zeros(3, np.longdouble), np.zeros(3, dtype="M8[s]"), odd):
+        with pytest.raises(BufferError) as got:
+            b.describe(x)
+        with pytest.raises(BufferError) as want:
+            x.__dlpack__()
+        assert str(want.value) in str(got.value), (str(got.value), str(want.value))
+    unaligned = np.frombuffer(bytes(17), np.uint8)[1:].view(np.int64)[::1]
+    assert b.describe(unaligned) == b.describe(Forwarding(unaligned))
+
+    class Sub(np.ndarray):
+        calls = 0
+
+        def __dlpack__(self, **kw: Any) -> Any:
+            Sub.calls += 1
+            return super().__dlpack__(**kw)
+
+    s = np.arange(3.0).view(Sub)
+    assert b.describe(s) == b.describe(Forwarding(np.asarray(s))) and Sub.calls == 1
+
+
+def test_torch_arguments_borrowed_as_their_export() -> None:
+    """A PyTorch tensor is read through torch's borrowed DLTensor: what __dlpack__ would give, read-only flagged."""
+    base = torch.arange(48, dtype=torch.float32).reshape(4, 12)
+    for x in (base, base.T, base[::2, 1::3], torch.tensor(1.5), torch.zeros(3, 0), base.to(torch.bfloat16)):
+        got, want = b.describe(x), b.describe(Forwarding(x))
+        assert got.replace("flags=1", "flags=0") == want, (got, want)
+    for refused in (torch.ones(2, requires_grad=True), torch.ones(2, dtype=torch.complex64).conj()):
+        with pytest.raises(BufferError):
+            b.describe(refused)
+    y = torch.zeros(4, dtype=torch.float64)
+    b.fill(y, 2.0)  # a writable parameter takes torch's managed tensor, whose flags say it may be written
+    assert y.tolist() == [2.0] * 4
