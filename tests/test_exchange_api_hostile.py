@@ -9,6 +9,10 @@ its requires_grad attribute. Each test here is a way a producer written in Pytho
   with another type's capsule (wrong values for every later import);
 - a requires_grad property that deletes the class's table got the table called after its capsule was gone;
 - a table returning 0 with an exception set ended in SystemError.
+
+The last tests hold the views a table lends (dltensor_from_py_object_no_sync), which bound functions read in place of
+a managed tensor, to the same rules: held while read, judged by gdl_inspect, taken as a managed tensor where a view
+cannot serve.
 """
 
 from __future__ import annotations
@@ -293,3 +297,72 @@ def test_random_hostile_producers_from_threads(seed: int) -> None:
     done = subprocess.run([sys.executable, str(SUPPORT / "exchange_fuzz_worker.py"), str(seed), "3000"],
                           capture_output=True, text=True, env=child_env(), timeout=300)
     assert_ok(done)
+
+
+# ---- Lent views: dltensor_from_py_object_no_sync, which bound functions use ----
+
+
+def lending(made: HandMade, lent: list[int], taken: list[int], rc: int = 0) -> HandMadeTable:
+    """A table whose lent DLTensor is made's (copied into the out struct), and whose managed tensor is made too."""
+
+    def lend(_: Any, out: Any) -> int:
+        lent.append(1)
+        ctypes.memmove(out, ctypes.addressof(made.struct.dl_tensor), ctypes.sizeof(made.struct.dl_tensor))
+        return rc
+
+    def take(_: Any, out: Any) -> int:
+        taken.append(1)
+        out[0] = ctypes.pointer(made.struct)
+        return 0
+
+    return HandMadeTable(functions={"dltensor_from_py_object_no_sync": lend,
+                                    "managed_tensor_from_py_object_no_sync": take})
+
+
+def test_a_bound_function_reads_a_lent_view_and_holds_its_object() -> None:
+    """godlpack.ops.sum (a bound function) borrows: no managed tensor, no deleter; the object is held, then let go."""
+    made, lent, taken = values(HandMade(shape=(4,), strides=(1,)), [1, 2, 3, 4]), [], []
+    x = lending(made, lent, taken).owner()()
+    before = sys.getrefcount(x)
+    assert godlpack.ops.sum(x) == 10.0 and godlpack.ops.sum(x) == 10.0
+    assert len(lent) == 2 and taken == [] and made.deleted == 0 and sys.getrefcount(x) == before
+    # from_dlpack keeps the tensor past the call: it takes a managed tensor, never a view.
+    assert np.asarray(godlpack.from_dlpack(x)).tolist() == [1, 2, 3, 4] and taken == [1]
+
+
+def test_a_lent_view_is_held_to_the_rules_and_what_it_cannot_be_is_taken() -> None:
+    # A view gdl_inspect refuses is a BufferError naming the fault; nothing is left held.
+    bad, lent, taken = HandMade(shape=(-1,), strides=(1,)), [], []
+    x = lending(bad, lent, taken).owner()()
+    before = sys.getrefcount(x)
+    with pytest.raises(BufferError, match="negative"):
+        godlpack.ops.sum(x)
+    assert sys.getrefcount(x) == before and taken == []
+    # More dimensions than a view can be copied into, and a failing lend: the managed tensor answers.
+    for made, rc in ((HandMade(ndim=100, shape=None), 0), (values(HandMade(shape=(4,), strides=(1,)), [1, 1, 1, 1]), -1)):
+        lent, taken = [], []
+        y = lending(made, lent, taken, rc).owner()()
+        try:
+            godlpack.ops.sum(y)
+        except BufferError:
+            pass
+        assert lent == [1] and taken == [1]
+    # A parameter the function writes takes the managed tensor, whose flags say whether it may be written.
+    made, lent, taken = values(HandMade(shape=(4,), strides=(1,)), [1, 2, 3, 4]), [], []
+    z = lending(made, lent, taken).owner()()
+    godlpack.ops.scale_(z, 2)
+    assert lent == [] and taken == [1] and np.frombuffer(made.buffer, np.float32)[:4].tolist() == [2, 4, 6, 8]
+
+
+def test_a_lent_view_of_an_object_that_requires_grad_is_not_used() -> None:
+    made, fallback, lent, taken = values(HandMade(shape=(4,), strides=(1,)), [1, 2, 3, 4]), values(HandMade(shape=(4,), strides=(1,)), [9, 9, 9, 9]), [], []
+    table = lending(made, lent, taken)
+
+    class Grad(table.owner()):  # type: ignore[misc]
+        requires_grad = True
+
+        def __dlpack__(self, **kw: Any) -> Any:
+            return fallback.capsule()
+
+    assert godlpack.ops.sum(Grad()) == 36.0  # __dlpack__'s tensor
+    assert lent == [] and taken == []
