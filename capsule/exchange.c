@@ -298,31 +298,39 @@ static int table_failed(void) {
  */
 static int lend(const DLPackExchangeAPI *table, PyObject *x, int64_t *shape_buf, int64_t *strides_buf,
                 gdl_taken *out) {
-	DLTensor t;
-	if (table->dltensor_from_py_object_no_sync(x, &t) != 0 || PyErr_Occurred())
+	/*
+	 * The table writes the view where it stays, read field by field after: a
+	 * copy of the whole struct would load 16 bytes over the table's smaller
+	 * stores, a stall per load.
+	 */
+	DLTensor *t = &out->view.dl_tensor;
+	if (table->dltensor_from_py_object_no_sync(x, t) != 0 || PyErr_Occurred())
 		return table_failed();
 	/*
 	 * What cannot be copied here is left to __dlpack__, whose tensor gdl_inspect
 	 * then judges; so are sub-byte types, whose padding only flags could tell.
 	 */
-	if (t.ndim < 0 || t.ndim > GDL_MAX_NDIM || (t.ndim > 0 && (t.shape == NULL || t.strides == NULL)) ||
-	    t.dtype.bits < 8)
+	int32_t ndim = t->ndim;
+	if (ndim < 0 || ndim > GDL_MAX_NDIM || (ndim > 0 && (t->shape == NULL || t->strides == NULL)) ||
+	    t->dtype.bits < 8)
 		return 1;
-	if (t.ndim > 0) {
-		gdl_copy_dims(shape_buf, t.shape, t.ndim);
-		gdl_copy_dims(strides_buf, t.strides, t.ndim);
-		t.shape = shape_buf;
-		t.strides = strides_buf;
+	if (ndim > 0) {
+		gdl_copy_dims(shape_buf, t->shape, ndim);
+		gdl_copy_dims(strides_buf, t->strides, ndim);
+		t->shape = shape_buf;
+		t->strides = strides_buf;
 	} else {
-		t.shape = t.strides = NULL;
+		t->shape = t->strides = NULL;
 	}
 	/*
 	 * The table's version: its devices and type codes are those of that
 	 * version. A view has no flags to say whether it may be written: it is
 	 * read-only, as the parameters it serves are (writable ones are taken).
 	 */
-	out->view = (DLManagedTensorVersioned){.version = table->header.version, .flags = GDL_FLAG_READ_ONLY,
-	                                       .dl_tensor = t};
+	out->view.version = table->header.version;
+	out->view.manager_ctx = NULL;
+	out->view.deleter = NULL;
+	out->view.flags = GDL_FLAG_READ_ONLY;
 	out->managed = NULL;
 	out->versioned = true;
 	out->lender = Py_NewRef(x);

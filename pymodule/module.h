@@ -128,6 +128,7 @@ typedef struct {
 	bool versioned;
 	int64_t elements, low, high, dense_bytes;
 	bool c_contiguous, f_contiguous;
+	int64_t pad; /* Tensor's padding to 144 bytes */
 } gdl_go_view;
 
 /*
