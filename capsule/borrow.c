@@ -57,14 +57,13 @@ static const DLDataType numpy_dtypes[] = {
 	[23] = {kDLFloat, 16, 1},                         /* NPY_HALF */
 };
 
-bool gdl_is_ndarray(PyTypeObject *tp) {
-	static PyTypeObject *ndarray;
-	if (tp == ndarray)
-		return true;
-	/* A static type's name is its C name; a class written in Python cannot take it. */
-	if (ndarray == NULL && !(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) && strcmp(tp->tp_name, "numpy.ndarray") == 0 &&
+PyTypeObject *gdl_ndarray_type;
+
+/* gdl_find_ndarray remembers tp if it is ndarray. A static type's name is its C name; a class written in Python cannot take it. */
+bool gdl_find_ndarray(PyTypeObject *tp) {
+	if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) && strcmp(tp->tp_name, "numpy.ndarray") == 0 &&
 	    tp->tp_basicsize >= (Py_ssize_t)sizeof(numpy_array)) {
-		ndarray = tp;
+		gdl_ndarray_type = tp;
 		return true;
 	}
 	return false;

@@ -232,9 +232,14 @@ int gdl_exchange_borrow(PyObject *x, const gdl_request *req, int64_t *shape_buf,
 
 /*
  * gdl_is_ndarray reports whether tp is NumPy's ndarray (the exact, static
- * type; a subclass may answer the protocol otherwise).
+ * type; a subclass may answer the protocol otherwise): a comparison once
+ * gdl_find_ndarray has met it.
  */
-bool gdl_is_ndarray(PyTypeObject *tp);
+extern PyTypeObject *gdl_ndarray_type;
+bool gdl_find_ndarray(PyTypeObject *tp);
+static inline bool gdl_is_ndarray(PyTypeObject *tp) {
+	return tp == gdl_ndarray_type || (gdl_ndarray_type == NULL && gdl_find_ndarray(tp));
+}
 
 /* A tensor gdl_import imported. The caller owns managed: it deletes it once, or adopts it (gdl_source_adopt). */
 typedef struct {

@@ -41,7 +41,7 @@ static int refuse(gdl_taken *tk, PyObject *exc, const char *format, ...) {
 }
 
 /* validate is gdl_validate for a managed tensor or a borrowed view, which is inspected as the managed tensor it mirrors. */
-static int validate(gdl_taken *tk, int64_t *strides_buf, gdl_inspected *v) {
+static inline __attribute__((always_inline)) int validate(gdl_taken *tk, int64_t *strides_buf, gdl_inspected *v) {
 	if (tk->lender == NULL)
 		return gdl_validate(tk->managed, tk->versioned, strides_buf, v);
 	if (gdl_inspect(&tk->view, true, strides_buf, v) == GDL_INSPECT_OK)
@@ -55,7 +55,8 @@ static int validate(gdl_taken *tk, int64_t *strides_buf, gdl_inspected *v) {
 }
 
 /* hold validates a taken tensor and holds it to req (gdl_import's rules); on failure tk is released. */
-static int hold(gdl_taken *tk, const gdl_request *req, int64_t *strides_buf, gdl_imported *out) {
+static inline __attribute__((always_inline)) int hold(gdl_taken *tk, const gdl_request *req, int64_t *strides_buf,
+                                                      gdl_imported *out) {
 	gdl_inspected *v = &out->v;
 	if (validate(tk, strides_buf, v) != 0)
 		return -1;
