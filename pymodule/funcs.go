@@ -144,9 +144,9 @@ func F0R3E[R1, R2, R3 any](f func() (R1, R2, R3, error)) Fn {
 // F1 binds a func(A1).
 func F1[A1 any](f func(A1)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1]()}, out: nil, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
 		return func(c *call) error {
-			f(d1(c))
+			f(arg(c, m1, 0, d1))
 			return nil
 		}
 	}}
@@ -155,9 +155,9 @@ func F1[A1 any](f func(A1)) Fn {
 // F1E binds a func(A1) error.
 func F1E[A1 any](f func(A1) error) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1]()}, out: nil, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
 		return func(c *call) error {
-			err := f(d1(c))
+			err := f(arg(c, m1, 0, d1))
 			if err != nil {
 
 				return err
@@ -170,10 +170,10 @@ func F1E[A1 any](f func(A1) error) Fn {
 // F1R binds a func(A1) R1.
 func F1R[A1, R1 any](f func(A1) R1) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(d1(c))
+			v1 := f(arg(c, m1, 0, d1))
 			return e1(c, v1)
 		}
 	}}
@@ -182,10 +182,10 @@ func F1R[A1, R1 any](f func(A1) R1) Fn {
 // F1RE binds a func(A1) (R1, error).
 func F1RE[A1, R1 any](f func(A1) (R1, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(d1(c))
+			v1, err := f(arg(c, m1, 0, d1))
 			if err != nil {
 				x1(v1)
 				return err
@@ -198,11 +198,11 @@ func F1RE[A1, R1 any](f func(A1) (R1, error)) Fn {
 // F1R2 binds a func(A1) (R1, R2).
 func F1R2[A1, R1, R2 any](f func(A1) (R1, R2)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(d1(c))
+			v1, v2 := f(arg(c, m1, 0, d1))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -215,11 +215,11 @@ func F1R2[A1, R1, R2 any](f func(A1) (R1, R2)) Fn {
 // F1R2E binds a func(A1) (R1, R2, error).
 func F1R2E[A1, R1, R2 any](f func(A1) (R1, R2, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(d1(c))
+			v1, v2, err := f(arg(c, m1, 0, d1))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -237,12 +237,12 @@ func F1R2E[A1, R1, R2 any](f func(A1) (R1, R2, error)) Fn {
 // F1R3 binds a func(A1) (R1, R2, R3).
 func F1R3[A1, R1, R2, R3 any](f func(A1) (R1, R2, R3)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(d1(c))
+			v1, v2, v3 := f(arg(c, m1, 0, d1))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -260,12 +260,12 @@ func F1R3[A1, R1, R2, R3 any](f func(A1) (R1, R2, R3)) Fn {
 // F1R3E binds a func(A1) (R1, R2, R3, error).
 func F1R3E[A1, R1, R2, R3 any](f func(A1) (R1, R2, R3, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(d1(c))
+			v1, v2, v3, err := f(arg(c, m1, 0, d1))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -289,10 +289,10 @@ func F1R3E[A1, R1, R2, R3 any](f func(A1) (R1, R2, R3, error)) Fn {
 // F2 binds a func(A1, A2).
 func F2[A1, A2 any](f func(A1, A2)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2]()}, out: nil, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
 		return func(c *call) error {
-			f(d1(c), d2(c))
+			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2))
 			return nil
 		}
 	}}
@@ -301,10 +301,10 @@ func F2[A1, A2 any](f func(A1, A2)) Fn {
 // F2E binds a func(A1, A2) error.
 func F2E[A1, A2 any](f func(A1, A2) error) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2]()}, out: nil, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
 		return func(c *call) error {
-			err := f(d1(c), d2(c))
+			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2))
 			if err != nil {
 
 				return err
@@ -317,11 +317,11 @@ func F2E[A1, A2 any](f func(A1, A2) error) Fn {
 // F2R binds a func(A1, A2) R1.
 func F2R[A1, A2, R1 any](f func(A1, A2) R1) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(d1(c), d2(c))
+			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2))
 			return e1(c, v1)
 		}
 	}}
@@ -330,11 +330,11 @@ func F2R[A1, A2, R1 any](f func(A1, A2) R1) Fn {
 // F2RE binds a func(A1, A2) (R1, error).
 func F2RE[A1, A2, R1 any](f func(A1, A2) (R1, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(d1(c), d2(c))
+			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2))
 			if err != nil {
 				x1(v1)
 				return err
@@ -347,12 +347,12 @@ func F2RE[A1, A2, R1 any](f func(A1, A2) (R1, error)) Fn {
 // F2R2 binds a func(A1, A2) (R1, R2).
 func F2R2[A1, A2, R1, R2 any](f func(A1, A2) (R1, R2)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(d1(c), d2(c))
+			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -365,12 +365,12 @@ func F2R2[A1, A2, R1, R2 any](f func(A1, A2) (R1, R2)) Fn {
 // F2R2E binds a func(A1, A2) (R1, R2, error).
 func F2R2E[A1, A2, R1, R2 any](f func(A1, A2) (R1, R2, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(d1(c), d2(c))
+			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -388,13 +388,13 @@ func F2R2E[A1, A2, R1, R2 any](f func(A1, A2) (R1, R2, error)) Fn {
 // F2R3 binds a func(A1, A2) (R1, R2, R3).
 func F2R3[A1, A2, R1, R2, R3 any](f func(A1, A2) (R1, R2, R3)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(d1(c), d2(c))
+			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -412,13 +412,13 @@ func F2R3[A1, A2, R1, R2, R3 any](f func(A1, A2) (R1, R2, R3)) Fn {
 // F2R3E binds a func(A1, A2) (R1, R2, R3, error).
 func F2R3E[A1, A2, R1, R2, R3 any](f func(A1, A2) (R1, R2, R3, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(d1(c), d2(c))
+			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -442,11 +442,11 @@ func F2R3E[A1, A2, R1, R2, R3 any](f func(A1, A2) (R1, R2, R3, error)) Fn {
 // F3 binds a func(A1, A2, A3).
 func F3[A1, A2, A3 any](f func(A1, A2, A3)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3]()}, out: nil, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
 		return func(c *call) error {
-			f(d1(c), d2(c), d3(c))
+			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3))
 			return nil
 		}
 	}}
@@ -455,11 +455,11 @@ func F3[A1, A2, A3 any](f func(A1, A2, A3)) Fn {
 // F3E binds a func(A1, A2, A3) error.
 func F3E[A1, A2, A3 any](f func(A1, A2, A3) error) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3]()}, out: nil, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
 		return func(c *call) error {
-			err := f(d1(c), d2(c), d3(c))
+			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3))
 			if err != nil {
 
 				return err
@@ -472,12 +472,12 @@ func F3E[A1, A2, A3 any](f func(A1, A2, A3) error) Fn {
 // F3R binds a func(A1, A2, A3) R1.
 func F3R[A1, A2, A3, R1 any](f func(A1, A2, A3) R1) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(d1(c), d2(c), d3(c))
+			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3))
 			return e1(c, v1)
 		}
 	}}
@@ -486,12 +486,12 @@ func F3R[A1, A2, A3, R1 any](f func(A1, A2, A3) R1) Fn {
 // F3RE binds a func(A1, A2, A3) (R1, error).
 func F3RE[A1, A2, A3, R1 any](f func(A1, A2, A3) (R1, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(d1(c), d2(c), d3(c))
+			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3))
 			if err != nil {
 				x1(v1)
 				return err
@@ -504,13 +504,13 @@ func F3RE[A1, A2, A3, R1 any](f func(A1, A2, A3) (R1, error)) Fn {
 // F3R2 binds a func(A1, A2, A3) (R1, R2).
 func F3R2[A1, A2, A3, R1, R2 any](f func(A1, A2, A3) (R1, R2)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(d1(c), d2(c), d3(c))
+			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -523,13 +523,13 @@ func F3R2[A1, A2, A3, R1, R2 any](f func(A1, A2, A3) (R1, R2)) Fn {
 // F3R2E binds a func(A1, A2, A3) (R1, R2, error).
 func F3R2E[A1, A2, A3, R1, R2 any](f func(A1, A2, A3) (R1, R2, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(d1(c), d2(c), d3(c))
+			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -547,14 +547,14 @@ func F3R2E[A1, A2, A3, R1, R2 any](f func(A1, A2, A3) (R1, R2, error)) Fn {
 // F3R3 binds a func(A1, A2, A3) (R1, R2, R3).
 func F3R3[A1, A2, A3, R1, R2, R3 any](f func(A1, A2, A3) (R1, R2, R3)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(d1(c), d2(c), d3(c))
+			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -572,14 +572,14 @@ func F3R3[A1, A2, A3, R1, R2, R3 any](f func(A1, A2, A3) (R1, R2, R3)) Fn {
 // F3R3E binds a func(A1, A2, A3) (R1, R2, R3, error).
 func F3R3E[A1, A2, A3, R1, R2, R3 any](f func(A1, A2, A3) (R1, R2, R3, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(d1(c), d2(c), d3(c))
+			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -603,12 +603,12 @@ func F3R3E[A1, A2, A3, R1, R2, R3 any](f func(A1, A2, A3) (R1, R2, R3, error)) F
 // F4 binds a func(A1, A2, A3, A4).
 func F4[A1, A2, A3, A4 any](f func(A1, A2, A3, A4)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4]()}, out: nil, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
 		return func(c *call) error {
-			f(d1(c), d2(c), d3(c), d4(c))
+			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4))
 			return nil
 		}
 	}}
@@ -617,12 +617,12 @@ func F4[A1, A2, A3, A4 any](f func(A1, A2, A3, A4)) Fn {
 // F4E binds a func(A1, A2, A3, A4) error.
 func F4E[A1, A2, A3, A4 any](f func(A1, A2, A3, A4) error) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4]()}, out: nil, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
 		return func(c *call) error {
-			err := f(d1(c), d2(c), d3(c), d4(c))
+			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4))
 			if err != nil {
 
 				return err
@@ -635,13 +635,13 @@ func F4E[A1, A2, A3, A4 any](f func(A1, A2, A3, A4) error) Fn {
 // F4R binds a func(A1, A2, A3, A4) R1.
 func F4R[A1, A2, A3, A4, R1 any](f func(A1, A2, A3, A4) R1) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(d1(c), d2(c), d3(c), d4(c))
+			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4))
 			return e1(c, v1)
 		}
 	}}
@@ -650,13 +650,13 @@ func F4R[A1, A2, A3, A4, R1 any](f func(A1, A2, A3, A4) R1) Fn {
 // F4RE binds a func(A1, A2, A3, A4) (R1, error).
 func F4RE[A1, A2, A3, A4, R1 any](f func(A1, A2, A3, A4) (R1, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(d1(c), d2(c), d3(c), d4(c))
+			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4))
 			if err != nil {
 				x1(v1)
 				return err
@@ -669,14 +669,14 @@ func F4RE[A1, A2, A3, A4, R1 any](f func(A1, A2, A3, A4) (R1, error)) Fn {
 // F4R2 binds a func(A1, A2, A3, A4) (R1, R2).
 func F4R2[A1, A2, A3, A4, R1, R2 any](f func(A1, A2, A3, A4) (R1, R2)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(d1(c), d2(c), d3(c), d4(c))
+			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -689,14 +689,14 @@ func F4R2[A1, A2, A3, A4, R1, R2 any](f func(A1, A2, A3, A4) (R1, R2)) Fn {
 // F4R2E binds a func(A1, A2, A3, A4) (R1, R2, error).
 func F4R2E[A1, A2, A3, A4, R1, R2 any](f func(A1, A2, A3, A4) (R1, R2, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(d1(c), d2(c), d3(c), d4(c))
+			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -714,15 +714,15 @@ func F4R2E[A1, A2, A3, A4, R1, R2 any](f func(A1, A2, A3, A4) (R1, R2, error)) F
 // F4R3 binds a func(A1, A2, A3, A4) (R1, R2, R3).
 func F4R3[A1, A2, A3, A4, R1, R2, R3 any](f func(A1, A2, A3, A4) (R1, R2, R3)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(d1(c), d2(c), d3(c), d4(c))
+			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -740,15 +740,15 @@ func F4R3[A1, A2, A3, A4, R1, R2, R3 any](f func(A1, A2, A3, A4) (R1, R2, R3)) F
 // F4R3E binds a func(A1, A2, A3, A4) (R1, R2, R3, error).
 func F4R3E[A1, A2, A3, A4, R1, R2, R3 any](f func(A1, A2, A3, A4) (R1, R2, R3, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(d1(c), d2(c), d3(c), d4(c))
+			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -772,13 +772,13 @@ func F4R3E[A1, A2, A3, A4, R1, R2, R3 any](f func(A1, A2, A3, A4) (R1, R2, R3, e
 // F5 binds a func(A1, A2, A3, A4, A5).
 func F5[A1, A2, A3, A4, A5 any](f func(A1, A2, A3, A4, A5)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5]()}, out: nil, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
 		return func(c *call) error {
-			f(d1(c), d2(c), d3(c), d4(c), d5(c))
+			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5))
 			return nil
 		}
 	}}
@@ -787,13 +787,13 @@ func F5[A1, A2, A3, A4, A5 any](f func(A1, A2, A3, A4, A5)) Fn {
 // F5E binds a func(A1, A2, A3, A4, A5) error.
 func F5E[A1, A2, A3, A4, A5 any](f func(A1, A2, A3, A4, A5) error) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5]()}, out: nil, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
 		return func(c *call) error {
-			err := f(d1(c), d2(c), d3(c), d4(c), d5(c))
+			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5))
 			if err != nil {
 
 				return err
@@ -806,14 +806,14 @@ func F5E[A1, A2, A3, A4, A5 any](f func(A1, A2, A3, A4, A5) error) Fn {
 // F5R binds a func(A1, A2, A3, A4, A5) R1.
 func F5R[A1, A2, A3, A4, A5, R1 any](f func(A1, A2, A3, A4, A5) R1) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(d1(c), d2(c), d3(c), d4(c), d5(c))
+			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5))
 			return e1(c, v1)
 		}
 	}}
@@ -822,14 +822,14 @@ func F5R[A1, A2, A3, A4, A5, R1 any](f func(A1, A2, A3, A4, A5) R1) Fn {
 // F5RE binds a func(A1, A2, A3, A4, A5) (R1, error).
 func F5RE[A1, A2, A3, A4, A5, R1 any](f func(A1, A2, A3, A4, A5) (R1, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(d1(c), d2(c), d3(c), d4(c), d5(c))
+			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5))
 			if err != nil {
 				x1(v1)
 				return err
@@ -842,15 +842,15 @@ func F5RE[A1, A2, A3, A4, A5, R1 any](f func(A1, A2, A3, A4, A5) (R1, error)) Fn
 // F5R2 binds a func(A1, A2, A3, A4, A5) (R1, R2).
 func F5R2[A1, A2, A3, A4, A5, R1, R2 any](f func(A1, A2, A3, A4, A5) (R1, R2)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(d1(c), d2(c), d3(c), d4(c), d5(c))
+			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -863,15 +863,15 @@ func F5R2[A1, A2, A3, A4, A5, R1, R2 any](f func(A1, A2, A3, A4, A5) (R1, R2)) F
 // F5R2E binds a func(A1, A2, A3, A4, A5) (R1, R2, error).
 func F5R2E[A1, A2, A3, A4, A5, R1, R2 any](f func(A1, A2, A3, A4, A5) (R1, R2, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(d1(c), d2(c), d3(c), d4(c), d5(c))
+			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -889,16 +889,16 @@ func F5R2E[A1, A2, A3, A4, A5, R1, R2 any](f func(A1, A2, A3, A4, A5) (R1, R2, e
 // F5R3 binds a func(A1, A2, A3, A4, A5) (R1, R2, R3).
 func F5R3[A1, A2, A3, A4, A5, R1, R2, R3 any](f func(A1, A2, A3, A4, A5) (R1, R2, R3)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(d1(c), d2(c), d3(c), d4(c), d5(c))
+			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -916,16 +916,16 @@ func F5R3[A1, A2, A3, A4, A5, R1, R2, R3 any](f func(A1, A2, A3, A4, A5) (R1, R2
 // F5R3E binds a func(A1, A2, A3, A4, A5) (R1, R2, R3, error).
 func F5R3E[A1, A2, A3, A4, A5, R1, R2, R3 any](f func(A1, A2, A3, A4, A5) (R1, R2, R3, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(d1(c), d2(c), d3(c), d4(c), d5(c))
+			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -949,14 +949,14 @@ func F5R3E[A1, A2, A3, A4, A5, R1, R2, R3 any](f func(A1, A2, A3, A4, A5) (R1, R
 // F6 binds a func(A1, A2, A3, A4, A5, A6).
 func F6[A1, A2, A3, A4, A5, A6 any](f func(A1, A2, A3, A4, A5, A6)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6]()}, out: nil, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
 		return func(c *call) error {
-			f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c))
+			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6))
 			return nil
 		}
 	}}
@@ -965,14 +965,14 @@ func F6[A1, A2, A3, A4, A5, A6 any](f func(A1, A2, A3, A4, A5, A6)) Fn {
 // F6E binds a func(A1, A2, A3, A4, A5, A6) error.
 func F6E[A1, A2, A3, A4, A5, A6 any](f func(A1, A2, A3, A4, A5, A6) error) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6]()}, out: nil, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
 		return func(c *call) error {
-			err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c))
+			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6))
 			if err != nil {
 
 				return err
@@ -985,15 +985,15 @@ func F6E[A1, A2, A3, A4, A5, A6 any](f func(A1, A2, A3, A4, A5, A6) error) Fn {
 // F6R binds a func(A1, A2, A3, A4, A5, A6) R1.
 func F6R[A1, A2, A3, A4, A5, A6, R1 any](f func(A1, A2, A3, A4, A5, A6) R1) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c))
+			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6))
 			return e1(c, v1)
 		}
 	}}
@@ -1002,15 +1002,15 @@ func F6R[A1, A2, A3, A4, A5, A6, R1 any](f func(A1, A2, A3, A4, A5, A6) R1) Fn {
 // F6RE binds a func(A1, A2, A3, A4, A5, A6) (R1, error).
 func F6RE[A1, A2, A3, A4, A5, A6, R1 any](f func(A1, A2, A3, A4, A5, A6) (R1, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c))
+			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6))
 			if err != nil {
 				x1(v1)
 				return err
@@ -1023,16 +1023,16 @@ func F6RE[A1, A2, A3, A4, A5, A6, R1 any](f func(A1, A2, A3, A4, A5, A6) (R1, er
 // F6R2 binds a func(A1, A2, A3, A4, A5, A6) (R1, R2).
 func F6R2[A1, A2, A3, A4, A5, A6, R1, R2 any](f func(A1, A2, A3, A4, A5, A6) (R1, R2)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c))
+			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -1045,16 +1045,16 @@ func F6R2[A1, A2, A3, A4, A5, A6, R1, R2 any](f func(A1, A2, A3, A4, A5, A6) (R1
 // F6R2E binds a func(A1, A2, A3, A4, A5, A6) (R1, R2, error).
 func F6R2E[A1, A2, A3, A4, A5, A6, R1, R2 any](f func(A1, A2, A3, A4, A5, A6) (R1, R2, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c))
+			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1072,17 +1072,17 @@ func F6R2E[A1, A2, A3, A4, A5, A6, R1, R2 any](f func(A1, A2, A3, A4, A5, A6) (R
 // F6R3 binds a func(A1, A2, A3, A4, A5, A6) (R1, R2, R3).
 func F6R3[A1, A2, A3, A4, A5, A6, R1, R2, R3 any](f func(A1, A2, A3, A4, A5, A6) (R1, R2, R3)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c))
+			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -1100,17 +1100,17 @@ func F6R3[A1, A2, A3, A4, A5, A6, R1, R2, R3 any](f func(A1, A2, A3, A4, A5, A6)
 // F6R3E binds a func(A1, A2, A3, A4, A5, A6) (R1, R2, R3, error).
 func F6R3E[A1, A2, A3, A4, A5, A6, R1, R2, R3 any](f func(A1, A2, A3, A4, A5, A6) (R1, R2, R3, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c))
+			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1134,15 +1134,15 @@ func F6R3E[A1, A2, A3, A4, A5, A6, R1, R2, R3 any](f func(A1, A2, A3, A4, A5, A6
 // F7 binds a func(A1, A2, A3, A4, A5, A6, A7).
 func F7[A1, A2, A3, A4, A5, A6, A7 any](f func(A1, A2, A3, A4, A5, A6, A7)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7]()}, out: nil, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
 		return func(c *call) error {
-			f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c))
+			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7))
 			return nil
 		}
 	}}
@@ -1151,15 +1151,15 @@ func F7[A1, A2, A3, A4, A5, A6, A7 any](f func(A1, A2, A3, A4, A5, A6, A7)) Fn {
 // F7E binds a func(A1, A2, A3, A4, A5, A6, A7) error.
 func F7E[A1, A2, A3, A4, A5, A6, A7 any](f func(A1, A2, A3, A4, A5, A6, A7) error) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7]()}, out: nil, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
 		return func(c *call) error {
-			err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c))
+			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7))
 			if err != nil {
 
 				return err
@@ -1172,16 +1172,16 @@ func F7E[A1, A2, A3, A4, A5, A6, A7 any](f func(A1, A2, A3, A4, A5, A6, A7) erro
 // F7R binds a func(A1, A2, A3, A4, A5, A6, A7) R1.
 func F7R[A1, A2, A3, A4, A5, A6, A7, R1 any](f func(A1, A2, A3, A4, A5, A6, A7) R1) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c))
+			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7))
 			return e1(c, v1)
 		}
 	}}
@@ -1190,16 +1190,16 @@ func F7R[A1, A2, A3, A4, A5, A6, A7, R1 any](f func(A1, A2, A3, A4, A5, A6, A7) 
 // F7RE binds a func(A1, A2, A3, A4, A5, A6, A7) (R1, error).
 func F7RE[A1, A2, A3, A4, A5, A6, A7, R1 any](f func(A1, A2, A3, A4, A5, A6, A7) (R1, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c))
+			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7))
 			if err != nil {
 				x1(v1)
 				return err
@@ -1212,17 +1212,17 @@ func F7RE[A1, A2, A3, A4, A5, A6, A7, R1 any](f func(A1, A2, A3, A4, A5, A6, A7)
 // F7R2 binds a func(A1, A2, A3, A4, A5, A6, A7) (R1, R2).
 func F7R2[A1, A2, A3, A4, A5, A6, A7, R1, R2 any](f func(A1, A2, A3, A4, A5, A6, A7) (R1, R2)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c))
+			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -1235,17 +1235,17 @@ func F7R2[A1, A2, A3, A4, A5, A6, A7, R1, R2 any](f func(A1, A2, A3, A4, A5, A6,
 // F7R2E binds a func(A1, A2, A3, A4, A5, A6, A7) (R1, R2, error).
 func F7R2E[A1, A2, A3, A4, A5, A6, A7, R1, R2 any](f func(A1, A2, A3, A4, A5, A6, A7) (R1, R2, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c))
+			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1263,18 +1263,18 @@ func F7R2E[A1, A2, A3, A4, A5, A6, A7, R1, R2 any](f func(A1, A2, A3, A4, A5, A6
 // F7R3 binds a func(A1, A2, A3, A4, A5, A6, A7) (R1, R2, R3).
 func F7R3[A1, A2, A3, A4, A5, A6, A7, R1, R2, R3 any](f func(A1, A2, A3, A4, A5, A6, A7) (R1, R2, R3)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c))
+			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -1292,18 +1292,18 @@ func F7R3[A1, A2, A3, A4, A5, A6, A7, R1, R2, R3 any](f func(A1, A2, A3, A4, A5,
 // F7R3E binds a func(A1, A2, A3, A4, A5, A6, A7) (R1, R2, R3, error).
 func F7R3E[A1, A2, A3, A4, A5, A6, A7, R1, R2, R3 any](f func(A1, A2, A3, A4, A5, A6, A7) (R1, R2, R3, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c))
+			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1327,16 +1327,16 @@ func F7R3E[A1, A2, A3, A4, A5, A6, A7, R1, R2, R3 any](f func(A1, A2, A3, A4, A5
 // F8 binds a func(A1, A2, A3, A4, A5, A6, A7, A8).
 func F8[A1, A2, A3, A4, A5, A6, A7, A8 any](f func(A1, A2, A3, A4, A5, A6, A7, A8)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8]()}, out: nil, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
 		return func(c *call) error {
-			f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c))
+			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8))
 			return nil
 		}
 	}}
@@ -1345,16 +1345,16 @@ func F8[A1, A2, A3, A4, A5, A6, A7, A8 any](f func(A1, A2, A3, A4, A5, A6, A7, A
 // F8E binds a func(A1, A2, A3, A4, A5, A6, A7, A8) error.
 func F8E[A1, A2, A3, A4, A5, A6, A7, A8 any](f func(A1, A2, A3, A4, A5, A6, A7, A8) error) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8]()}, out: nil, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
 		return func(c *call) error {
-			err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c))
+			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8))
 			if err != nil {
 
 				return err
@@ -1367,17 +1367,17 @@ func F8E[A1, A2, A3, A4, A5, A6, A7, A8 any](f func(A1, A2, A3, A4, A5, A6, A7, 
 // F8R binds a func(A1, A2, A3, A4, A5, A6, A7, A8) R1.
 func F8R[A1, A2, A3, A4, A5, A6, A7, A8, R1 any](f func(A1, A2, A3, A4, A5, A6, A7, A8) R1) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c))
+			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8))
 			return e1(c, v1)
 		}
 	}}
@@ -1386,17 +1386,17 @@ func F8R[A1, A2, A3, A4, A5, A6, A7, A8, R1 any](f func(A1, A2, A3, A4, A5, A6, 
 // F8RE binds a func(A1, A2, A3, A4, A5, A6, A7, A8) (R1, error).
 func F8RE[A1, A2, A3, A4, A5, A6, A7, A8, R1 any](f func(A1, A2, A3, A4, A5, A6, A7, A8) (R1, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c))
+			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8))
 			if err != nil {
 				x1(v1)
 				return err
@@ -1409,18 +1409,18 @@ func F8RE[A1, A2, A3, A4, A5, A6, A7, A8, R1 any](f func(A1, A2, A3, A4, A5, A6,
 // F8R2 binds a func(A1, A2, A3, A4, A5, A6, A7, A8) (R1, R2).
 func F8R2[A1, A2, A3, A4, A5, A6, A7, A8, R1, R2 any](f func(A1, A2, A3, A4, A5, A6, A7, A8) (R1, R2)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c))
+			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -1433,18 +1433,18 @@ func F8R2[A1, A2, A3, A4, A5, A6, A7, A8, R1, R2 any](f func(A1, A2, A3, A4, A5,
 // F8R2E binds a func(A1, A2, A3, A4, A5, A6, A7, A8) (R1, R2, error).
 func F8R2E[A1, A2, A3, A4, A5, A6, A7, A8, R1, R2 any](f func(A1, A2, A3, A4, A5, A6, A7, A8) (R1, R2, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c))
+			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1462,19 +1462,19 @@ func F8R2E[A1, A2, A3, A4, A5, A6, A7, A8, R1, R2 any](f func(A1, A2, A3, A4, A5
 // F8R3 binds a func(A1, A2, A3, A4, A5, A6, A7, A8) (R1, R2, R3).
 func F8R3[A1, A2, A3, A4, A5, A6, A7, A8, R1, R2, R3 any](f func(A1, A2, A3, A4, A5, A6, A7, A8) (R1, R2, R3)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c))
+			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -1492,19 +1492,19 @@ func F8R3[A1, A2, A3, A4, A5, A6, A7, A8, R1, R2, R3 any](f func(A1, A2, A3, A4,
 // F8R3E binds a func(A1, A2, A3, A4, A5, A6, A7, A8) (R1, R2, R3, error).
 func F8R3E[A1, A2, A3, A4, A5, A6, A7, A8, R1, R2, R3 any](f func(A1, A2, A3, A4, A5, A6, A7, A8) (R1, R2, R3, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c))
+			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1528,17 +1528,17 @@ func F8R3E[A1, A2, A3, A4, A5, A6, A7, A8, R1, R2, R3 any](f func(A1, A2, A3, A4
 // F9 binds a func(A1, A2, A3, A4, A5, A6, A7, A8, A9).
 func F9[A1, A2, A3, A4, A5, A6, A7, A8, A9 any](f func(A1, A2, A3, A4, A5, A6, A7, A8, A9)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8](), reflect.TypeFor[A9]()}, out: nil, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
-		d9 := decoder[A9](b, 8)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
+		d9, m9 := decoder[A9](b, 8), b.params[8].place
 		return func(c *call) error {
-			f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c))
+			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9))
 			return nil
 		}
 	}}
@@ -1547,17 +1547,17 @@ func F9[A1, A2, A3, A4, A5, A6, A7, A8, A9 any](f func(A1, A2, A3, A4, A5, A6, A
 // F9E binds a func(A1, A2, A3, A4, A5, A6, A7, A8, A9) error.
 func F9E[A1, A2, A3, A4, A5, A6, A7, A8, A9 any](f func(A1, A2, A3, A4, A5, A6, A7, A8, A9) error) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8](), reflect.TypeFor[A9]()}, out: nil, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
-		d9 := decoder[A9](b, 8)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
+		d9, m9 := decoder[A9](b, 8), b.params[8].place
 		return func(c *call) error {
-			err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c))
+			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9))
 			if err != nil {
 
 				return err
@@ -1570,18 +1570,18 @@ func F9E[A1, A2, A3, A4, A5, A6, A7, A8, A9 any](f func(A1, A2, A3, A4, A5, A6, 
 // F9R binds a func(A1, A2, A3, A4, A5, A6, A7, A8, A9) R1.
 func F9R[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1 any](f func(A1, A2, A3, A4, A5, A6, A7, A8, A9) R1) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8](), reflect.TypeFor[A9]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
-		d9 := decoder[A9](b, 8)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
+		d9, m9 := decoder[A9](b, 8), b.params[8].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c))
+			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9))
 			return e1(c, v1)
 		}
 	}}
@@ -1590,18 +1590,18 @@ func F9R[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1 any](f func(A1, A2, A3, A4, A5, 
 // F9RE binds a func(A1, A2, A3, A4, A5, A6, A7, A8, A9) (R1, error).
 func F9RE[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1 any](f func(A1, A2, A3, A4, A5, A6, A7, A8, A9) (R1, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8](), reflect.TypeFor[A9]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
-		d9 := decoder[A9](b, 8)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
+		d9, m9 := decoder[A9](b, 8), b.params[8].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c))
+			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9))
 			if err != nil {
 				x1(v1)
 				return err
@@ -1614,19 +1614,19 @@ func F9RE[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1 any](f func(A1, A2, A3, A4, A5,
 // F9R2 binds a func(A1, A2, A3, A4, A5, A6, A7, A8, A9) (R1, R2).
 func F9R2[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1, R2 any](f func(A1, A2, A3, A4, A5, A6, A7, A8, A9) (R1, R2)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8](), reflect.TypeFor[A9]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
-		d9 := decoder[A9](b, 8)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
+		d9, m9 := decoder[A9](b, 8), b.params[8].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c))
+			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -1639,19 +1639,19 @@ func F9R2[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1, R2 any](f func(A1, A2, A3, A4,
 // F9R2E binds a func(A1, A2, A3, A4, A5, A6, A7, A8, A9) (R1, R2, error).
 func F9R2E[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1, R2 any](f func(A1, A2, A3, A4, A5, A6, A7, A8, A9) (R1, R2, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8](), reflect.TypeFor[A9]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
-		d9 := decoder[A9](b, 8)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
+		d9, m9 := decoder[A9](b, 8), b.params[8].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c))
+			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1669,20 +1669,20 @@ func F9R2E[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1, R2 any](f func(A1, A2, A3, A4
 // F9R3 binds a func(A1, A2, A3, A4, A5, A6, A7, A8, A9) (R1, R2, R3).
 func F9R3[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1, R2, R3 any](f func(A1, A2, A3, A4, A5, A6, A7, A8, A9) (R1, R2, R3)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8](), reflect.TypeFor[A9]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
-		d9 := decoder[A9](b, 8)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
+		d9, m9 := decoder[A9](b, 8), b.params[8].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c))
+			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -1700,20 +1700,20 @@ func F9R3[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1, R2, R3 any](f func(A1, A2, A3,
 // F9R3E binds a func(A1, A2, A3, A4, A5, A6, A7, A8, A9) (R1, R2, R3, error).
 func F9R3E[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1, R2, R3 any](f func(A1, A2, A3, A4, A5, A6, A7, A8, A9) (R1, R2, R3, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8](), reflect.TypeFor[A9]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
-		d9 := decoder[A9](b, 8)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
+		d9, m9 := decoder[A9](b, 8), b.params[8].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c))
+			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1737,18 +1737,18 @@ func F9R3E[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1, R2, R3 any](f func(A1, A2, A3
 // F10 binds a func(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10).
 func F10[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10 any](f func(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8](), reflect.TypeFor[A9](), reflect.TypeFor[A10]()}, out: nil, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
-		d9 := decoder[A9](b, 8)
-		d10 := decoder[A10](b, 9)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
+		d9, m9 := decoder[A9](b, 8), b.params[8].place
+		d10, m10 := decoder[A10](b, 9), b.params[9].place
 		return func(c *call) error {
-			f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c), d10(c))
+			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9), arg(c, m10, 9, d10))
 			return nil
 		}
 	}}
@@ -1757,18 +1757,18 @@ func F10[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10 any](f func(A1, A2, A3, A4, A5,
 // F10E binds a func(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10) error.
 func F10E[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10 any](f func(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10) error) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8](), reflect.TypeFor[A9](), reflect.TypeFor[A10]()}, out: nil, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
-		d9 := decoder[A9](b, 8)
-		d10 := decoder[A10](b, 9)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
+		d9, m9 := decoder[A9](b, 8), b.params[8].place
+		d10, m10 := decoder[A10](b, 9), b.params[9].place
 		return func(c *call) error {
-			err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c), d10(c))
+			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9), arg(c, m10, 9, d10))
 			if err != nil {
 
 				return err
@@ -1781,19 +1781,19 @@ func F10E[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10 any](f func(A1, A2, A3, A4, A5
 // F10R binds a func(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10) R1.
 func F10R[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1 any](f func(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10) R1) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8](), reflect.TypeFor[A9](), reflect.TypeFor[A10]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
-		d9 := decoder[A9](b, 8)
-		d10 := decoder[A10](b, 9)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
+		d9, m9 := decoder[A9](b, 8), b.params[8].place
+		d10, m10 := decoder[A10](b, 9), b.params[9].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c), d10(c))
+			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9), arg(c, m10, 9, d10))
 			return e1(c, v1)
 		}
 	}}
@@ -1802,19 +1802,19 @@ func F10R[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1 any](f func(A1, A2, A3, A4
 // F10RE binds a func(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10) (R1, error).
 func F10RE[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1 any](f func(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10) (R1, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8](), reflect.TypeFor[A9](), reflect.TypeFor[A10]()}, out: []reflect.Type{reflect.TypeFor[R1]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
-		d9 := decoder[A9](b, 8)
-		d10 := decoder[A10](b, 9)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
+		d9, m9 := decoder[A9](b, 8), b.params[8].place
+		d10, m10 := decoder[A10](b, 9), b.params[9].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c), d10(c))
+			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9), arg(c, m10, 9, d10))
 			if err != nil {
 				x1(v1)
 				return err
@@ -1827,20 +1827,20 @@ func F10RE[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1 any](f func(A1, A2, A3, A
 // F10R2 binds a func(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10) (R1, R2).
 func F10R2[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1, R2 any](f func(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10) (R1, R2)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8](), reflect.TypeFor[A9](), reflect.TypeFor[A10]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
-		d9 := decoder[A9](b, 8)
-		d10 := decoder[A10](b, 9)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
+		d9, m9 := decoder[A9](b, 8), b.params[8].place
+		d10, m10 := decoder[A10](b, 9), b.params[9].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c), d10(c))
+			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9), arg(c, m10, 9, d10))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -1853,20 +1853,20 @@ func F10R2[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1, R2 any](f func(A1, A2, A
 // F10R2E binds a func(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10) (R1, R2, error).
 func F10R2E[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1, R2 any](f func(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10) (R1, R2, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8](), reflect.TypeFor[A9](), reflect.TypeFor[A10]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
-		d9 := decoder[A9](b, 8)
-		d10 := decoder[A10](b, 9)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
+		d9, m9 := decoder[A9](b, 8), b.params[8].place
+		d10, m10 := decoder[A10](b, 9), b.params[9].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c), d10(c))
+			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9), arg(c, m10, 9, d10))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1884,21 +1884,21 @@ func F10R2E[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1, R2 any](f func(A1, A2, 
 // F10R3 binds a func(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10) (R1, R2, R3).
 func F10R3[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1, R2, R3 any](f func(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10) (R1, R2, R3)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8](), reflect.TypeFor[A9](), reflect.TypeFor[A10]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: false, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
-		d9 := decoder[A9](b, 8)
-		d10 := decoder[A10](b, 9)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
+		d9, m9 := decoder[A9](b, 8), b.params[8].place
+		d10, m10 := decoder[A10](b, 9), b.params[9].place
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c), d10(c))
+			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9), arg(c, m10, 9, d10))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -1916,21 +1916,21 @@ func F10R3[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1, R2, R3 any](f func(A1, A
 // F10R3E binds a func(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10) (R1, R2, R3, error).
 func F10R3E[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1, R2, R3 any](f func(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10) (R1, R2, R3, error)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1](), reflect.TypeFor[A2](), reflect.TypeFor[A3](), reflect.TypeFor[A4](), reflect.TypeFor[A5](), reflect.TypeFor[A6](), reflect.TypeFor[A7](), reflect.TypeFor[A8](), reflect.TypeFor[A9](), reflect.TypeFor[A10]()}, out: []reflect.Type{reflect.TypeFor[R1](), reflect.TypeFor[R2](), reflect.TypeFor[R3]()}, err: true, bind: func(b *binding) func(*call) error {
-		d1 := decoder[A1](b, 0)
-		d2 := decoder[A2](b, 1)
-		d3 := decoder[A3](b, 2)
-		d4 := decoder[A4](b, 3)
-		d5 := decoder[A5](b, 4)
-		d6 := decoder[A6](b, 5)
-		d7 := decoder[A7](b, 6)
-		d8 := decoder[A8](b, 7)
-		d9 := decoder[A9](b, 8)
-		d10 := decoder[A10](b, 9)
+		d1, m1 := decoder[A1](b, 0), b.params[0].place
+		d2, m2 := decoder[A2](b, 1), b.params[1].place
+		d3, m3 := decoder[A3](b, 2), b.params[2].place
+		d4, m4 := decoder[A4](b, 3), b.params[3].place
+		d5, m5 := decoder[A5](b, 4), b.params[4].place
+		d6, m6 := decoder[A6](b, 5), b.params[5].place
+		d7, m7 := decoder[A7](b, 6), b.params[6].place
+		d8, m8 := decoder[A8](b, 7), b.params[7].place
+		d9, m9 := decoder[A9](b, 8), b.params[8].place
+		d10, m10 := decoder[A10](b, 9), b.params[9].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(d1(c), d2(c), d3(c), d4(c), d5(c), d6(c), d7(c), d8(c), d9(c), d10(c))
+			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9), arg(c, m10, 9, d10))
 			if err != nil {
 				x1(v1)
 				x2(v2)

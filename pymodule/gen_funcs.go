@@ -85,8 +85,8 @@ func adapter(b *bytes.Buffer, n, r int, e bool) {
 	fmt.Fprintf(b, "\treturn Fn{in: %s, out: %s, err: %v, bind: func(b *binding) func(*call) error {\n", types(as), types(rs), e)
 	args := make([]string, n)
 	for i := range as {
-		fmt.Fprintf(b, "\t\td%d := decoder[A%d](b, %d)\n", i+1, i+1, i)
-		args[i] = fmt.Sprintf("d%d(c)", i+1)
+		fmt.Fprintf(b, "\t\td%d, m%d := decoder[A%d](b, %d), b.params[%d].place\n", i+1, i+1, i+1, i, i)
+		args[i] = fmt.Sprintf("arg(c, m%d, %d, d%d)", i+1, i, i+1)
 	}
 	for j := range rs {
 		if e || j > 0 { // dropped after an error, or after an earlier result failed

@@ -297,6 +297,7 @@ type param struct {
 	dflt     string
 	hasDflt  bool
 	tensor   *tensorSpec
+	place    int8 // where a call reads the argument (arg)
 }
 
 // plan checks f and plans its conversions: the only reflection there is.
@@ -346,6 +347,7 @@ func plan(f Function) (*binding, error) {
 		} else if !required {
 			return nil, fmt.Errorf("parameter %s: a required keyword-only parameter after one with a default is not supported", p.Name)
 		}
+		bp.place = bp.placeOf()
 		b.params = append(b.params, bp)
 	}
 	if len(b.tensors) > C.GDL_BIND_MAX_TENSORS {

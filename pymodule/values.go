@@ -17,22 +17,43 @@ import (
 	"github.com/godlpack/godlpack/producer"
 )
 
+// Where an argument of a call is read: in place, or by its decoder.
+const (
+	decoded  = iota // a string, bytes, object or optional: the decoder makes it
+	inPlace         // a number or bool: the gdl_value C wrote
+	tensorAt        // a tensor: the Go view C wrote (gdl_arg_view)
+)
+
+// placeOf says where a call reads p's argument: decoded, inPlace or tensorAt.
+func (p *param) placeOf() int8 {
+	switch {
+	case p.optional || p.kind == kindString || p.kind == kindBytes || p.kind == kindObject:
+		return decoded
+	case p.kind == kindTensor:
+		return tensorAt
+	}
+	return inPlace
+}
+
+// arg reads argument i of a call as a T: a copy of what C wrote, or what d
+// makes of it. It inlines into the adapters, so that the common arguments
+// cost a copy and no call.
+func arg[T any](c *call, place int8, i int, d func(*call) T) T {
+	switch place {
+	case inPlace:
+		return *(*T)(unsafe.Pointer(&c.args[i].v))
+	case tensorAt:
+		return *(*T)(unsafe.Pointer(&c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))].view))
+	}
+	return d(c)
+}
+
 // decoder returns the function that reads parameter i of a call as a T. It
 // is planned once; what it does per call is a copy from C memory (a string
 // or bytes argument is copied into Go memory).
 func decoder[T any](b *binding, i int) func(*call) T {
 	p := b.params[i]
 	k, opt, validOff := p.kind, p.optional, p.validOff
-	// The common parameters, always present, are a copy of what C wrote.
-	switch {
-	case opt:
-	case k == kindTensor:
-		return func(c *call) T {
-			return *(*T)(unsafe.Pointer(&c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))].view))
-		}
-	case k != kindString && k != kindBytes && k != kindObject:
-		return func(c *call) T { return *(*T)(unsafe.Pointer(&c.args[i].v)) }
-	}
 	return func(c *call) (t T) {
 		a := &c.args[i]
 		dst := unsafe.Pointer(&t)
