@@ -596,23 +596,37 @@ var goPackages = strings.NewReplacer("consumer: ", "", "producer: ", "", "dlpack
 //export godlpackBindCall
 func godlpackBindCall(c *call) {
 	b := (*bindings.Load())[c.fn.id]
-	var copies [C.GDL_BIND_MAX_TENSORS]*producer.Buffer // conversions, released when the call is done
 	defer func() {
 		if p := recover(); p != nil {
 			fail(c, capsule.RuntimeError, fmt.Sprintf("%s(): internal error: %v", b.name, p))
-		}
-		if c.unchecked != 0 {
-			for _, buf := range copies {
-				if buf != nil {
-					buf.Release()
-				}
-			}
 		}
 	}()
 	if b.releaseGIL {
 		preempt.Restore() // the GIL is released for long work, which the runtime must be able to preempt
 	}
-	if c.unchecked != 0 && !b.admit(c, &copies) {
+	if c.unchecked != 0 {
+		b.callAdmitted(c)
+		return
+	}
+	if err := b.call(c); err != nil {
+		fail(c, exceptionOf(err), b.name+"(): "+goPackages.Replace(err.Error()))
+	}
+}
+
+// callAdmitted is the call of a function some of whose tensor arguments
+// failed their spec in C: each is converted where its parameter allows, or
+// the call fails with what is wrong; conversions are released when the call
+// is done. Apart, so that the common call keeps no room for them.
+func (b *binding) callAdmitted(c *call) {
+	var copies [C.GDL_BIND_MAX_TENSORS]*producer.Buffer
+	defer func() {
+		for _, buf := range copies {
+			if buf != nil {
+				buf.Release()
+			}
+		}
+	}()
+	if !b.admit(c, &copies) {
 		return
 	}
 	if err := b.call(c); err != nil {
