@@ -105,6 +105,50 @@ static int borrow_ndarray(PyObject *x, int64_t *shape_buf, int64_t *strides_buf,
 	return 0;
 }
 
+/* An ndarray's managed tensor (gdl_ndarray_take): the tensor, then its shape and strides. */
+typedef struct {
+	DLManagedTensorVersioned m;
+	int64_t dims[];
+} ndarray_managed;
+
+/*
+ * ndarray_deleter drops the array's reference. It runs on any thread, with
+ * or without the GIL; once the interpreter is finalizing or gone, the
+ * reference is left (the array may be gone, and taking the GIL then would
+ * stop the thread), as NumPy's own deleter leaves it.
+ */
+static void ndarray_deleter(DLManagedTensorVersioned *m) {
+	if (!gdl_owner_is_shut_down() && Py_IsInitialized()) {
+		PyGILState_STATE g = PyGILState_Ensure();
+		gdl_drop_keeping_error((PyObject *)m->manager_ctx);
+		PyGILState_Release(g);
+	}
+	free(m);
+}
+
+int gdl_ndarray_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
+	if (req->copy == 1 || req->has_device)
+		return 1;
+	const numpy_array *a = (const numpy_array *)x;
+	int nd = a->nd < 0 || a->nd > GDL_MAX_NDIM ? 0 : a->nd;
+	ndarray_managed *nm = malloc(sizeof *nm + 2 * (size_t)nd * sizeof(int64_t));
+	if (nm == NULL) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	gdl_taken view;
+	if (borrow_ndarray(x, nm->dims, nm->dims + nd, &view) != 0) {
+		free(nm);
+		return 1;
+	}
+	nm->m = view.view;
+	nm->m.manager_ctx = view.lender; /* the reference borrow_ndarray took passes to the tensor */
+	nm->m.deleter = ndarray_deleter;
+	out->managed = &nm->m;
+	out->versioned = true;
+	return 0;
+}
+
 int gdl_borrow(PyObject *x, const gdl_request *req, int64_t *shape_buf, int64_t *strides_buf, gdl_taken *out) {
 	/* A copy or a device asked for is the producer's to make: only __dlpack__ is asked for those. */
 	if (req->copy == 1 || req->has_device)

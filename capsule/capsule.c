@@ -394,7 +394,8 @@ int gdl_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
 		out->managed = gdl_capsule_take(x, &out->versioned);
 		return out->managed == NULL ? -1 : 0;
 	}
-	int rc = gdl_exchange_take(x, req, out);
+	/* NumPy's arrays are read as their __dlpack__ would export them, without the call and its capsule. */
+	int rc = gdl_is_ndarray(Py_TYPE(x)) ? gdl_ndarray_take(x, req, out) : gdl_exchange_take(x, req, out);
 	if (rc <= 0)
 		return rc;
 	return take_by_dlpack(x, req, out);

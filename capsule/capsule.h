@@ -188,8 +188,9 @@ typedef struct {
 } gdl_taken;
 
 /*
- * gdl_take asks x for its tensor: through the C exchange API of x's type
- * when it has one and can serve req, else through x.__dlpack__(max_version=
+ * gdl_take asks x for its tensor: from NumPy's exact ndarray itself
+ * (gdl_ndarray_take), through the C exchange API of x's type when it has one
+ * and can serve req, else through x.__dlpack__(max_version=
  * (1, our minor), …) (stream=-1 for CUDA and ROCm data, which
  * __dlpack_device__ tells), or takes it out of x if x is a capsule. Returns
  * 0, or -1 with an exception: TypeError when x speaks no DLPack, or what the
@@ -209,6 +210,16 @@ int gdl_take(PyObject *x, const gdl_request *req, gdl_taken *out);
  * tensor is for gdl_take to take, or -1 with an exception.
  */
 int gdl_borrow(PyObject *x, const gdl_request *req, int64_t *shape_buf, int64_t *strides_buf, gdl_taken *out);
+
+/*
+ * gdl_ndarray_take makes the managed tensor NumPy's __dlpack__ would hand
+ * over for x, an exact ndarray, without calling it: the view gdl_borrow
+ * reads, in a versioned managed tensor of ours that holds a reference to x,
+ * dropped by its deleter with the GIL. Returns 0, 1 when __dlpack__ must
+ * answer (what gdl_borrow leaves to it, a copy or a device asked for), or
+ * -1 with MemoryError.
+ */
+int gdl_ndarray_take(PyObject *x, const gdl_request *req, gdl_taken *out);
 
 /* gdl_taken_release lets go of what tk holds: its managed tensor's deleter, or the lender's reference. */
 void gdl_taken_release(gdl_taken *tk);
