@@ -100,7 +100,7 @@ example-test: $(PY)
 	done
 	rm -f $(EXAMPLE_DIR)/*.h
 	for e in $(EXAMPLE_MODULES) $(EXAMPLE_PACKAGES); do \
-		PYTHONPATH=$(EXAMPLE_DIR) $(PY) -m pytest -q -p no:cacheprovider $$e || exit 1; \
+		PYTHONPATH=$(EXAMPLE_DIR):tests/support $(PY) -m pytest -q -p no:cacheprovider $$e || exit 1; \
 		MYPYPATH=$(EXAMPLE_DIR) PYTHONPATH=$(EXAMPLE_DIR) $(PY) -m mypy.stubtest $$(basename $$e) || exit 1; \
 	done
 

@@ -18,30 +18,7 @@ import torch
 
 import godlpack
 from dlpack_ctypes import decode
-
-
-class Forwarding:
-    """x behind __dlpack__ and __dlpack_device__ of its own: the import calls NumPy's __dlpack__."""
-
-    def __init__(self, x: Any) -> None:
-        self.x = x
-
-    def __dlpack__(self, **kw: Any) -> Any:
-        return self.x.__dlpack__(**kw)
-
-    def __dlpack_device__(self) -> Any:
-        return self.x.__dlpack_device__()
-
-
-def arrays() -> list[np.ndarray]:
-    base = np.arange(48, dtype=np.float64).reshape(4, 12)
-    ro = np.arange(6.0)
-    ro.flags.writeable = False
-    out = [np.array(2.5), np.zeros((3, 0)), base, base.T, base[::-1, ::3], base[:, 1:2],
-           np.broadcast_to(base[0], (3, 12)), ro, np.arange(10, dtype=np.int32)[::-2]]
-    for t in ("?", "b", "B", "h", "H", "i", "I", "l", "L", "q", "Q", "e", "f", "d", "F", "D", "intp", "uintp"):
-        out.append(np.ones((2, 3), dtype=t)[:, ::2])
-    return out
+from numpy_views import Forwarding, arrays, refused
 
 
 def seen(t: godlpack.Tensor) -> tuple[Any, ...]:
@@ -61,8 +38,7 @@ def test_the_struct_path_imports_what_dlpack_exports(x: np.ndarray) -> None:
 
 
 def test_what_dlpack_refuses_keeps_its_words() -> None:
-    for x in (np.arange(4.0).astype(">f8"), np.zeros(3, np.longdouble), np.zeros(3, dtype="M8[s]"),
-              np.zeros(2, dtype=[("a", "u1")])):
+    for x in refused():
         with pytest.raises(BufferError) as want:
             x.__dlpack__()
         with pytest.raises(BufferError) as got:

@@ -22,6 +22,7 @@ import pytest
 import torch
 
 import bindtest as b
+from numpy_views import Forwarding, arrays, refused  # tests/support
 
 
 def test_functions_are_builtins_of_their_module() -> None:
@@ -402,31 +403,7 @@ def test_results_as_godlpack_tensors() -> None:
     assert np.from_dlpack(t).tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
-class Forwarding:
-    """x behind __dlpack__ and __dlpack_device__ of its own: the import takes a managed tensor, never a view."""
-
-    def __init__(self, x: Any) -> None:
-        self.x = x
-
-    def __dlpack__(self, **kw: Any) -> Any:
-        return self.x.__dlpack__(**kw)
-
-    def __dlpack_device__(self) -> Any:
-        return self.x.__dlpack_device__()
-
-
-def numpy_arrays() -> list[np.ndarray]:
-    base = np.arange(48, dtype=np.float64).reshape(4, 12)
-    ro = np.arange(6.0)
-    ro.flags.writeable = False
-    out = [np.array(2.5), np.zeros((3, 0)), base, base.T, base[::-1, ::3], base[:, 1:2], np.broadcast_to(base[0], (3, 12)),
-           ro, np.arange(10, dtype=np.int32)[::-2]]
-    for t in ("?", "b", "B", "h", "H", "i", "I", "l", "L", "q", "Q", "e", "f", "d", "F", "D", "intp", "uintp", "long"):
-        out.append(np.ones((2, 3), dtype=t)[:, ::2])
-    return out
-
-
-@pytest.mark.parametrize("x", numpy_arrays(), ids=lambda x: f"{x.dtype}-{x.shape}-{x.strides}")
+@pytest.mark.parametrize("x", arrays(), ids=lambda x: f"{x.dtype}-{x.shape}-{x.strides}")
 def test_numpy_arguments_are_read_as_their_dlpack_export(x: np.ndarray) -> None:
     """An ndarray argument is read in place, without __dlpack__; what the function sees is what that would export."""
     assert b.describe(x) == b.describe(Forwarding(x))
@@ -434,9 +411,7 @@ def test_numpy_arguments_are_read_as_their_dlpack_export(x: np.ndarray) -> None:
 
 def test_numpy_arrays_dlpack_refuses_keep_its_words() -> None:
     """What NumPy's __dlpack__ refuses (or an ndarray subclass answers) still goes through __dlpack__."""
-    swapped = np.arange(4.0).astype(">f8")
-    odd = np.zeros(10, np.uint8)[1:].view(np.dtype([("a", "u1")]))
-    for x in (swapped, np.zeros(3, np.longdouble), np.zeros(3, dtype="M8[s]"), odd):
+    for x in refused():
         with pytest.raises(BufferError) as got:
             b.describe(x)
         with pytest.raises(BufferError) as want:
