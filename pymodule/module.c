@@ -279,28 +279,25 @@ void gdl_arg_view(gdl_arg_tensor *t) {
 	g->f_contiguous = v->f_contiguous;
 }
 
-/*
- * spec_holds reports whether an imported tensor is what its parameter
- * accepts. A writable parameter's strided tensor is left to Go, which
- * refuses it only when its elements overlap.
- */
-static bool spec_holds(const gdl_param *p, const gdl_inspected *v) {
+int gdl_spec_fault(const gdl_param *p, const gdl_inspected *v) {
 	const gdl_tensor_spec *s = &p->spec;
-	bool ok = s->ndtypes == 0;
+	bool dtype = s->ndtypes == 0;
 	for (int32_t i = 0; i < s->ndtypes; i++)
-		ok |= s->dtypes[i].code == v->dtype.code && s->dtypes[i].bits == v->dtype.bits &&
-		      s->dtypes[i].lanes == v->dtype.lanes;
-	if (s->ndim >= 0) {
-		ok &= v->ndim == s->ndim;
-		for (int32_t d = 0; ok && d < s->ndim; d++)
-			ok = s->shape[d] < 0 || s->shape[d] == v->shape[d];
-	}
-	if (s->device == 0)
-		ok &= gdl_is_cpu_accessible(v->device);
-	else if (s->device > 0)
-		ok &= (int32_t)v->device.device_type == s->device;
-	ok &= s->order == 0 || (s->order == 'C' && v->c_contiguous) || (s->order == 'F' && v->f_contiguous);
-	return ok && (!p->writable || v->c_contiguous);
+		dtype |= s->dtypes[i].code == v->dtype.code && s->dtypes[i].bits == v->dtype.bits &&
+		         s->dtypes[i].lanes == v->dtype.lanes;
+	if (!dtype || (s->ndim >= 0 && v->ndim != s->ndim))
+		return GDL_SPEC_TYPE;
+	if ((s->device == 0 && !gdl_is_cpu_accessible(v->device)) ||
+	    (s->device > 0 && (int32_t)v->device.device_type != s->device))
+		return GDL_SPEC_DEVICE;
+	for (int32_t d = 0; d < s->ndim; d++)
+		if (s->shape[d] >= 0 && s->shape[d] != v->shape[d])
+			return GDL_SPEC_SHAPE;
+	if (s->order == 'C' && !v->c_contiguous)
+		return GDL_SPEC_C_ORDER;
+	if (s->order == 'F' && !v->f_contiguous)
+		return GDL_SPEC_F_ORDER;
+	return p->writable && !v->c_contiguous ? GDL_SPEC_STRIDED_OUTPUT : GDL_SPEC_OK;
 }
 
 /* convert_arg converts argument i (NULL when not passed) into c->args[i]; tensors are counted in *nt. */
@@ -350,8 +347,11 @@ static int convert_arg(const gdl_bound *b, int i, PyObject *o, gdl_call *c, int 
 	case GDL_KIND_TENSOR:
 		if (take_tensor(b, p, o, &c->tensors[*nt]) != 0)
 			return -1;
-		if (!spec_holds(p, &c->tensors[*nt].imp.v))
+		int fault = gdl_spec_fault(p, &c->tensors[*nt].imp.v);
+		if (fault != GDL_SPEC_OK) {
 			c->unchecked |= 1u << *nt;
+			c->faults[*nt] = (uint8_t)fault;
+		}
 		gdl_arg_view(&c->tensors[*nt]);
 		v->v.index = (*nt)++;
 		return 0;

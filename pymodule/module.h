@@ -77,6 +77,20 @@ typedef struct {
 	char order;         /* 0: any layout; 'C' or 'F': contiguous */
 } gdl_tensor_spec;
 
+/*
+ * What gdl_spec_fault finds wrong with a tensor argument, in the order it
+ * checks; pymodule's refuse words each.
+ */
+enum {
+	GDL_SPEC_OK = 0,
+	GDL_SPEC_TYPE,           /* a dtype or a number of dimensions the parameter does not take */
+	GDL_SPEC_DEVICE,         /* memory on a device the parameter does not take */
+	GDL_SPEC_SHAPE,          /* a size other than the parameter's */
+	GDL_SPEC_C_ORDER,        /* not C-contiguous, as the parameter asks */
+	GDL_SPEC_F_ORDER,        /* not F-contiguous, as the parameter asks */
+	GDL_SPEC_STRIDED_OUTPUT, /* a strided tensor to write: refused only if its elements overlap, which Go decides */
+};
+
 typedef struct {
 	char *name;
 	uint8_t kind;
@@ -143,6 +157,13 @@ typedef struct {
 	int64_t strides[GDL_MAX_NDIM];
 } gdl_arg_tensor;
 
+/*
+ * gdl_spec_fault holds an imported tensor to its parameter's spec: the
+ * parameter's one check, in C, for every call and again for Go after a
+ * conversion. GDL_SPEC_OK, or the first fault.
+ */
+int gdl_spec_fault(const gdl_param *p, const gdl_inspected *v);
+
 /* gdl_arg_view describes t->imp in t->view: at the import, and again after Go converts the argument. */
 void gdl_arg_view(gdl_arg_tensor *t);
 
@@ -157,6 +178,7 @@ typedef struct {
 	gdl_arg_tensor tensors[GDL_BIND_MAX_TENSORS];
 	gdl_result_tensor out[GDL_BIND_MAX_RESULTS];
 	uint32_t unchecked; /* bit k: tensor k failed its parameter's spec in C, for Go to convert or refuse */
+	uint8_t faults[GDL_BIND_MAX_TENSORS]; /* the GDL_SPEC_ fault of each tensor unchecked names */
 	int nout;           /* out entries Go filled (each holds an owner reference) */
 	int error; /* 0, or a GDL_…_ERROR kind with the message in message */
 	char message[GDL_BIND_ERROR_LEN];

@@ -644,7 +644,7 @@ func (b *binding) admit(c *call, copies *[C.GDL_BIND_MAX_TENSORS]*producer.Buffe
 		}
 		spec := b.params[i].tensor
 		a := &c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))]
-		exc, msg := spec.refuse(tensorArg(a))
+		exc, msg := spec.refuse(C.int(c.faults[k]), tensorArg(a))
 		if exc != 0 && spec.convertible {
 			var err error
 			if copies[k], err = spec.convert(a); err != nil {
@@ -652,7 +652,7 @@ func (b *binding) admit(c *call, copies *[C.GDL_BIND_MAX_TENSORS]*producer.Buffe
 				return false
 			}
 			if copies[k] != nil {
-				exc, msg = spec.refuse(tensorArg(a))
+				exc, msg = spec.refuse(C.gdl_spec_fault(&c.fn.params[i], &a.imp.v), tensorArg(a))
 			}
 		}
 		if exc != 0 {

@@ -195,7 +195,7 @@ func shapeString(shape []int64) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
-// fill writes s into the C parameter that calls read: spec_holds in
+// fill writes s into the C parameter that calls read: gdl_spec_fault in
 // module.c is the check, in C; refuse words what it finds.
 func (s *tensorSpec) fill(cp *C.gdl_param) {
 	cp.writable = C.bool(s.writable)
@@ -217,34 +217,25 @@ func (s *tensorSpec) fill(cp *C.gdl_param) {
 	sp.order = C.char(s.order)
 }
 
-// refuse says what is wrong with t, which spec_holds found at fault (or,
-// for writable strided tensors, left to refuse to decide): 0 and "" when
-// nothing is.
-func (s *tensorSpec) refuse(t Tensor) (capsule.Exception, string) {
-	dtypeOK := s.dtypes == nil
-	for _, dt := range s.dtypes {
-		dtypeOK = dtypeOK || dt == t.DType
-	}
-	got := func() string { return fmt.Sprintf("a %d-D %v one", len(t.Shape), t.DType) }
-	switch {
-	case !dtypeOK || s.shape != nil && len(s.shape) != len(t.Shape):
-		return capsule.TypeError, "must be " + s.want + ", got " + got()
-	case s.device == 0 && !t.CPUAccessible() || s.device > 0 && t.Device.Type != s.device:
+// refuse words fault, what gdl_spec_fault (the parameter's check, in C)
+// found wrong with t: the exception and the end of the message, or 0 and ""
+// for a strided tensor to write whose elements do not overlap.
+func (s *tensorSpec) refuse(fault C.int, t Tensor) (capsule.Exception, string) {
+	switch fault {
+	case C.GDL_SPEC_TYPE:
+		return capsule.TypeError, fmt.Sprintf("must be %s, got a %d-D %v one", s.want, len(t.Shape), t.DType)
+	case C.GDL_SPEC_DEVICE:
 		return capsule.BufferError, "must be " + s.want + " in memory the CPU reads, got one on " + t.Device.String()
-	}
-	for d, n := range s.shape {
-		if n >= 0 && t.Shape[d] != n {
-			return capsule.ValueError, "must be " + s.want + ", got shape " + shapeString(t.Shape)
-		}
-	}
-	switch {
-	case s.order == 'C' && !t.Extent.CContiguous:
+	case C.GDL_SPEC_SHAPE:
+		return capsule.ValueError, "must be " + s.want + ", got shape " + shapeString(t.Shape)
+	case C.GDL_SPEC_C_ORDER:
 		return capsule.ValueError, "must be " + s.want + ", got a non-contiguous one (strides " + fmt.Sprint(t.Strides) + ")"
-	case s.order == 'F' && !t.Extent.FContiguous:
+	case C.GDL_SPEC_F_ORDER:
 		return capsule.ValueError, "must be " + s.want + ", got strides " + fmt.Sprint(t.Strides)
-	}
-	if s.writable && !t.Extent.CContiguous && dlpack.SelfOverlapping(t.Shape, t.Strides) {
-		return capsule.ValueError, "is written in place, and its elements share memory (strides " + fmt.Sprint(t.Strides) + ")"
+	case C.GDL_SPEC_STRIDED_OUTPUT:
+		if dlpack.SelfOverlapping(t.Shape, t.Strides) {
+			return capsule.ValueError, "is written in place, and its elements share memory (strides " + fmt.Sprint(t.Strides) + ")"
+		}
 	}
 	return 0, ""
 }
