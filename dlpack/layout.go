@@ -2,7 +2,6 @@ package dlpack
 
 import (
 	"errors"
-	"math"
 	"math/bits"
 	"slices"
 )
@@ -84,7 +83,9 @@ func absU(a int64) uint64 {
 // (3, 2) with strides (2, 3), is reported as overlapping. Empty tensors,
 // 0-d tensors and dimensions of size 1 (whatever their stride) never
 // overlap. A layout that is not valid (strides of another length than
-// shape, a negative dimension) is reported as overlapping.
+// shape, a negative dimension) is reported as overlapping, and so is one
+// whose offsets span 2**64 elements or more (which [CheckLayout] refuses):
+// they wrap.
 func SelfOverlapping(shape, strides []int64) bool {
 	if strides == nil {
 		return !validShape(shape)
@@ -123,7 +124,9 @@ func SelfOverlapping(shape, strides []int64) bool {
 		var carry uint64
 		span, carry = bits.Add64(span, reach, 0)
 		if hi != 0 || carry != 0 {
-			span = math.MaxUint64 // beyond any stride: what follows overlaps
+			// Offsets 2**64 apart or more: distinct as integers, but the
+			// same address once they wrap, as pointer arithmetic does.
+			return true
 		}
 	}
 	return false
