@@ -361,11 +361,15 @@ static int exchange(PyObject *x, const gdl_request *req, int64_t *shape_buf, int
 		goto done;
 	/*
 	 * PyTorch's table exports what its __dlpack__ refuses: a tensor that
-	 * requires grad, and a conjugate view unconjugated (wrong values). Those
-	 * take the __dlpack__ path, whose answer is the producer's own.
+	 * requires grad, and a conjugate view unconjugated (wrong values). An
+	 * import takes the __dlpack__ path for those, whose answer is the
+	 * producer's own. A lent view serves a parameter the function only
+	 * reads, as torch's exchange API serves kernels: a tensor that requires
+	 * grad (any input of an autograd.Function's forward) is read as it is,
+	 * and only a complex view, which may be conjugate, goes to __dlpack__.
 	 */
 	bool autograd = f.requires_grad != NULL;
-	if (autograd) {
+	if (autograd && shape_buf == NULL) {
 		int grad = requires_grad(x, &f);
 		if (grad != 0) {
 			rc = grad < 0 ? -1 : 1;

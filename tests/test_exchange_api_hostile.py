@@ -354,15 +354,28 @@ def test_a_lent_view_is_held_to_the_rules_and_what_it_cannot_be_is_taken() -> No
     assert lent == [] and taken == [1] and np.frombuffer(made.buffer, np.float32)[:4].tolist() == [2, 4, 6, 8]
 
 
-def test_a_lent_view_of_an_object_that_requires_grad_is_not_used() -> None:
-    made, fallback, lent, taken = values(HandMade(shape=(4,), strides=(1,)), [1, 2, 3, 4]), values(HandMade(shape=(4,), strides=(1,)), [9, 9, 9, 9]), [], []
+def test_a_lent_view_is_read_without_asking_requires_grad_but_a_written_parameter_asks() -> None:
+    made = values(HandMade(shape=(4,), strides=(1,)), [1, 2, 3, 4])
+    fallback = values(HandMade(shape=(4,), strides=(1,)), [9, 9, 9, 9])
+    lent: list[int] = []
+    taken: list[int] = []
+    asked: list[int] = []
     table = lending(made, lent, taken)
 
-    class Grad(table.owner()):  # type: ignore[misc]
-        requires_grad = True
+    class Base:
+        @property
+        def requires_grad(self) -> bool:
+            asked.append(1)
+            return True
 
         def __dlpack__(self, **kw: Any) -> Any:
             return fallback.capsule()
 
-    assert godlpack.ops.sum(Grad()) == 36.0  # __dlpack__'s tensor
-    assert lent == [] and taken == []
+    Grad = table.owner(Base)  # the table in the class's own dict, requires_grad and __dlpack__ inherited
+    # A read-only parameter reads the lent view, as a kernel given torch's exchange API does.
+    assert godlpack.ops.sum(Grad()) == 10.0
+    assert lent == [1] and taken == [] and asked == []
+    # A written parameter asks, and a tensor that requires grad goes to __dlpack__.
+    godlpack.ops.scale_(Grad(), 2)
+    assert asked == [1] and lent == [1] and taken == []
+    assert np.frombuffer(fallback.buffer, np.float32)[:4].tolist() == [18] * 4

@@ -148,5 +148,9 @@ def test_ops_and_capsule_import_take_the_exchange_api(dlpack_calls: list[int]) -
     godlpack.ops.scale_(x, 2.0)
     assert x.tolist() == [2.0] * 4
     assert dlpack_calls[0] == 0
-    with pytest.raises(BufferError):
-        godlpack.ops.sum(torch.ones(2, requires_grad=True))
+    # A read-only parameter reads a tensor that requires grad (docs/protocol.md, "One import"); one written is refused.
+    assert godlpack.ops.sum(torch.ones(2, requires_grad=True)) == 2.0 and dlpack_calls[0] == 0
+    with pytest.raises(BufferError, match="require gradient"):
+        godlpack.ops.scale_(torch.ones(2, requires_grad=True), 2.0)
+    with pytest.raises(BufferError, match="conjugate"):
+        godlpack.ops.sum(torch.ones(2, dtype=torch.complex64).conj())

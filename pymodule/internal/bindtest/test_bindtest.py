@@ -437,9 +437,14 @@ def test_torch_arguments_borrowed_as_their_export() -> None:
     for x in (base, base.T, base[::2, 1::3], torch.tensor(1.5), torch.zeros(3, 0), base.to(torch.bfloat16)):
         got, want = b.describe(x), b.describe(Forwarding(x))
         assert got.replace("flags=1", "flags=0") == want, (got, want)
-    for refused in (torch.ones(2, requires_grad=True), torch.ones(2, dtype=torch.complex64).conj()):
-        with pytest.raises(BufferError):
-            b.describe(refused)
+    # A read-only parameter reads a tensor that requires grad as torch's exchange API lends it (an autograd.Function's
+    # inputs do); only from_dlpack and written parameters answer as torch's __dlpack__ does.
+    grad = torch.arange(4.0, requires_grad=True)
+    assert b.describe(grad).replace("flags=1", "flags=0") == b.describe(Forwarding(grad.detach()))
+    with pytest.raises(BufferError, match="require gradient"):
+        b.fill(torch.zeros(2, dtype=torch.float64, requires_grad=True), 1.0)
+    with pytest.raises(BufferError, match="conjugate"):
+        b.describe(torch.ones(2, dtype=torch.complex64).conj())
     y = torch.zeros(4, dtype=torch.float64)
     b.fill(y, 2.0)  # a writable parameter takes torch's managed tensor, whose flags say it may be written
     assert y.tolist() == [2.0] * 4
