@@ -18,7 +18,7 @@ import torch
 
 import godlpack
 from dlpack_ctypes import decode
-from numpy_views import Forwarding, arrays, refused
+from numpy_views import Forwarding, arrays, counting_subclass, refused
 
 
 def seen(t: godlpack.Tensor) -> tuple[Any, ...]:
@@ -79,12 +79,5 @@ def test_the_tensor_holds_the_array_until_its_last_holder_lets_go() -> None:
 
 
 def test_a_subclass_asks_its_own_dlpack() -> None:
-    class Sub(np.ndarray):
-        calls = 0
-
-        def __dlpack__(self, **kw: Any) -> Any:
-            Sub.calls += 1
-            return super().__dlpack__(**kw)
-
-    s = np.arange(3.0).view(Sub)
-    assert np.from_dlpack(godlpack.from_dlpack(s)).tolist() == [0.0, 1.0, 2.0] and Sub.calls == 1
+    s = counting_subclass()
+    assert np.from_dlpack(godlpack.from_dlpack(s)).tolist() == [0.0, 1.0, 2.0] and type(s).calls == 1

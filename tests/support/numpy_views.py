@@ -40,3 +40,20 @@ def refused() -> list[np.ndarray]:
     """Arrays NumPy's __dlpack__ refuses: its BufferError is the answer on every path."""
     return [np.arange(4.0).astype(">f8"), np.zeros(3, np.longdouble), np.zeros(3, dtype="M8[s]"),
             np.zeros(2, dtype=[("a", "u1")])]
+
+
+class CountingSubclass(np.ndarray):
+    """An ndarray subclass whose __dlpack__ counts its calls: an import asks a subclass's own __dlpack__."""
+
+    calls = 0
+
+    def __dlpack__(self, **kw: Any) -> Any:
+        type(self).calls += 1
+        return super().__dlpack__(**kw)
+
+
+def counting_subclass() -> CountingSubclass:
+    """[0.0, 1.0, 2.0] as a fresh subclass of CountingSubclass, whose calls start at 0."""
+    s: np.ndarray = np.arange(3.0).view(type("Sub", (CountingSubclass,), {"calls": 0}))
+    assert isinstance(s, CountingSubclass)
+    return s

@@ -22,7 +22,7 @@ import pytest
 import torch
 
 import bindtest as b
-from numpy_views import Forwarding, arrays, refused  # tests/support
+from numpy_views import Forwarding, arrays, counting_subclass, refused  # tests/support
 
 
 def test_functions_are_builtins_of_their_module() -> None:
@@ -420,15 +420,8 @@ def test_numpy_arrays_dlpack_refuses_keep_its_words() -> None:
     unaligned = np.frombuffer(bytes(17), np.uint8)[1:].view(np.int64)[::1]
     assert b.describe(unaligned) == b.describe(Forwarding(unaligned))
 
-    class Sub(np.ndarray):
-        calls = 0
-
-        def __dlpack__(self, **kw: Any) -> Any:
-            Sub.calls += 1
-            return super().__dlpack__(**kw)
-
-    s = np.arange(3.0).view(Sub)
-    assert b.describe(s) == b.describe(Forwarding(np.asarray(s))) and Sub.calls == 1
+    s = counting_subclass()
+    assert b.describe(s) == b.describe(Forwarding(np.asarray(s))) and type(s).calls == 1
 
 
 def test_torch_arguments_borrowed_as_their_export() -> None:
