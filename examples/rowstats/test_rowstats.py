@@ -156,6 +156,32 @@ def test_row_norms_refusals(bad: Any, exc: type[Exception], message: str) -> Non
         rowstats.row_norms(x=np.ones((2, 2)))
 
 
+class RowNorms(torch.autograd.Function):
+    """row_norms as a PyTorch op with its gradient: forward gets x as it requires grad."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor) -> torch.Tensor:
+        norms = torch.from_dlpack(rowstats.row_norms(x))
+        ctx.save_for_backward(x, norms)
+        return norms
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> torch.Tensor:
+        x, norms = ctx.saved_tensors
+        return grad[:, None] * x / norms[:, None]
+
+
+def test_row_norms_inside_an_autograd_function() -> None:
+    # A parameter read only takes a tensor that requires grad (docs/protocol.md, "One import"); one written refuses it.
+    x = torch.randn(3, 5, dtype=torch.float64, requires_grad=True)
+    RowNorms.apply(x).sum().backward()
+    y = x.detach().clone().requires_grad_()
+    torch.linalg.vector_norm(y, dim=1).sum().backward()
+    torch.testing.assert_close(x.grad, y.grad)
+    with pytest.raises(BufferError, match="require gradient"):
+        rowstats.clip_(x)
+
+
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("shape, view", [((24,), "plain"), ((4, 6), "strided"), ((2, 3, 4), "transposed"), ((), "0-d")])
