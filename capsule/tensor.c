@@ -368,27 +368,75 @@ done:
 }
 
 /*
- * tensor_str prints godlpack's Tensors as NumPy prints the same array:
- * through godlpack._format, with NumPy's printer when NumPy can be imported.
- * An extension's Tensor prints as its repr: importing godlpack for it would
- * start a Go runtime more in the process. Data that cannot be read, or a
- * forked child, gets repr.
+ * numpy_str prints t as str() of the same NumPy array: NumPy's printer over
+ * a zero-copy view of t's memory, or over its values (as float64 or
+ * complex128) for the dtypes NumPy lacks, where the lanes of a vector dtype
+ * make one more dimension. It returns 1, with nothing set, when NumPy cannot
+ * be imported.
+ */
+static int numpy_str(TensorObject *self, PyObject **out) {
+	PyObject *numpy = PyImport_ImportModule("numpy"), *array = NULL;
+	if (numpy == NULL) {
+		if (!PyErr_ExceptionMatches(PyExc_ImportError))
+			return -1;
+		PyErr_Clear();
+		return 1;
+	}
+	PyObject *view = PyMemoryView_FromObject((PyObject *)self);
+	if (view != NULL) {
+		array = PyObject_CallMethod(numpy, "asarray", "O", view);
+		Py_DECREF(view);
+	} else if (PyErr_ExceptionMatches(PyExc_BufferError)) {
+		PyErr_Clear();
+		PyObject *values = tensor_tolist(self, NULL);
+		if (values != NULL) {
+			array = PyObject_CallMethod(numpy, "array", "O", values);
+			Py_DECREF(values);
+		}
+		if (array != NULL && self->size == 0) { /* no values: no lanes either, and the shape is the tensor's */
+			PyObject *shape = get_shape(self, NULL), *shaped = NULL;
+			if (shape != NULL)
+				shaped = PyObject_CallMethod(array, "reshape", "O", shape);
+			Py_XDECREF(shape);
+			Py_SETREF(array, shaped);
+		}
+	}
+	Py_DECREF(numpy);
+	if (array == NULL)
+		return -1;
+	*out = PyObject_Str(array);
+	Py_DECREF(array);
+	return *out == NULL ? -1 : 0;
+}
+
+/*
+ * tensor_str prints a Tensor as NumPy prints the same array (numpy_str).
+ * Without NumPy, godlpack's Tensors print through godlpack._format's plain
+ * printer, which lays the elements out as NumPy would, and an extension's
+ * Tensor prints as its repr: importing godlpack for it would start one more
+ * Go runtime in the process. Data that cannot be read, or a forked child
+ * (whose minifloats would need Go to read), gets repr.
  */
 static PyObject *tensor_str(TensorObject *self) {
-	static PyObject *format;
-	if (!gdl_tensor_types_godlpack || gdl_forked_child() || !gdl_is_cpu_accessible(self->src.view.device) ||
-	    (self->itemsize == 0 && self->size > 0))
+	static PyObject *plain;
+	if (gdl_forked_child() || !gdl_is_cpu_accessible(self->src.view.device) || (self->itemsize == 0 && self->size > 0))
 		return tensor_repr(self);
-	if (format == NULL) {
+	PyObject *s;
+	int rc = numpy_str(self, &s);
+	if (rc <= 0)
+		return rc == 0 ? s : NULL;
+	if (!gdl_tensor_types_godlpack)
+		return tensor_repr(self);
+	if (plain == NULL) {
 		PyObject *m = PyImport_ImportModule("godlpack._format");
 		if (m == NULL)
 			return NULL;
-		format = PyObject_GetAttrString(m, "tensor_str");
+		plain = PyObject_GetAttrString(m, "tensor_str");
 		Py_DECREF(m);
-		if (format == NULL)
+		if (plain == NULL)
 			return NULL;
 	}
-	return PyObject_CallOneArg(format, (PyObject *)self);
+	return PyObject_CallOneArg(plain, (PyObject *)self);
 }
 
 /* ---- len and truth, as NumPy's ---- */

@@ -80,12 +80,20 @@ def test_row_norms_result_is_a_tensor() -> None:
     assert r.dtype == torch.float32 and repr(r.dtype) == "rowstats.DType('float32')"
     assert type(r.device) is rowstats.Device and r.device == (1, 0) and repr(r.device) == "rowstats.Device('cpu:0')"
     assert not r.readonly and not r.is_copied and len(r) == 2 and r.tolist() == [5.0, 10.0]
-    assert repr(r) == "rowstats.Tensor([5.0, 10.0], shape=(2,), dtype=float32, device=(1, 0))" == str(r)
+    assert repr(r) == "rowstats.Tensor([5.0, 10.0], shape=(2,), dtype=float32, device=(1, 0))"
+    assert str(r) == str(np.array([5.0, 10.0], np.float32)) and "godlpack" not in sys.modules
     assert {"shape", "dtype", "device", "tolist", "__dlpack__", "__dlpack_device__"} <= set(dir(r))
     assert pickle.loads(pickle.dumps(r.dtype)) is r.dtype and rowstats.DType("f4") is r.dtype
     assert pickle.loads(pickle.dumps(r.device)) == r.device
     with pytest.raises(ValueError, match="ambiguous"):
         bool(r)
+
+
+def test_row_norms_result_prints_as_numpy_or_as_its_repr_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    r = rowstats.row_norms(np.arange(3003.0).reshape(1001, 3))
+    assert str(r) == str(np.asarray(r)) and "..." in str(r)  # NumPy's printer, which summarises past 1000 elements
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now raises ImportError
+    assert str(r) == repr(r) and "godlpack" not in sys.modules
 
 
 def test_row_norms_result_buffer_protocol() -> None:

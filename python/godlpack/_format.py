@@ -1,10 +1,8 @@
-"""str() of a godlpack Tensor: the elements as NumPy prints the same array.
+"""str() of a godlpack Tensor where NumPy cannot be imported.
 
-With NumPy importable, NumPy's own printer prints them: a view of the tensor's
-memory for the dtypes NumPy has (no copy), and for the others (bfloat16, the
-float8, float6 and float4 types, complex32, bcomplex32, vectors) an array of
-their values as float64 or complex128. Without NumPy, a plain printer lays them
-out the same way, summarising tensors of more than 1000 elements with "...".
+With NumPy, the Tensor type prints itself through NumPy's own printer
+(capsule/tensor.c, numpy_str). Without it, tensor_str lays the elements out as
+NumPy would, summarising tensors of more than 1000 elements with "...".
 """
 
 from __future__ import annotations
@@ -20,21 +18,7 @@ _EDGE_ITEMS = 3
 
 
 def tensor_str(t: Tensor) -> str:
-    """Return the elements of ``t`` as ``str()`` of the same NumPy array shows them."""
-    try:
-        import numpy
-    except ImportError:
-        return _plain(t)
-    try:
-        array = numpy.asarray(memoryview(typing.cast(typing.Any, t)))  # zero-copy; typed as a buffer from 3.12
-    except (BufferError, TypeError, ValueError):
-        array = numpy.array(t.tolist())  # a vector dtype's lanes make one more dimension
-        if array.size == 0:
-            array = array.reshape(t.shape)
-    return str(array)
-
-
-def _plain(t: Tensor) -> str:
+    """Return the elements of ``t`` as ``str()`` of the same NumPy array shows them, without NumPy."""
     values = t.tolist()
     summarise = t.size > _THRESHOLD
     cells: list[str] = []
