@@ -393,13 +393,6 @@ static int numpy_str(TensorObject *self, PyObject **out) {
 			array = PyObject_CallMethod(numpy, "array", "O", values);
 			Py_DECREF(values);
 		}
-		if (array != NULL && self->size == 0) { /* no values: no lanes either, and the shape is the tensor's */
-			PyObject *shape = get_shape(self, NULL), *shaped = NULL;
-			if (shape != NULL)
-				shaped = PyObject_CallMethod(array, "reshape", "O", shape);
-			Py_XDECREF(shape);
-			Py_SETREF(array, shaped);
-		}
 	}
 	Py_DECREF(numpy);
 	if (array == NULL)

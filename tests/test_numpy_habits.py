@@ -262,6 +262,7 @@ def test_str_of_dtypes_numpy_lacks_prints_their_values() -> None:
     assert str(godlpack.full((2, 2), 1.5, dtype="bfloat16")) == str(np.full((2, 2), 1.5))
     assert str(godlpack.full(3, 1 - 2j, dtype="complex32")) == str(np.full(3, 1 - 2j))
     assert str(godlpack.full(2, 2.0, dtype="float32x2")) == str(np.full((2, 2), 2.0, dtype=np.float32))
+    assert str(godlpack.zeros((2, 0), dtype="bfloat16")) == str(np.zeros((2, 0))) == "[]"
 
 
 def test_str_without_numpy_lays_out_as_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
