@@ -298,13 +298,16 @@ static int table_failed(void) {
  */
 static int lend(const DLPackExchangeAPI *table, PyObject *x, int64_t *shape_buf, int64_t *strides_buf,
                 gdl_taken *out) {
+	/* Read before the call, which may run Python code that drops the table (see exchange). */
+	int (*lend_view)(void *, DLTensor *) = table->dltensor_from_py_object_no_sync;
+	DLPackVersion version = table->header.version;
 	/*
 	 * The table writes the view where it stays, read field by field after: a
 	 * copy of the whole struct would load 16 bytes over the table's smaller
 	 * stores, a stall per load.
 	 */
 	DLTensor *t = &out->view.dl_tensor;
-	if (table->dltensor_from_py_object_no_sync(x, t) != 0 || PyErr_Occurred())
+	if (lend_view(x, t) != 0 || PyErr_Occurred())
 		return table_failed();
 	/*
 	 * What cannot be copied here is left to __dlpack__, whose tensor gdl_inspect
@@ -327,7 +330,7 @@ static int lend(const DLPackExchangeAPI *table, PyObject *x, int64_t *shape_buf,
 	 * version. A view has no flags to say whether it may be written: it is
 	 * read-only, as the parameters it serves are (writable ones are taken).
 	 */
-	out->view.version = table->header.version;
+	out->view.version = version;
 	out->view.manager_ctx = NULL;
 	out->view.deleter = NULL;
 	out->view.flags = GDL_FLAG_READ_ONLY;
@@ -335,6 +338,21 @@ static int lend(const DLPackExchangeAPI *table, PyObject *x, int64_t *shape_buf,
 	out->versioned = true;
 	out->lender = Py_NewRef(x);
 	return 0;
+}
+
+/*
+ * lend_checked is lend for a parameter the function only reads, as
+ * exchange asks: a complex view of a type with autograd, which may be
+ * conjugate, is left to __dlpack__ (1).
+ */
+static inline int lend_checked(const DLPackExchangeAPI *table, bool autograd, PyObject *x, int64_t *shape_buf,
+                               int64_t *strides_buf, gdl_taken *out) {
+	int rc = lend(table, x, shape_buf, strides_buf, out);
+	if (rc == 0 && autograd && out->view.dl_tensor.dtype.code == kDLComplex) {
+		Py_CLEAR(out->lender); /* x is the caller's too: dropping this reference frees nothing */
+		rc = 1;
+	}
+	return rc;
 }
 
 /*
@@ -350,9 +368,19 @@ static int exchange(PyObject *x, const gdl_request *req, int64_t *shape_buf, int
 	    (str_requires_grad == NULL && (str_requires_grad = PyUnicode_InternFromString("requires_grad")) == NULL))
 		return -1;
 	PyTypeObject *tp = Py_TYPE(x);
-	/* The common answer, for a type without a table (NumPy's), takes no reference. */
-	if (tp == seen.type && tp->tp_version_tag == seen.tag && seen.table == NULL)
-		return 1;
+	if (tp == seen.type && tp->tp_version_tag == seen.tag) {
+		/* The common answer, for a type without a table (NumPy's), takes no reference. */
+		if (seen.table == NULL)
+			return 1;
+		/*
+		 * A view of the type seen last (every call of a kernel over PyTorch
+		 * tensors) takes no reference either: lend reads all it needs of the
+		 * table before the call, so Python code the call runs may replace seen
+		 * and free the table.
+		 */
+		if (shape_buf != NULL && !req->writable && seen.table->dltensor_from_py_object_no_sync != NULL)
+			return lend_checked(seen.table, seen.requires_grad != NULL, x, shape_buf, strides_buf, out);
+	}
 	type_facts f;
 	if (facts_of(tp, &f) != 0)
 		return -1;
@@ -384,11 +412,7 @@ static int exchange(PyObject *x, const gdl_request *req, int64_t *shape_buf, int
 			goto done;
 	}
 	if (shape_buf != NULL) {
-		rc = lend(f.table, x, shape_buf, strides_buf, out);
-		if (rc == 0 && autograd && out->view.dl_tensor.dtype.code == kDLComplex) {
-			Py_CLEAR(out->lender); /* x is the caller's too: dropping this reference frees nothing */
-			rc = 1;
-		}
+		rc = lend_checked(f.table, autograd, x, shape_buf, strides_buf, out);
 		goto done;
 	}
 	DLManagedTensorVersioned *m = NULL;
