@@ -1,4 +1,5 @@
 #include <stddef.h>
+#include <string.h>
 #include "inspect.h"
 
 int gdl_inspect(const void *managed, bool versioned, int64_t *strides_buf, gdl_inspected *out) {
@@ -32,7 +33,14 @@ int gdl_inspect(const void *managed, bool versioned, int64_t *strides_buf, gdl_i
 		out->flags = 0;
 	}
 	DLDataType dt = t->dtype;
-	out->dtype = dt;
+	/*
+	 * Stored as the one word it is: the compiler would store code and bits
+	 * apart from lanes, and every later whole-word load (the caller's checks
+	 * and copies) would wait for both stores to retire.
+	 */
+	uint32_t dtype_word;
+	memcpy(&dtype_word, &t->dtype, sizeof dtype_word);
+	memcpy(&out->dtype, &dtype_word, sizeof dtype_word);
 	out->device = t->device;
 	int32_t ndim = t->ndim;
 	out->ndim = ndim;

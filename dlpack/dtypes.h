@@ -2,52 +2,38 @@
 #ifndef GODLPACK_DTYPES_H
 #define GODLPACK_DTYPES_H
 
+/* The number of each bit width of the table (0 for a width it lacks): bit n of a code's mask says it has that width. */
+static const uint8_t gdl_width_numbers[256] = { [4] = 1, [6] = 2, [8] = 3, [16] = 4, [32] = 5, [64] = 6, [128] = 7 };
+
+/* Bit n: the code has the width numbered n in gdl_width_numbers. */
+static const uint8_t gdl_code_widths[] = {
+	[0] = 0x78, /* int8, int16, int32, int64 */
+	[1] = 0x78, /* uint8, uint16, uint32, uint64 */
+	[2] = 0x70, /* float16, float32, float64 */
+	[4] = 0x10, /* bfloat16 */
+	[5] = 0xe0, /* complex32, complex64, complex128 */
+	[6] = 0x08, /* bool */
+	[7] = 0x08, /* float8_e3m4 */
+	[8] = 0x08, /* float8_e4m3 */
+	[9] = 0x08, /* float8_e4m3b11fnuz */
+	[10] = 0x08, /* float8_e4m3fn */
+	[11] = 0x08, /* float8_e4m3fnuz */
+	[12] = 0x08, /* float8_e5m2 */
+	[13] = 0x08, /* float8_e5m2fnuz */
+	[14] = 0x08, /* float8_e8m0fnu */
+	[15] = 0x04, /* float6_e2m3fn */
+	[16] = 0x04, /* float6_e3m2fn */
+	[17] = 0x02, /* float4_e2m1fn */
+	[18] = 0x20, /* bcomplex32 */
+};
+
 /*
  * gdl_dtype_known is dlpack.DataType.Known for C callers on the hot path:
  * whether dt is in the table of data types, which requires one lane.
  */
 static inline bool gdl_dtype_known(DLDataType dt) {
-	if (dt.lanes != 1)
-		return false;
-	switch (dt.code) {
-	case 0: /* int8, int16, int32, int64 */
-		return dt.bits == 8 || dt.bits == 16 || dt.bits == 32 || dt.bits == 64;
-	case 1: /* uint8, uint16, uint32, uint64 */
-		return dt.bits == 8 || dt.bits == 16 || dt.bits == 32 || dt.bits == 64;
-	case 2: /* float16, float32, float64 */
-		return dt.bits == 16 || dt.bits == 32 || dt.bits == 64;
-	case 4: /* bfloat16 */
-		return dt.bits == 16;
-	case 5: /* complex32, complex64, complex128 */
-		return dt.bits == 32 || dt.bits == 64 || dt.bits == 128;
-	case 6: /* bool */
-		return dt.bits == 8;
-	case 7: /* float8_e3m4 */
-		return dt.bits == 8;
-	case 8: /* float8_e4m3 */
-		return dt.bits == 8;
-	case 9: /* float8_e4m3b11fnuz */
-		return dt.bits == 8;
-	case 10: /* float8_e4m3fn */
-		return dt.bits == 8;
-	case 11: /* float8_e4m3fnuz */
-		return dt.bits == 8;
-	case 12: /* float8_e5m2 */
-		return dt.bits == 8;
-	case 13: /* float8_e5m2fnuz */
-		return dt.bits == 8;
-	case 14: /* float8_e8m0fnu */
-		return dt.bits == 8;
-	case 15: /* float6_e2m3fn */
-		return dt.bits == 6;
-	case 16: /* float6_e3m2fn */
-		return dt.bits == 6;
-	case 17: /* float4_e2m1fn */
-		return dt.bits == 4;
-	case 18: /* bcomplex32 */
-		return dt.bits == 32;
-	}
-	return false;
+	return dt.lanes == 1 && dt.code < sizeof gdl_code_widths &&
+	       ((gdl_code_widths[dt.code] >> gdl_width_numbers[dt.bits]) & 1) != 0;
 }
 
 #endif

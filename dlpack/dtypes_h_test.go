@@ -13,17 +13,31 @@ import (
 var update = flag.Bool("update", false, "rewrite dtypes.h from the table (go generate runs this)")
 
 // dtypesHeader returns dtypes.h as the table says it: gdl_dtype_known, the
-// C statement of DataType.Known.
+// C statement of DataType.Known. It is two table lookups and no branch, so
+// that it inlines into every import's check: the table's bit widths are
+// numbered in order (1, 2, …), and each code has a mask of the numbers of
+// its widths.
 func dtypesHeader() []byte {
-	widths := map[Code][]uint8{}
+	var widths []uint8 // every bit width of the table, in order
+	masks := map[Code]uint8{}
 	names := map[Code][]string{}
 	var codes []Code
 	for _, r := range dtypeTable {
-		if _, ok := widths[r.dt.Code]; !ok {
+		if !slices.Contains(widths, r.dt.Bits) {
+			widths = append(widths, r.dt.Bits)
+		}
+		if _, ok := names[r.dt.Code]; !ok {
 			codes = append(codes, r.dt.Code)
 		}
-		widths[r.dt.Code] = append(widths[r.dt.Code], r.dt.Bits)
 		names[r.dt.Code] = append(names[r.dt.Code], r.name)
+	}
+	slices.Sort(widths)
+	if len(widths) > 7 {
+		panic("dtypesHeader: more than 7 bit widths do not fit a mask of 8 bits with bit 0 unused")
+	}
+	number := func(bits uint8) int { return slices.Index(widths, bits) + 1 }
+	for _, r := range dtypeTable {
+		masks[r.dt.Code] |= 1 << number(r.dt.Bits)
 	}
 	slices.Sort(codes)
 	var b bytes.Buffer
@@ -31,29 +45,27 @@ func dtypesHeader() []byte {
 #ifndef GODLPACK_DTYPES_H
 #define GODLPACK_DTYPES_H
 
+/* The number of each bit width of the table (0 for a width it lacks): bit n of a code's mask says it has that width. */
+static const uint8_t gdl_width_numbers[256] = {`)
+	for i, w := range widths {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, " [%d] = %d", w, number(w))
+	}
+	b.WriteString(" };\n\n/* Bit n: the code has the width numbered n in gdl_width_numbers. */\nstatic const uint8_t gdl_code_widths[] = {\n")
+	for _, c := range codes {
+		fmt.Fprintf(&b, "\t[%d] = 0x%02x, /* %s */\n", c, masks[c], strings.Join(names[c], ", "))
+	}
+	b.WriteString(`};
+
 /*
  * gdl_dtype_known is dlpack.DataType.Known for C callers on the hot path:
  * whether dt is in the table of data types, which requires one lane.
  */
 static inline bool gdl_dtype_known(DLDataType dt) {
-	if (dt.lanes != 1)
-		return false;
-	switch (dt.code) {
-`)
-	for _, c := range codes {
-		w := widths[c]
-		slices.Sort(w)
-		fmt.Fprintf(&b, "\tcase %d: /* %s */\n\t\treturn ", c, strings.Join(names[c], ", "))
-		for i, bits := range w {
-			if i > 0 {
-				b.WriteString(" || ")
-			}
-			fmt.Fprintf(&b, "dt.bits == %d", bits)
-		}
-		b.WriteString(";\n")
-	}
-	b.WriteString(`	}
-	return false;
+	return dt.lanes == 1 && dt.code < sizeof gdl_code_widths &&
+	       ((gdl_code_widths[dt.code] >> gdl_width_numbers[dt.bits]) & 1) != 0;
 }
 
 #endif

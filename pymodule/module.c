@@ -281,10 +281,15 @@ void gdl_arg_view(gdl_arg_tensor *t) {
 
 int gdl_spec_fault(const gdl_param *p, const gdl_inspected *v) {
 	const gdl_tensor_spec *s = &p->spec;
+	/* A DLDataType compared as the one word it is, not field by field. */
+	_Static_assert(sizeof(DLDataType) == sizeof(uint32_t), "DLDataType is code, bits and lanes, unpadded");
+	uint32_t want, got;
+	memcpy(&got, &v->dtype, sizeof got);
 	bool dtype = s->ndtypes == 0;
-	for (int32_t i = 0; i < s->ndtypes; i++)
-		dtype |= s->dtypes[i].code == v->dtype.code && s->dtypes[i].bits == v->dtype.bits &&
-		         s->dtypes[i].lanes == v->dtype.lanes;
+	for (int32_t i = 0; i < s->ndtypes && !dtype; i++) {
+		memcpy(&want, &s->dtypes[i], sizeof want);
+		dtype = want == got;
+	}
 	if (!dtype || (s->ndim >= 0 && v->ndim != s->ndim))
 		return GDL_SPEC_TYPE;
 	if ((s->device == 0 && !gdl_is_cpu_accessible(v->device)) ||
