@@ -1,4 +1,6 @@
 /* The Tensor type: properties, the DLPack producer methods and the buffer protocol. */
+#include <math.h>
+#include <string.h>
 #include "tensor.h"
 #include "_cgo_export.h"
 
@@ -236,15 +238,102 @@ static PyObject *lane_value(DLDataType dt, const char *p, int bit) {
 	return NULL;
 }
 
-/* scalar is one element's value: a Python scalar, or a list of its lanes for a vector dtype. */
-static PyObject *scalar(const TensorObject *t, const char *p) {
+/*
+ * reads_back reports whether d, read as an element of the narrow float type
+ * dt (float16, float32 or bfloat16), is the element v: 1, 0, or -1 with an
+ * exception.
+ */
+static int reads_back(double d, double v, DLDataType dt) {
+	if (dt.code == kDLFloat && dt.bits == 32)
+		return (double)(float)d == v;
+	if (dt.code == kDLFloat && dt.bits == 16) {
+		unsigned char half[2];
+		if (PyFloat_Pack2(d, (char *)half, 1) != 0) {
+			if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+				return -1;
+			PyErr_Clear(); /* beyond float16's range: not the element */
+			return 0;
+		}
+		return PyFloat_Unpack2((const char *)half, 1) == v;
+	}
+	/* bfloat16: float32's upper half, rounded to nearest, ties to even. */
+	float f = (float)d;
+	uint32_t bits;
+	memcpy(&bits, &f, sizeof bits);
+	bits = (bits + 0x7fff + ((bits >> 16) & 1)) & 0xffff0000u;
+	memcpy(&f, &bits, sizeof f);
+	return (double)f == v;
+}
+
+/*
+ * shortest returns the float whose repr has the fewest digits that read
+ * back as v, an element of the narrow float type dt, as NumPy prints
+ * elements: float32's sqrt(3) shows as 1.7320508, not as the
+ * 1.7320507764816284 of its value. A tie, when v lies halfway between two
+ * decimals of a length, is broken towards the one that reads back, as
+ * NumPy's printer does (float16's 0.015625 shows as 0.01563).
+ */
+static PyObject *shortest(double v, DLDataType dt) {
+	if (!isfinite(v))
+		return PyFloat_FromDouble(v);
+	double around[3] = {v, nextafter(v, INFINITY), nextafter(v, -INFINITY)};
+	for (int digits = 1; digits <= 17; digits++)
+		for (int k = 0; k < 3; k++) {
+			char *s = PyOS_double_to_string(around[k], 'e', digits - 1, 0, NULL);
+			if (s == NULL)
+				return NULL;
+			double d = PyOS_string_to_double(s, NULL, NULL);
+			PyMem_Free(s);
+			if (d == -1.0 && PyErr_Occurred())
+				return NULL;
+			int same = reads_back(d, v, dt);
+			if (same < 0)
+				return NULL;
+			if (same)
+				return PyFloat_FromDouble(d);
+		}
+	return PyFloat_FromDouble(v);
+}
+
+/* shown_lane is lane_value as repr shows it: a narrow float's value with its fewest digits (shortest). */
+static PyObject *shown_lane(DLDataType dt, const char *p, int bit) {
+	PyObject *x = lane_value(dt, p, bit);
+	if (x == NULL)
+		return NULL;
+	DLDataType part = dt;
+	if (dt.code == kDLComplex || dt.code == kDLBcomplex)
+		part = (DLDataType){dt.code == kDLComplex ? kDLFloat : kDLBfloat, (uint8_t)(dt.bits / 2), 1};
+	bool narrow = (part.code == kDLFloat && (part.bits == 16 || part.bits == 32)) ||
+	              (part.code == kDLBfloat && part.bits == 16);
+	if (!narrow)
+		return x;
+	PyObject *r = NULL;
+	if (PyComplex_Check(x)) {
+		PyObject *re = shortest(PyComplex_RealAsDouble(x), part), *im = re == NULL ? NULL : shortest(PyComplex_ImagAsDouble(x), part);
+		if (im != NULL)
+			r = PyComplex_FromDoubles(PyFloat_AS_DOUBLE(re), PyFloat_AS_DOUBLE(im));
+		Py_XDECREF(re);
+		Py_XDECREF(im);
+	} else {
+		r = shortest(PyFloat_AS_DOUBLE(x), part);
+	}
+	Py_DECREF(x);
+	return r;
+}
+
+/*
+ * element is one element's value, each lane read by lane (lane_value, or
+ * shown_lane for repr): a Python scalar, or a list of its lanes for a
+ * vector dtype.
+ */
+static PyObject *element(const TensorObject *t, const char *p, PyObject *(*lane_of)(DLDataType, const char *, int)) {
 	DLDataType dt = t->src.view.dtype, lane = {dt.code, dt.bits, 1};
 	PyObject *v = NULL;
 	if (dt.lanes == 1) {
-		v = lane_value(dt, p, 0);
+		v = lane_of(dt, p, 0);
 	} else if ((v = PyList_New(dt.lanes)) != NULL) {
 		for (int i = 0; i < dt.lanes; i++) {
-			PyObject *x = lane_value(lane, p, i * dt.bits);
+			PyObject *x = lane_of(lane, p, i * dt.bits);
 			if (x == NULL) {
 				Py_CLEAR(v);
 				break;
@@ -259,6 +348,9 @@ static PyObject *scalar(const TensorObject *t, const char *p) {
 	Py_XDECREF(name);
 	return NULL;
 }
+
+/* scalar is one element's value, as tolist returns it. */
+static PyObject *scalar(const TensorObject *t, const char *p) { return element(t, p, lane_value); }
 
 static PyObject *tolist_dim(const TensorObject *t, int dim, const char *p) {
 	if (dim == t->src.view.ndim)
@@ -310,7 +402,7 @@ static PyObject *tensor_tolist(TensorObject *self, PyObject *unused) {
 /* repr_dim writes the elements of dimension dim from p as nested lists, "[0, 1, 2, ..., 9997, 9998, 9999]". */
 static PyObject *repr_dim(const TensorObject *t, int dim, const char *p, bool summarise) {
 	if (dim == t->src.view.ndim) {
-		PyObject *v = scalar(t, p), *r = v == NULL ? NULL : PyObject_Repr(v);
+		PyObject *v = element(t, p, shown_lane), *r = v == NULL ? NULL : PyObject_Repr(v);
 		Py_XDECREF(v);
 		return r;
 	}

@@ -6,6 +6,7 @@ against NumPy or PyTorch themselves where they have the same thing.
 
 from __future__ import annotations
 
+import ast
 import enum
 import sys
 from typing import Any
@@ -285,6 +286,36 @@ def test_repr_summarises_as_numpy() -> None:
     # Up to NumPy's threshold of 1000 elements, every element.
     assert repr(godlpack.arange(1000)).count("...") == 0 and repr(godlpack.arange(1001)).count("...") == 1
     assert repr(godlpack.zeros(())) == "godlpack.Tensor(0.0, shape=(), dtype=float64, device=(1, 0))"
+
+
+def _elements(r: str) -> list[Any]:
+    """The elements a 1-D tensor's repr shows, read back as Python values."""
+    return list(ast.literal_eval(r[r.index("(") + 1:r.index("], shape=") + 1]))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_repr_shows_narrow_floats_with_numpys_digits(dtype: Any) -> None:
+    # Each element with the fewest digits that read back as it, NumPy's (Dragon4's) digits: float32's sqrt(3) is
+    # 1.7320508, not the 1.7320507764816284 tolist returns, and a halfway float16 (0.015625) is 0.01563 as in NumPy.
+    rng = np.random.default_rng(7)
+    with np.errstate(over="ignore"):  # float16 tops out at 65504: those become inf, and are dropped
+        values = (rng.standard_normal(500) * 10.0 ** rng.integers(-7, 7, 500)).astype(dtype)
+    values = np.concatenate([values, np.array([0.015625, 1 / 3, -0.0, 1, 1e-7, 65504], dtype=dtype)])
+    values = values[np.isfinite(values)]
+    shown = _elements(repr(godlpack.from_dlpack(values)))
+    assert [float(np.format_float_scientific(x, unique=True)) for x in values] == shown
+    assert [dtype(x) for x in shown] == list(values)
+    assert godlpack.from_dlpack(values).tolist() == values.tolist()  # tolist keeps every value exact
+
+
+def test_repr_shows_narrow_complex_and_bfloat16_with_the_fewest_digits() -> None:
+    c = (np.sqrt(np.arange(4, dtype=np.float32)) * (1 + 0.1j)).astype(np.complex64)
+    assert _elements(repr(godlpack.from_dlpack(c))) == [0j, 1 + 0.1j, 1.4142135 + 0.14142136j, 1.7320508 + 0.17320508j]
+    b = godlpack.from_dlpack(torch.tensor([1 / 3, 3.14159, -2.5], dtype=torch.bfloat16))
+    assert _elements(repr(b)) == [0.334, 3.14, -2.5]
+    assert b.tolist() == [0.333984375, 3.140625, -2.5]
+    specials = np.array([np.inf, -np.inf, -0.0, 1e-45], np.float32)
+    assert repr(godlpack.from_dlpack(specials)).startswith("godlpack.Tensor([inf, -inf, -0.0, 1e-45]")
 
 
 class Kind(enum.IntEnum):
