@@ -12,7 +12,7 @@ its requires_grad attribute. Each test here is a way a producer written in Pytho
 
 The last tests hold the views a table lends (dltensor_from_py_object_no_sync), which bound functions read in place of
 a managed tensor, to the same rules: held while read, judged by gdl_inspect, taken as a managed tensor where a view
-cannot serve.
+cannot serve, and a lend whose Python code frees its table must find nothing of the table read after it.
 """
 
 from __future__ import annotations
@@ -379,3 +379,36 @@ def test_a_lent_view_is_read_without_asking_requires_grad_but_a_written_paramete
     godlpack.ops.scale_(Grad(), 2)
     assert asked == [1] and lent == [1] and taken == []
     assert np.frombuffer(fallback.buffer, np.float32)[:4].tolist() == [18] * 4
+
+
+def test_a_lend_that_frees_its_table_is_not_read_after() -> None:
+    """The type seen last is lent to without a reference to its capsule: what the call needs of the table is read
+    before it, as the lend may run Python code that forgets the type and frees the table (here: scribbles on its
+    version, as memory reused would, and deletes the class's table)."""
+    made, lent, taken = values(HandMade(shape=(4,), strides=(1,)), [1, 2, 3, 4]), [], []
+    hostile = False
+
+    def lend(_: Any, out: Any) -> int:
+        lent.append(1)
+        if hostile:
+            godlpack.from_dlpack(np.zeros(1))  # another type: the cache forgets this one
+            delattr(Lender, ATTRIBUTE)
+            table.struct.header.version.major = table.struct.header.version.minor = 0xFFFF
+        ctypes.memmove(out, ctypes.addressof(made.struct.dl_tensor), ctypes.sizeof(made.struct.dl_tensor))
+        return 0
+
+    def take(_: Any, out: Any) -> int:
+        taken.append(1)
+        out[0] = ctypes.pointer(made.struct)
+        return 0
+
+    table = HandMadeTable(functions={"dltensor_from_py_object_no_sync": lend,
+                                     "managed_tensor_from_py_object_no_sync": take})
+    Lender = table.owner()
+    x = Lender()
+    assert godlpack.ops.sum(x) == 10.0  # the type is remembered
+    hostile = True
+    assert godlpack.ops.sum(x) == 10.0  # read as the table's version 1.3 said, before the call
+    assert lent == [1, 1] and taken == [] and made.deleted == 0
+    with pytest.raises(TypeError):  # the class has no table now, and no __dlpack__
+        godlpack.ops.sum(x)
