@@ -146,7 +146,8 @@ func F1[A1 any](f func(A1)) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1]()}, out: nil, err: false, bind: func(b *binding) func(*call) error {
 		d1, m1 := decoder[A1](b, 0), b.params[0].place
 		return func(c *call) error {
-			f(arg(c, m1, 0, d1))
+			var r1 A1
+			f(*argAt(c, m1, 0, d1, &r1))
 			return nil
 		}
 	}}
@@ -157,7 +158,8 @@ func F1E[A1 any](f func(A1) error) Fn {
 	return Fn{in: []reflect.Type{reflect.TypeFor[A1]()}, out: nil, err: true, bind: func(b *binding) func(*call) error {
 		d1, m1 := decoder[A1](b, 0), b.params[0].place
 		return func(c *call) error {
-			err := f(arg(c, m1, 0, d1))
+			var r1 A1
+			err := f(*argAt(c, m1, 0, d1, &r1))
 			if err != nil {
 
 				return err
@@ -173,7 +175,8 @@ func F1R[A1, R1 any](f func(A1) R1) Fn {
 		d1, m1 := decoder[A1](b, 0), b.params[0].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(arg(c, m1, 0, d1))
+			var r1 A1
+			v1 := f(*argAt(c, m1, 0, d1, &r1))
 			return e1(c, v1)
 		}
 	}}
@@ -185,7 +188,8 @@ func F1RE[A1, R1 any](f func(A1) (R1, error)) Fn {
 		d1, m1 := decoder[A1](b, 0), b.params[0].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(arg(c, m1, 0, d1))
+			var r1 A1
+			v1, err := f(*argAt(c, m1, 0, d1, &r1))
 			if err != nil {
 				x1(v1)
 				return err
@@ -202,7 +206,8 @@ func F1R2[A1, R1, R2 any](f func(A1) (R1, R2)) Fn {
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(arg(c, m1, 0, d1))
+			var r1 A1
+			v1, v2 := f(*argAt(c, m1, 0, d1, &r1))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -219,7 +224,8 @@ func F1R2E[A1, R1, R2 any](f func(A1) (R1, R2, error)) Fn {
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(arg(c, m1, 0, d1))
+			var r1 A1
+			v1, v2, err := f(*argAt(c, m1, 0, d1, &r1))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -242,7 +248,8 @@ func F1R3[A1, R1, R2, R3 any](f func(A1) (R1, R2, R3)) Fn {
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(arg(c, m1, 0, d1))
+			var r1 A1
+			v1, v2, v3 := f(*argAt(c, m1, 0, d1, &r1))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -265,7 +272,8 @@ func F1R3E[A1, R1, R2, R3 any](f func(A1) (R1, R2, R3, error)) Fn {
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(arg(c, m1, 0, d1))
+			var r1 A1
+			v1, v2, v3, err := f(*argAt(c, m1, 0, d1, &r1))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -292,7 +300,9 @@ func F2[A1, A2 any](f func(A1, A2)) Fn {
 		d1, m1 := decoder[A1](b, 0), b.params[0].place
 		d2, m2 := decoder[A2](b, 1), b.params[1].place
 		return func(c *call) error {
-			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2))
+			var r1 A1
+			var r2 A2
+			f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2))
 			return nil
 		}
 	}}
@@ -304,7 +314,9 @@ func F2E[A1, A2 any](f func(A1, A2) error) Fn {
 		d1, m1 := decoder[A1](b, 0), b.params[0].place
 		d2, m2 := decoder[A2](b, 1), b.params[1].place
 		return func(c *call) error {
-			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2))
+			var r1 A1
+			var r2 A2
+			err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2))
 			if err != nil {
 
 				return err
@@ -321,7 +333,9 @@ func F2R[A1, A2, R1 any](f func(A1, A2) R1) Fn {
 		d2, m2 := decoder[A2](b, 1), b.params[1].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2))
+			var r1 A1
+			var r2 A2
+			v1 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2))
 			return e1(c, v1)
 		}
 	}}
@@ -334,7 +348,9 @@ func F2RE[A1, A2, R1 any](f func(A1, A2) (R1, error)) Fn {
 		d2, m2 := decoder[A2](b, 1), b.params[1].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2))
+			var r1 A1
+			var r2 A2
+			v1, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2))
 			if err != nil {
 				x1(v1)
 				return err
@@ -352,7 +368,9 @@ func F2R2[A1, A2, R1, R2 any](f func(A1, A2) (R1, R2)) Fn {
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2))
+			var r1 A1
+			var r2 A2
+			v1, v2 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -370,7 +388,9 @@ func F2R2E[A1, A2, R1, R2 any](f func(A1, A2) (R1, R2, error)) Fn {
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2))
+			var r1 A1
+			var r2 A2
+			v1, v2, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -394,7 +414,9 @@ func F2R3[A1, A2, R1, R2, R3 any](f func(A1, A2) (R1, R2, R3)) Fn {
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2))
+			var r1 A1
+			var r2 A2
+			v1, v2, v3 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -418,7 +440,9 @@ func F2R3E[A1, A2, R1, R2, R3 any](f func(A1, A2) (R1, R2, R3, error)) Fn {
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2))
+			var r1 A1
+			var r2 A2
+			v1, v2, v3, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -446,7 +470,10 @@ func F3[A1, A2, A3 any](f func(A1, A2, A3)) Fn {
 		d2, m2 := decoder[A2](b, 1), b.params[1].place
 		d3, m3 := decoder[A3](b, 2), b.params[2].place
 		return func(c *call) error {
-			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3))
 			return nil
 		}
 	}}
@@ -459,7 +486,10 @@ func F3E[A1, A2, A3 any](f func(A1, A2, A3) error) Fn {
 		d2, m2 := decoder[A2](b, 1), b.params[1].place
 		d3, m3 := decoder[A3](b, 2), b.params[2].place
 		return func(c *call) error {
-			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3))
 			if err != nil {
 
 				return err
@@ -477,7 +507,10 @@ func F3R[A1, A2, A3, R1 any](f func(A1, A2, A3) R1) Fn {
 		d3, m3 := decoder[A3](b, 2), b.params[2].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			v1 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3))
 			return e1(c, v1)
 		}
 	}}
@@ -491,7 +524,10 @@ func F3RE[A1, A2, A3, R1 any](f func(A1, A2, A3) (R1, error)) Fn {
 		d3, m3 := decoder[A3](b, 2), b.params[2].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			v1, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3))
 			if err != nil {
 				x1(v1)
 				return err
@@ -510,7 +546,10 @@ func F3R2[A1, A2, A3, R1, R2 any](f func(A1, A2, A3) (R1, R2)) Fn {
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			v1, v2 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -529,7 +568,10 @@ func F3R2E[A1, A2, A3, R1, R2 any](f func(A1, A2, A3) (R1, R2, error)) Fn {
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			v1, v2, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -554,7 +596,10 @@ func F3R3[A1, A2, A3, R1, R2, R3 any](f func(A1, A2, A3) (R1, R2, R3)) Fn {
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			v1, v2, v3 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -579,7 +624,10 @@ func F3R3E[A1, A2, A3, R1, R2, R3 any](f func(A1, A2, A3) (R1, R2, R3, error)) F
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			v1, v2, v3, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -608,7 +656,11 @@ func F4[A1, A2, A3, A4 any](f func(A1, A2, A3, A4)) Fn {
 		d3, m3 := decoder[A3](b, 2), b.params[2].place
 		d4, m4 := decoder[A4](b, 3), b.params[3].place
 		return func(c *call) error {
-			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4))
 			return nil
 		}
 	}}
@@ -622,7 +674,11 @@ func F4E[A1, A2, A3, A4 any](f func(A1, A2, A3, A4) error) Fn {
 		d3, m3 := decoder[A3](b, 2), b.params[2].place
 		d4, m4 := decoder[A4](b, 3), b.params[3].place
 		return func(c *call) error {
-			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4))
 			if err != nil {
 
 				return err
@@ -641,7 +697,11 @@ func F4R[A1, A2, A3, A4, R1 any](f func(A1, A2, A3, A4) R1) Fn {
 		d4, m4 := decoder[A4](b, 3), b.params[3].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			v1 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4))
 			return e1(c, v1)
 		}
 	}}
@@ -656,7 +716,11 @@ func F4RE[A1, A2, A3, A4, R1 any](f func(A1, A2, A3, A4) (R1, error)) Fn {
 		d4, m4 := decoder[A4](b, 3), b.params[3].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			v1, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4))
 			if err != nil {
 				x1(v1)
 				return err
@@ -676,7 +740,11 @@ func F4R2[A1, A2, A3, A4, R1, R2 any](f func(A1, A2, A3, A4) (R1, R2)) Fn {
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			v1, v2 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -696,7 +764,11 @@ func F4R2E[A1, A2, A3, A4, R1, R2 any](f func(A1, A2, A3, A4) (R1, R2, error)) F
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			v1, v2, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -722,7 +794,11 @@ func F4R3[A1, A2, A3, A4, R1, R2, R3 any](f func(A1, A2, A3, A4) (R1, R2, R3)) F
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			v1, v2, v3 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -748,7 +824,11 @@ func F4R3E[A1, A2, A3, A4, R1, R2, R3 any](f func(A1, A2, A3, A4) (R1, R2, R3, e
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			v1, v2, v3, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -778,7 +858,12 @@ func F5[A1, A2, A3, A4, A5 any](f func(A1, A2, A3, A4, A5)) Fn {
 		d4, m4 := decoder[A4](b, 3), b.params[3].place
 		d5, m5 := decoder[A5](b, 4), b.params[4].place
 		return func(c *call) error {
-			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5))
 			return nil
 		}
 	}}
@@ -793,7 +878,12 @@ func F5E[A1, A2, A3, A4, A5 any](f func(A1, A2, A3, A4, A5) error) Fn {
 		d4, m4 := decoder[A4](b, 3), b.params[3].place
 		d5, m5 := decoder[A5](b, 4), b.params[4].place
 		return func(c *call) error {
-			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5))
 			if err != nil {
 
 				return err
@@ -813,7 +903,12 @@ func F5R[A1, A2, A3, A4, A5, R1 any](f func(A1, A2, A3, A4, A5) R1) Fn {
 		d5, m5 := decoder[A5](b, 4), b.params[4].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			v1 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5))
 			return e1(c, v1)
 		}
 	}}
@@ -829,7 +924,12 @@ func F5RE[A1, A2, A3, A4, A5, R1 any](f func(A1, A2, A3, A4, A5) (R1, error)) Fn
 		d5, m5 := decoder[A5](b, 4), b.params[4].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			v1, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5))
 			if err != nil {
 				x1(v1)
 				return err
@@ -850,7 +950,12 @@ func F5R2[A1, A2, A3, A4, A5, R1, R2 any](f func(A1, A2, A3, A4, A5) (R1, R2)) F
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			v1, v2 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -871,7 +976,12 @@ func F5R2E[A1, A2, A3, A4, A5, R1, R2 any](f func(A1, A2, A3, A4, A5) (R1, R2, e
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			v1, v2, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -898,7 +1008,12 @@ func F5R3[A1, A2, A3, A4, A5, R1, R2, R3 any](f func(A1, A2, A3, A4, A5) (R1, R2
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			v1, v2, v3 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -925,7 +1040,12 @@ func F5R3E[A1, A2, A3, A4, A5, R1, R2, R3 any](f func(A1, A2, A3, A4, A5) (R1, R
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			v1, v2, v3, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -956,7 +1076,13 @@ func F6[A1, A2, A3, A4, A5, A6 any](f func(A1, A2, A3, A4, A5, A6)) Fn {
 		d5, m5 := decoder[A5](b, 4), b.params[4].place
 		d6, m6 := decoder[A6](b, 5), b.params[5].place
 		return func(c *call) error {
-			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6))
 			return nil
 		}
 	}}
@@ -972,7 +1098,13 @@ func F6E[A1, A2, A3, A4, A5, A6 any](f func(A1, A2, A3, A4, A5, A6) error) Fn {
 		d5, m5 := decoder[A5](b, 4), b.params[4].place
 		d6, m6 := decoder[A6](b, 5), b.params[5].place
 		return func(c *call) error {
-			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6))
 			if err != nil {
 
 				return err
@@ -993,7 +1125,13 @@ func F6R[A1, A2, A3, A4, A5, A6, R1 any](f func(A1, A2, A3, A4, A5, A6) R1) Fn {
 		d6, m6 := decoder[A6](b, 5), b.params[5].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			v1 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6))
 			return e1(c, v1)
 		}
 	}}
@@ -1010,7 +1148,13 @@ func F6RE[A1, A2, A3, A4, A5, A6, R1 any](f func(A1, A2, A3, A4, A5, A6) (R1, er
 		d6, m6 := decoder[A6](b, 5), b.params[5].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			v1, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6))
 			if err != nil {
 				x1(v1)
 				return err
@@ -1032,7 +1176,13 @@ func F6R2[A1, A2, A3, A4, A5, A6, R1, R2 any](f func(A1, A2, A3, A4, A5, A6) (R1
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			v1, v2 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -1054,7 +1204,13 @@ func F6R2E[A1, A2, A3, A4, A5, A6, R1, R2 any](f func(A1, A2, A3, A4, A5, A6) (R
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			v1, v2, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1082,7 +1238,13 @@ func F6R3[A1, A2, A3, A4, A5, A6, R1, R2, R3 any](f func(A1, A2, A3, A4, A5, A6)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			v1, v2, v3 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -1110,7 +1272,13 @@ func F6R3E[A1, A2, A3, A4, A5, A6, R1, R2, R3 any](f func(A1, A2, A3, A4, A5, A6
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			v1, v2, v3, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1142,7 +1310,14 @@ func F7[A1, A2, A3, A4, A5, A6, A7 any](f func(A1, A2, A3, A4, A5, A6, A7)) Fn {
 		d6, m6 := decoder[A6](b, 5), b.params[5].place
 		d7, m7 := decoder[A7](b, 6), b.params[6].place
 		return func(c *call) error {
-			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7))
 			return nil
 		}
 	}}
@@ -1159,7 +1334,14 @@ func F7E[A1, A2, A3, A4, A5, A6, A7 any](f func(A1, A2, A3, A4, A5, A6, A7) erro
 		d6, m6 := decoder[A6](b, 5), b.params[5].place
 		d7, m7 := decoder[A7](b, 6), b.params[6].place
 		return func(c *call) error {
-			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7))
 			if err != nil {
 
 				return err
@@ -1181,7 +1363,14 @@ func F7R[A1, A2, A3, A4, A5, A6, A7, R1 any](f func(A1, A2, A3, A4, A5, A6, A7) 
 		d7, m7 := decoder[A7](b, 6), b.params[6].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			v1 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7))
 			return e1(c, v1)
 		}
 	}}
@@ -1199,7 +1388,14 @@ func F7RE[A1, A2, A3, A4, A5, A6, A7, R1 any](f func(A1, A2, A3, A4, A5, A6, A7)
 		d7, m7 := decoder[A7](b, 6), b.params[6].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			v1, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7))
 			if err != nil {
 				x1(v1)
 				return err
@@ -1222,7 +1418,14 @@ func F7R2[A1, A2, A3, A4, A5, A6, A7, R1, R2 any](f func(A1, A2, A3, A4, A5, A6,
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			v1, v2 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -1245,7 +1448,14 @@ func F7R2E[A1, A2, A3, A4, A5, A6, A7, R1, R2 any](f func(A1, A2, A3, A4, A5, A6
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			v1, v2, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1274,7 +1484,14 @@ func F7R3[A1, A2, A3, A4, A5, A6, A7, R1, R2, R3 any](f func(A1, A2, A3, A4, A5,
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			v1, v2, v3 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -1303,7 +1520,14 @@ func F7R3E[A1, A2, A3, A4, A5, A6, A7, R1, R2, R3 any](f func(A1, A2, A3, A4, A5
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			v1, v2, v3, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1336,7 +1560,15 @@ func F8[A1, A2, A3, A4, A5, A6, A7, A8 any](f func(A1, A2, A3, A4, A5, A6, A7, A
 		d7, m7 := decoder[A7](b, 6), b.params[6].place
 		d8, m8 := decoder[A8](b, 7), b.params[7].place
 		return func(c *call) error {
-			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8))
 			return nil
 		}
 	}}
@@ -1354,7 +1586,15 @@ func F8E[A1, A2, A3, A4, A5, A6, A7, A8 any](f func(A1, A2, A3, A4, A5, A6, A7, 
 		d7, m7 := decoder[A7](b, 6), b.params[6].place
 		d8, m8 := decoder[A8](b, 7), b.params[7].place
 		return func(c *call) error {
-			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8))
 			if err != nil {
 
 				return err
@@ -1377,7 +1617,15 @@ func F8R[A1, A2, A3, A4, A5, A6, A7, A8, R1 any](f func(A1, A2, A3, A4, A5, A6, 
 		d8, m8 := decoder[A8](b, 7), b.params[7].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			v1 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8))
 			return e1(c, v1)
 		}
 	}}
@@ -1396,7 +1644,15 @@ func F8RE[A1, A2, A3, A4, A5, A6, A7, A8, R1 any](f func(A1, A2, A3, A4, A5, A6,
 		d8, m8 := decoder[A8](b, 7), b.params[7].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			v1, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8))
 			if err != nil {
 				x1(v1)
 				return err
@@ -1420,7 +1676,15 @@ func F8R2[A1, A2, A3, A4, A5, A6, A7, A8, R1, R2 any](f func(A1, A2, A3, A4, A5,
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			v1, v2 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -1444,7 +1708,15 @@ func F8R2E[A1, A2, A3, A4, A5, A6, A7, A8, R1, R2 any](f func(A1, A2, A3, A4, A5
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			v1, v2, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1474,7 +1746,15 @@ func F8R3[A1, A2, A3, A4, A5, A6, A7, A8, R1, R2, R3 any](f func(A1, A2, A3, A4,
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			v1, v2, v3 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -1504,7 +1784,15 @@ func F8R3E[A1, A2, A3, A4, A5, A6, A7, A8, R1, R2, R3 any](f func(A1, A2, A3, A4
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			v1, v2, v3, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1538,7 +1826,16 @@ func F9[A1, A2, A3, A4, A5, A6, A7, A8, A9 any](f func(A1, A2, A3, A4, A5, A6, A
 		d8, m8 := decoder[A8](b, 7), b.params[7].place
 		d9, m9 := decoder[A9](b, 8), b.params[8].place
 		return func(c *call) error {
-			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			var r9 A9
+			f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8), *argAt(c, m9, 8, d9, &r9))
 			return nil
 		}
 	}}
@@ -1557,7 +1854,16 @@ func F9E[A1, A2, A3, A4, A5, A6, A7, A8, A9 any](f func(A1, A2, A3, A4, A5, A6, 
 		d8, m8 := decoder[A8](b, 7), b.params[7].place
 		d9, m9 := decoder[A9](b, 8), b.params[8].place
 		return func(c *call) error {
-			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			var r9 A9
+			err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8), *argAt(c, m9, 8, d9, &r9))
 			if err != nil {
 
 				return err
@@ -1581,7 +1887,16 @@ func F9R[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1 any](f func(A1, A2, A3, A4, A5, 
 		d9, m9 := decoder[A9](b, 8), b.params[8].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			var r9 A9
+			v1 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8), *argAt(c, m9, 8, d9, &r9))
 			return e1(c, v1)
 		}
 	}}
@@ -1601,7 +1916,16 @@ func F9RE[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1 any](f func(A1, A2, A3, A4, A5,
 		d9, m9 := decoder[A9](b, 8), b.params[8].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			var r9 A9
+			v1, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8), *argAt(c, m9, 8, d9, &r9))
 			if err != nil {
 				x1(v1)
 				return err
@@ -1626,7 +1950,16 @@ func F9R2[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1, R2 any](f func(A1, A2, A3, A4,
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			var r9 A9
+			v1, v2 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8), *argAt(c, m9, 8, d9, &r9))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -1651,7 +1984,16 @@ func F9R2E[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1, R2 any](f func(A1, A2, A3, A4
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			var r9 A9
+			v1, v2, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8), *argAt(c, m9, 8, d9, &r9))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1682,7 +2024,16 @@ func F9R3[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1, R2, R3 any](f func(A1, A2, A3,
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			var r9 A9
+			v1, v2, v3 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8), *argAt(c, m9, 8, d9, &r9))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -1713,7 +2064,16 @@ func F9R3E[A1, A2, A3, A4, A5, A6, A7, A8, A9, R1, R2, R3 any](f func(A1, A2, A3
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			var r9 A9
+			v1, v2, v3, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8), *argAt(c, m9, 8, d9, &r9))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1748,7 +2108,17 @@ func F10[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10 any](f func(A1, A2, A3, A4, A5,
 		d9, m9 := decoder[A9](b, 8), b.params[8].place
 		d10, m10 := decoder[A10](b, 9), b.params[9].place
 		return func(c *call) error {
-			f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9), arg(c, m10, 9, d10))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			var r9 A9
+			var r10 A10
+			f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8), *argAt(c, m9, 8, d9, &r9), *argAt(c, m10, 9, d10, &r10))
 			return nil
 		}
 	}}
@@ -1768,7 +2138,17 @@ func F10E[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10 any](f func(A1, A2, A3, A4, A5
 		d9, m9 := decoder[A9](b, 8), b.params[8].place
 		d10, m10 := decoder[A10](b, 9), b.params[9].place
 		return func(c *call) error {
-			err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9), arg(c, m10, 9, d10))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			var r9 A9
+			var r10 A10
+			err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8), *argAt(c, m9, 8, d9, &r9), *argAt(c, m10, 9, d10, &r10))
 			if err != nil {
 
 				return err
@@ -1793,7 +2173,17 @@ func F10R[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1 any](f func(A1, A2, A3, A4
 		d10, m10 := decoder[A10](b, 9), b.params[9].place
 		e1 := encoder[R1](b, 0)
 		return func(c *call) error {
-			v1 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9), arg(c, m10, 9, d10))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			var r9 A9
+			var r10 A10
+			v1 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8), *argAt(c, m9, 8, d9, &r9), *argAt(c, m10, 9, d10, &r10))
 			return e1(c, v1)
 		}
 	}}
@@ -1814,7 +2204,17 @@ func F10RE[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1 any](f func(A1, A2, A3, A
 		d10, m10 := decoder[A10](b, 9), b.params[9].place
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		return func(c *call) error {
-			v1, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9), arg(c, m10, 9, d10))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			var r9 A9
+			var r10 A10
+			v1, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8), *argAt(c, m9, 8, d9, &r9), *argAt(c, m10, 9, d10, &r10))
 			if err != nil {
 				x1(v1)
 				return err
@@ -1840,7 +2240,17 @@ func F10R2[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1, R2 any](f func(A1, A2, A
 		e1 := encoder[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9), arg(c, m10, 9, d10))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			var r9 A9
+			var r10 A10
+			v1, v2 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8), *argAt(c, m9, 8, d9, &r9), *argAt(c, m10, 9, d10, &r10))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				return err
@@ -1866,7 +2276,17 @@ func F10R2E[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1, R2 any](f func(A1, A2, 
 		e1, x1 := encoder[R1](b, 0), dropper[R1](b, 0)
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		return func(c *call) error {
-			v1, v2, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9), arg(c, m10, 9, d10))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			var r9 A9
+			var r10 A10
+			v1, v2, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8), *argAt(c, m9, 8, d9, &r9), *argAt(c, m10, 9, d10, &r10))
 			if err != nil {
 				x1(v1)
 				x2(v2)
@@ -1898,7 +2318,17 @@ func F10R3[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1, R2, R3 any](f func(A1, A
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3 := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9), arg(c, m10, 9, d10))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			var r9 A9
+			var r10 A10
+			v1, v2, v3 := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8), *argAt(c, m9, 8, d9, &r9), *argAt(c, m10, 9, d10, &r10))
 			if err := e1(c, v1); err != nil {
 				x2(v2)
 				x3(v3)
@@ -1930,7 +2360,17 @@ func F10R3E[A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R1, R2, R3 any](f func(A1, 
 		e2, x2 := encoder[R2](b, 1), dropper[R2](b, 1)
 		e3, x3 := encoder[R3](b, 2), dropper[R3](b, 2)
 		return func(c *call) error {
-			v1, v2, v3, err := f(arg(c, m1, 0, d1), arg(c, m2, 1, d2), arg(c, m3, 2, d3), arg(c, m4, 3, d4), arg(c, m5, 4, d5), arg(c, m6, 5, d6), arg(c, m7, 6, d7), arg(c, m8, 7, d8), arg(c, m9, 8, d9), arg(c, m10, 9, d10))
+			var r1 A1
+			var r2 A2
+			var r3 A3
+			var r4 A4
+			var r5 A5
+			var r6 A6
+			var r7 A7
+			var r8 A8
+			var r9 A9
+			var r10 A10
+			v1, v2, v3, err := f(*argAt(c, m1, 0, d1, &r1), *argAt(c, m2, 1, d2, &r2), *argAt(c, m3, 2, d3, &r3), *argAt(c, m4, 3, d4, &r4), *argAt(c, m5, 4, d5, &r5), *argAt(c, m6, 5, d6, &r6), *argAt(c, m7, 6, d7, &r7), *argAt(c, m8, 7, d8, &r8), *argAt(c, m9, 8, d9, &r9), *argAt(c, m10, 9, d10, &r10))
 			if err != nil {
 				x1(v1)
 				x2(v2)

@@ -86,7 +86,7 @@ func adapter(b *bytes.Buffer, n, r int, e bool) {
 	args := make([]string, n)
 	for i := range as {
 		fmt.Fprintf(b, "\t\td%d, m%d := decoder[A%d](b, %d), b.params[%d].place\n", i+1, i+1, i+1, i, i)
-		args[i] = fmt.Sprintf("arg(c, m%d, %d, d%d)", i+1, i, i+1)
+		args[i] = fmt.Sprintf("*argAt(c, m%d, %d, d%d, &r%d)", i+1, i, i+1, i+1)
 	}
 	for j := range rs {
 		if e || j > 0 { // dropped after an error, or after an earlier result failed
@@ -96,6 +96,9 @@ func adapter(b *bytes.Buffer, n, r int, e bool) {
 		}
 	}
 	b.WriteString("\t\treturn func(c *call) error {\n")
+	for i := range as {
+		fmt.Fprintf(b, "\t\t\tvar r%d A%d\n", i+1, i+1)
+	}
 	vs := list("v", r)
 	lhs := append([]string{}, vs...)
 	if e {

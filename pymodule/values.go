@@ -35,17 +35,20 @@ func (p *param) placeOf() int8 {
 	return inPlace
 }
 
-// arg reads argument i of a call as a T: a copy of what C wrote, or what d
-// makes of it. It inlines into the adapters, so that the common arguments
-// cost a copy and no call.
-func arg[T any](c *call, place int8, i int, d func(*call) T) T {
+// argAt returns where argument i of a call is as a T: in C memory, or in
+// room, where d makes it. It inlines into the adapters, which pass *argAt(…)
+// to the bound function: a tensor or a number is copied once, from where C
+// wrote it into the function's arguments (a T returned by value was
+// copied twice).
+func argAt[T any](c *call, place int8, i int, d func(*call) T, room *T) *T {
 	switch place {
 	case inPlace:
-		return *(*T)(unsafe.Pointer(&c.args[i].v))
+		return (*T)(unsafe.Pointer(&c.args[i].v))
 	case tensorAt:
-		return *(*T)(unsafe.Pointer(&c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))].view))
+		return (*T)(unsafe.Pointer(&c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))].view))
 	}
-	return d(c)
+	*room = d(c)
+	return room
 }
 
 // decoder returns the function that reads parameter i of a call as a T. It
