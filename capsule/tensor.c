@@ -265,6 +265,20 @@ static int reads_back(double d, double v, DLDataType dt) {
 	return (double)f == v;
 }
 
+/* beside is the double next to v towards +inf (up) or -inf: libm's nextafter, which the extension does not link. */
+static double beside(double v, bool up) {
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	if (v == 0)
+		bits = up ? 1 : 0x8000000000000001u; /* the smallest subnormal of that sign */
+	else if ((v > 0) == up)
+		bits++;
+	else
+		bits--;
+	memcpy(&v, &bits, sizeof v);
+	return v;
+}
+
 /*
  * shortest returns the float whose repr has the fewest digits that read
  * back as v, an element of the narrow float type dt, as NumPy prints
@@ -276,7 +290,7 @@ static int reads_back(double d, double v, DLDataType dt) {
 static PyObject *shortest(double v, DLDataType dt) {
 	if (!isfinite(v))
 		return PyFloat_FromDouble(v);
-	double around[3] = {v, nextafter(v, INFINITY), nextafter(v, -INFINITY)};
+	double around[3] = {v, beside(v, true), beside(v, false)};
 	for (int digits = 1; digits <= 17; digits++)
 		for (int k = 0; k < 3; k++) {
 			char *s = PyOS_double_to_string(around[k], 'e', digits - 1, 0, NULL);
