@@ -33,6 +33,71 @@ void gdl_drop_keeping_error(PyObject *o) {
 	gdl_error_restore(&e);
 }
 
+/* shown_int shows an int by its digits up to 128 bits, else by its size: no code of a subclass runs. */
+static PyObject *shown_int(PyObject *o) {
+	PyObject *bits = PyObject_CallMethod((PyObject *)&PyLong_Type, "bit_length", "O", o);
+	if (bits == NULL)
+		return NULL;
+	long long n = PyLong_AsLongLong(bits);
+	Py_DECREF(bits);
+	if (n == -1 && PyErr_Occurred())
+		return NULL;
+	if (n <= 128)
+		return PyLong_Type.tp_repr(o);
+	int overflow;
+	PyLong_AsLongLongAndOverflow(o, &overflow); /* only the sign: o is far beyond long long */
+	return PyUnicode_FromFormat("%s int of %lld bits", overflow < 0 ? "a negative" : "an", n);
+}
+
+/* shown_at is gdl_shown with an exception on failure, depth levels of tuples deep. */
+static PyObject *shown_at(PyObject *o, int depth) {
+	if (PyLong_Check(o))
+		return shown_int(o);
+	if (PyTuple_Check(o) && depth < 3) {
+		Py_ssize_t n = PyTuple_GET_SIZE(o);
+		PyObject *parts = PyList_New(0), *r = NULL;
+		if (parts == NULL)
+			return NULL;
+		for (Py_ssize_t i = 0; i < n && i < 8; i++) {
+			PyObject *item = shown_at(PyTuple_GET_ITEM(o, i), depth + 1);
+			int rc = item == NULL ? -1 : PyList_Append(parts, item);
+			Py_XDECREF(item);
+			if (rc != 0)
+				goto done;
+		}
+		PyObject *sep = PyUnicode_FromString(", "), *body = sep == NULL ? NULL : PyUnicode_Join(sep, parts);
+		if (body != NULL)
+			r = PyUnicode_FromFormat("(%U%s)", body, n == 1 ? "," : n > 8 ? ", ..." : "");
+		Py_XDECREF(sep);
+		Py_XDECREF(body);
+	done:
+		Py_DECREF(parts);
+		return r;
+	}
+	PyObject *r = PyObject_Repr(o);
+	if (r == NULL) {
+		PyErr_Clear(); /* the message is the caller's: what its value's repr raised is not */
+		return PyUnicode_FromFormat("<%.200s object>", Py_TYPE(o)->tp_name);
+	}
+	/* A str is shown whole, as NumPy names a dtype string: the caller's own text, as long as the caller made it. */
+	if (!PyUnicode_CheckExact(o) && PyUnicode_GET_LENGTH(r) > GDL_SHOWN_MAX) {
+		PyObject *cut = PyUnicode_Substring(r, 0, GDL_SHOWN_MAX);
+		Py_SETREF(r, cut == NULL ? NULL : PyUnicode_FromFormat("%U...", cut));
+		Py_XDECREF(cut);
+	}
+	return r;
+}
+
+PyObject *gdl_shown(PyObject *o) {
+	gdl_saved_error e;
+	gdl_error_save(&e);
+	PyObject *r = shown_at(o, 0);
+	if (r == NULL)
+		PyErr_Clear();
+	gdl_error_restore(&e);
+	return r;
+}
+
 /*
  * holds_gil reports whether this thread holds the GIL. Deleters run on any
  * thread: one without the GIL must not touch any thread state, and after
@@ -140,7 +205,9 @@ int gdl_parse(gdl_signature *sig, PyObject *const *args, Py_ssize_t nargs, PyObj
 		}
 		int j = keyword_index(sig, key);
 		if (j < 0) {
-			PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R", sig->func, key);
+			PyObject *shown = gdl_shown(key);
+			PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %V", sig->func, shown, "");
+			Py_XDECREF(shown);
 			return -1;
 		}
 		if (slots[j] != NULL) {

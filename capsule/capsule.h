@@ -66,6 +66,19 @@ PyObject *gdl_fork_error(void);
 void gdl_drop_keeping_error(PyObject *o);
 
 /*
+ * gdl_shown returns what a message shows of o, a value a caller passed:
+ * its repr, cut after GDL_SHOWN_MAX characters unless o is a str (shown
+ * whole, as NumPy shows a dtype's name); an int by its digits, or
+ * beyond 128 bits by its size (its repr could exceed the limit of int
+ * digits and raise ValueError; an int subclass's own __repr__ is not
+ * asked); a tuple's items each so; "<T object>" for an object whose repr
+ * raises. It leaves any pending exception as it was and raises none: NULL
+ * only when out of memory.
+ */
+#define GDL_SHOWN_MAX 200
+PyObject *gdl_shown(PyObject *o);
+
+/*
  * gdl_delete_keeping_error is gdl_managed_delete with the pending exception
  * kept aside when this thread holds the GIL (any thread may call it, with or
  * without the GIL); an exception the deleter leaves is reported as

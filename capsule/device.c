@@ -7,7 +7,9 @@ int gdl_device_pair(PyObject *pair, PyObject *exc, const char *what, DLDevice *o
 	PyObject *id = type != NULL ? PyTuple_GET_ITEM(pair, 1) : NULL;
 	/* A device type may be an IntEnum (PyTorch's, Paddle's); a CPU's id may be None, as Paddle answers. */
 	if (type == NULL || !PyLong_Check(type) || !(PyLong_Check(id) || id == Py_None)) {
-		PyErr_Format(exc, "%s a (device_type, device_id) tuple of ints, got %R", what, pair);
+		PyObject *shown = gdl_shown(pair);
+		PyErr_Format(exc, "%s a (device_type, device_id) tuple of ints, got %V", what, shown, "another value");
+		Py_XDECREF(shown);
 		return -1;
 	}
 	int overflow;
@@ -20,12 +22,15 @@ int gdl_device_pair(PyObject *pair, PyObject *exc, const char *what, DLDevice *o
 			return -1;
 	}
 	if (overflow != 0 || t < INT32_MIN || t > INT32_MAX || i < INT32_MIN || i > INT32_MAX) {
-		PyErr_Format(PyExc_ValueError, "%s a device of int32 values, got an out-of-range device %R", what, pair);
+		PyObject *shown = gdl_shown(pair);
+		PyErr_Format(PyExc_ValueError, "%s a device of int32 values, got an out-of-range device %V", what, shown,
+		             "(...)");
+		Py_XDECREF(shown);
 		return -1;
 	}
 	if (id == Py_None && t != kDLCPU) {
-		PyErr_Format(exc, "%s a (device_type, device_id) tuple of ints, got %R (only a CPU's id may be None)", what,
-		             pair);
+		PyErr_Format(exc, "%s a (device_type, device_id) tuple of ints, got (%lld, None) (only a CPU's id may be None)",
+		             what, t);
 		return -1;
 	}
 	out->device_type = (DLDeviceType)t;
@@ -33,14 +38,50 @@ int gdl_device_pair(PyObject *pair, PyObject *exc, const char *what, DLDevice *o
 	return 0;
 }
 
-/* device_type_named finds the DLPack device type a name spells, or returns 0. */
-static int32_t device_type_named(const char *name, size_t len) {
+/*
+ * parse_int32 reads the decimal digits of s[0:len), with a leading '-' when
+ * negative is allowed, as an int32 without leading zeros: false otherwise.
+ */
+static bool parse_int32(const char *s, size_t len, bool negative, int32_t *out) {
+	bool minus = negative && len > 0 && s[0] == '-';
+	s += minus, len -= minus;
+	if (len == 0 || len > 10 || (s[0] == '0' && len > 1))
+		return false;
+	long long v = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (s[i] - '0');
+	}
+	v = minus ? -v : v;
+	if (v < INT32_MIN || v > INT32_MAX)
+		return false;
+	*out = (int32_t)v;
+	return true;
+}
+
+/*
+ * device_type_named finds the device type a name spells: a DLPack name, or
+ * "device_type(N)", as a Device shows a type DLPack does not name.
+ */
+static bool device_type_named(const char *name, size_t len, int32_t *type) {
 	for (int32_t t = kDLCPU; t <= kDLAscend; t++) {
 		const char *n = gdl_device_type_name(t);
 		if (n != NULL && strlen(n) == len && memcmp(n, name, len) == 0)
-			return t;
+			return *type = t, true;
 	}
-	return 0;
+	static const char prefix[] = "device_type(";
+	size_t p = sizeof prefix - 1;
+	return len > p + 1 && memcmp(name, prefix, p) == 0 && name[len - 1] == ')' &&
+	       parse_int32(name + p, len - p - 1, true, type);
+}
+
+/* device_error raises ValueError: "<what> <o> <rest>", o shown by gdl_shown. Returns -1. */
+static int device_error(const char *what, PyObject *o, const char *rest) {
+	PyObject *shown = gdl_shown(o);
+	PyErr_Format(PyExc_ValueError, "%s %V %s", what, shown, "?", rest);
+	Py_XDECREF(shown);
+	return -1;
 }
 
 /*
@@ -55,34 +96,22 @@ static int named_device(PyObject *o, const char *what, DLDevice *out) {
 		return -1;
 	const char *colon = memchr(s, ':', (size_t)size);
 	size_t len = colon != NULL ? (size_t)(colon - s) : (size_t)size;
-	int32_t type = device_type_named(s, len);
-	long long id = 0;
-	bool ok = type != 0;
-	if (ok && colon != NULL) {
-		const char *digits = colon + 1, *end = s + size;
-		ok = digits < end && end - digits <= 10 && (digits[0] != '0' || end - digits == 1);
-		for (const char *p = digits; ok && p < end; p++) {
-			ok = *p >= '0' && *p <= '9';
-			id = id * 10 + (*p - '0');
-		}
-		ok = ok && id <= INT32_MAX;
-	}
-	if (!ok) {
-		PyErr_Format(PyExc_ValueError, "%s %R names no device: write a DLPack device type and an index, such as "
-		             "'cpu', 'cpu:0', 'cuda:1' or 'rocm_host:0'", what, o);
-		return -1;
-	}
-	if (type == kDLCPU && id != 0) {
-		PyErr_Format(PyExc_ValueError, "%s %R names no device DLPack defines: the CPU is 'cpu:0'", what, o);
-		return -1;
-	}
+	int32_t type, id = 0;
+	if (!device_type_named(s, len, &type) ||
+	    (colon != NULL && !parse_int32(colon + 1, (size_t)(s + size - colon - 1), false, &id)))
+		return device_error(what, o, "names no device: write a DLPack device type and an index, such as 'cpu', "
+		                             "'cpu:0', 'cuda:1' or 'rocm_host:0'");
+	if (type == kDLCPU && id != 0)
+		return device_error(what, o, "names no device DLPack defines: the CPU is 'cpu:0'");
 	if (colon == NULL && type != kDLCPU) {
-		PyErr_Format(PyExc_ValueError, "%s %R names no device index: write one, such as '%s:0'", what, o,
-		             gdl_device_type_name(type));
-		return -1;
+		char rest[96];
+		const char *name = gdl_device_type_name(type);
+		PyOS_snprintf(rest, sizeof rest, "names no device index: write one, such as '%s:0'",
+		              name != NULL ? name : "cuda");
+		return device_error(what, o, rest);
 	}
 	out->device_type = (DLDeviceType)type;
-	out->device_id = (int32_t)id;
+	out->device_id = id;
 	return 0;
 }
 
@@ -97,7 +126,10 @@ static int torch_device(PyObject *o, const char *what, DLDevice *out) {
 	if (type == NULL || (index = PyObject_GetAttrString(o, "index")) == NULL)
 		goto done;
 	if (!PyUnicode_Check(type) || !(index == Py_None || PyLong_Check(index))) {
-		PyErr_Format(PyExc_TypeError, "%s: a torch.device with type %R and index %R", what, type, index);
+		PyObject *pair = PyTuple_Pack(2, type, index), *shown = pair == NULL ? NULL : gdl_shown(pair);
+		PyErr_Format(PyExc_TypeError, "%s: a torch.device with type and index %V", what, shown, "of other kinds");
+		Py_XDECREF(pair);
+		Py_XDECREF(shown);
 		goto done;
 	}
 	const char *name = PyUnicode_AsUTF8(type);
@@ -122,14 +154,15 @@ static int torch_device(PyObject *o, const char *what, DLDevice *out) {
 	} else if (strcmp(name, "xpu") == 0) {
 		name = "oneapi";
 	}
+	/* An index is an int of torch's, which torch keeps in range; its text is what str(index) is. */
 	text = index == Py_None ? PyUnicode_FromString(name) : PyUnicode_FromFormat("%s:%S", name, index);
 	if (text == NULL)
 		goto done;
 	rc = named_device(text, what, out);
 	if (rc != 0 && PyErr_ExceptionMatches(PyExc_ValueError)) {
 		PyErr_Clear();
-		PyErr_Format(PyExc_ValueError, "%s %R is no DLPack device%s", what, o,
-		             index == Py_None ? " (give its index: torch.device(type, index))" : "");
+		device_error(what, o, index == Py_None ? "is no DLPack device (give its index: torch.device(type, index))"
+		                                       : "is no DLPack device");
 	}
 done:
 	Py_XDECREF(type);
@@ -145,10 +178,8 @@ int gdl_parse_device(PyObject *o, PyObject *exc, const char *what, DLDevice *out
 		if (gdl_device_pair(o, exc, must, out) != 0)
 			return -1;
 		/* A producer may say what it likes of its own memory; a caller asking for a CPU other than 0 is wrong. */
-		if (out->device_type == kDLCPU && out->device_id != 0) {
-			PyErr_Format(PyExc_ValueError, "%s %R names no device DLPack defines: the CPU is (1, 0)", what, o);
-			return -1;
-		}
+		if (out->device_type == kDLCPU && out->device_id != 0)
+			return device_error(what, o, "names no device DLPack defines: the CPU is (1, 0)");
 		return 0;
 	}
 	if (PyUnicode_Check(o))

@@ -10,7 +10,8 @@ PyObject *gdl_device_new(DLDevice d) {
 	PyObject *t = gdl_DeviceType.tp_alloc(&gdl_DeviceType, 2);
 	if (t == NULL)
 		return NULL;
-	PyObject *type = PyLong_FromLong((long)d.device_type), *id = type == NULL ? NULL : PyLong_FromLong(d.device_id);
+	/* DLDeviceType is an unsigned enum: a type read from a pair of int32 values is shown as that value. */
+	PyObject *type = PyLong_FromLong((long)(int32_t)d.device_type), *id = type == NULL ? NULL : PyLong_FromLong(d.device_id);
 	if (id == NULL) {
 		Py_XDECREF(type);
 		Py_DECREF(t);
@@ -23,7 +24,7 @@ PyObject *gdl_device_new(DLDevice d) {
 
 /* device_of reads back the pair a Device holds: gdl_device_new made it of two ints in range. */
 static DLDevice device_of(PyObject *self) {
-	return (DLDevice){(DLDeviceType)PyLong_AsLong(PyTuple_GET_ITEM(self, 0)),
+	return (DLDevice){(DLDeviceType)(int32_t)PyLong_AsLong(PyTuple_GET_ITEM(self, 0)),
 	                  (int32_t)PyLong_AsLong(PyTuple_GET_ITEM(self, 1))};
 }
 
@@ -39,10 +40,21 @@ static PyObject *device_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
 	PyObject *spelled = NULL;
 	if (index != NULL && index != Py_None) {
 		/* Device("cuda", 1), as torch.device("cuda", 1); Device(2, 1), the pair's two ints. */
-		if (PyUnicode_Check(device) && PyLong_Check(index))
-			spelled = PyUnicode_FromFormat("%U:%S", device, index);
-		else
+		if (PyUnicode_Check(device) && PyLong_Check(index)) {
+			int overflow;
+			long long i = PyLong_AsLongLongAndOverflow(index, &overflow);
+			if (i == -1 && PyErr_Occurred())
+				return NULL;
+			if (overflow != 0 || i < INT32_MIN || i > INT32_MAX) {
+				PyObject *shown = gdl_shown(index);
+				PyErr_Format(PyExc_ValueError, "device index must be an int32, got %V", shown, "another int");
+				Py_XDECREF(shown);
+				return NULL;
+			}
+			spelled = PyUnicode_FromFormat("%U:%lld", device, i);
+		} else {
 			spelled = PyTuple_Pack(2, device, index);
+		}
 		if (spelled == NULL)
 			return NULL;
 		device = spelled;

@@ -64,6 +64,7 @@ PyObject *gdl_dtype_get(DLDataType dt) {
 	if (PyErr_Occurred())
 		return NULL;
 	/* Outside the table: a vector dtype ("float32x4"), or a pass-through tensor's that names its fields. */
+	GDL_CHECK_FORK(NULL);
 	char buf[64];
 	godlpackCapsuleDataTypeName(dt.code, dt.bits, dt.lanes, buf, sizeof buf);
 	PyObject *name = PyUnicode_FromString(buf);
@@ -181,15 +182,21 @@ static PyObject *lookup(PyObject *name) {
 	Py_ssize_t len;
 	const char *utf8 = PyUnicode_AsUTF8AndSize(name, &len);
 	DLDataType dt;
-	if ((strlen(utf8) == (size_t)len && numpy_spelling(utf8, &dt)) ||
-	    godlpackCapsuleParseDataType((char *)utf8, (size_t)len, &dt) == 0) {
+	bool found = strlen(utf8) == (size_t)len && numpy_spelling(utf8, &dt);
+	if (!found) {
+		GDL_CHECK_FORK(NULL);
+		found = godlpackCapsuleParseDataType((char *)utf8, (size_t)len, &dt) == 0;
+	}
+	if (found) {
 		PyObject *v = gdl_dtype_get(dt); /* registered: the dict holds it */
 		Py_XDECREF(v);
 		return v;
 	}
 	PyObject *sep = PyUnicode_FromString(", "), *known = sep == NULL ? NULL : PyUnicode_Join(sep, by_name);
+	PyObject *shown = known == NULL ? NULL : gdl_shown(name);
 	if (known != NULL)
-		PyErr_Format(PyExc_TypeError, "data type %R not understood (known: %U)", name, known);
+		PyErr_Format(PyExc_TypeError, "data type %V not understood (known: %U)", shown, "(a str)", known);
+	Py_XDECREF(shown);
 	Py_XDECREF(sep);
 	Py_XDECREF(known);
 	return NULL;
@@ -212,8 +219,10 @@ static int dlpack_data_type(PyObject *o, PyObject *method, DLDataType *dt) {
 	ok = ok && v[0] >= 0 && v[0] <= UINT8_MAX && v[1] >= 0 && v[1] <= UINT8_MAX && v[2] >= 0 && v[2] <= UINT16_MAX &&
 	     gdl_dtype_valid(d);
 	if (!ok) {
-		PyErr_Format(PyExc_TypeError, "%.200s.__dlpack_data_type__() returned %R, not the (code, bits, lanes) of "
-		             "a DLPack data type godlpack knows", Py_TYPE(o)->tp_name, r);
+		PyObject *shown = gdl_shown(r);
+		PyErr_Format(PyExc_TypeError, "%.200s.__dlpack_data_type__() returned %V, not the (code, bits, lanes) of "
+		             "a DLPack data type godlpack knows", Py_TYPE(o)->tp_name, shown, "another value");
+		Py_XDECREF(shown);
 		gdl_drop_keeping_error(r);
 		return -1;
 	}

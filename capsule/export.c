@@ -15,7 +15,9 @@ static long long clamped_int(PyObject *o) {
 static int int_pair(PyObject *o, const char *what, long long *a, long long *b) {
 	if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2 || !PyLong_Check(PyTuple_GET_ITEM(o, 0)) ||
 	    !PyLong_Check(PyTuple_GET_ITEM(o, 1))) {
-		PyErr_Format(PyExc_TypeError, "%s must be a tuple of two ints, got %R", what, o);
+		PyObject *shown = gdl_shown(o);
+		PyErr_Format(PyExc_TypeError, "%s must be a tuple of two ints, got %V", what, shown, "another value");
+		Py_XDECREF(shown);
 		return -1;
 	}
 	*a = clamped_int(PyTuple_GET_ITEM(o, 0));
@@ -32,7 +34,9 @@ static int parse_version(PyObject *o, DLPackVersion *asked) {
 	if (int_pair(o, "max_version", &major, &minor) != 0)
 		return -1;
 	if (major < 0 || minor < 0) {
-		PyErr_Format(PyExc_TypeError, "max_version must hold non-negative ints, got %R", o);
+		PyObject *shown = gdl_shown(o);
+		PyErr_Format(PyExc_TypeError, "max_version must hold non-negative ints, got %V", shown, "negative ones");
+		Py_XDECREF(shown);
 		return -1;
 	}
 	asked->major = major > UINT32_MAX ? UINT32_MAX : (uint32_t)major;
@@ -50,7 +54,9 @@ static int check_stream(PyObject *stream, bool cpu) {
 	}
 	/* Device data is handed over as it is: there is no work of ours to order, so any stream will do. */
 	if (cpu && clamped_int(stream) != -1) {
-		PyErr_Format(PyExc_ValueError, "stream must be None or -1 for CPU data, got %R", stream);
+		PyObject *shown = gdl_shown(stream);
+		PyErr_Format(PyExc_ValueError, "stream must be None or -1 for CPU data, got %V", shown, "another int");
+		Py_XDECREF(shown);
 		return -1;
 	}
 	return 0;
@@ -82,8 +88,10 @@ static int parse_device(PyObject *o, const gdl_source *s, DLDevice *device) {
 		return 0;
 	}
 	if (type != s->view.device.device_type || id != s->view.device.device_id) {
-		PyErr_Format(PyExc_BufferError, "cannot export a tensor on device (%d, %d) to dl_device %R",
-		             (int)s->view.device.device_type, (int)s->view.device.device_id, o);
+		PyObject *shown = gdl_shown(o);
+		PyErr_Format(PyExc_BufferError, "cannot export a tensor on device (%d, %d) to dl_device %V",
+		             (int)s->view.device.device_type, (int)s->view.device.device_id, shown, "(another device)");
+		Py_XDECREF(shown);
 		return -1;
 	}
 	return 0;
@@ -133,6 +141,8 @@ PyObject *gdl_export(gdl_source *s, PyObject *const *args, Py_ssize_t nargs, PyO
 		                    (int)s->view.device.device_type, (int)s->view.device.device_id);
 	/* A copy is writable, whoever may write the original. */
 	bool read_only = (s->view.flags & GDL_FLAG_READ_ONLY) && copy != 1;
+	/* Parsing the arguments may have run Python code (an __index__, a __dlpack_device__) that forked. */
+	GDL_CHECK_FORK(NULL);
 	if (gdl_negotiate(asked, s->need, read_only, &v) != GDL_NEGOTIATED) {
 		godlpackCapsuleRefuse(s, asked);
 		return NULL;

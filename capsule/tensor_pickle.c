@@ -308,7 +308,10 @@ static int read_dtype(PyObject *o, DLDataType *dt) {
 		return -1;
 	if (n != 3 || v[0] < 0 || v[0] > UINT8_MAX || v[1] < 0 || v[1] > UINT8_MAX || v[2] < 0 || v[2] > UINT16_MAX ||
 	    !gdl_dtype_valid((*dt = (DLDataType){(uint8_t)v[0], (uint8_t)v[1], (uint16_t)v[2]}))) {
-		PyErr_Format(PyExc_ValueError, "_rebuild(): dtype %R is no (code, bits, lanes) of the DLPack table", o);
+		PyObject *shown = gdl_shown(o);
+		PyErr_Format(PyExc_ValueError, "_rebuild(): dtype %V is no (code, bits, lanes) of the DLPack table", shown,
+		             "(...)");
+		Py_XDECREF(shown);
 		return -1;
 	}
 	return 0;
@@ -381,19 +384,28 @@ static PyObject *mod_rebuild(PyObject *m, PyObject *const *args, Py_ssize_t narg
 		return PyErr_Format(PyExc_TypeError, "_rebuild(): padded must be a bool, got %.200s",
 		                    Py_TYPE(args[4])->tp_name);
 	bool padded = args[4] == Py_True && gdl_sub_byte(dt);
-	if (!gdl_contiguous(ndim, shape, dt, padded, cstrides, &n, &nbytes))
-		return PyErr_Format(PyExc_ValueError, "_rebuild(): shape %R cannot hold elements of dtype %R", args[2],
-		                    args[1]);
+	if (!gdl_contiguous(ndim, shape, dt, padded, cstrides, &n, &nbytes)) {
+		PyObject *shape_shown = gdl_shown(args[2]), *dtype_shown = gdl_shown(args[1]);
+		PyErr_Format(PyExc_ValueError, "_rebuild(): shape %V cannot hold elements of dtype %V", shape_shown, "(...)",
+		             dtype_shown, "(...)");
+		Py_XDECREF(shape_shown);
+		Py_XDECREF(dtype_shown);
+		return NULL;
+	}
 	const int64_t *strides = cstrides;
 	if (args[3] != Py_None) {
 		if (read_ints(args[3], "strides", given, &nstrides) != 0)
 			return NULL;
 		/* Packed sub-byte elements have no address of their own: only C order describes them. */
 		if (nstrides != ndim || !dense(ndim, shape, given) ||
-		    (gdl_sub_byte(dt) && !padded && !c_order(ndim, shape, given, cstrides)))
-			return PyErr_Format(PyExc_ValueError,
-			                    "_rebuild(): strides %R do not lay out shape %R densely from its first element",
-			                    args[3], args[2]);
+		    (gdl_sub_byte(dt) && !padded && !c_order(ndim, shape, given, cstrides))) {
+			PyObject *strides_shown = gdl_shown(args[3]), *shape_shown = gdl_shown(args[2]);
+			PyErr_Format(PyExc_ValueError, "_rebuild(): strides %V do not lay out shape %V densely from its first element",
+			             strides_shown, "(...)", shape_shown, "(...)");
+			Py_XDECREF(strides_shown);
+			Py_XDECREF(shape_shown);
+			return NULL;
+		}
 		strides = given;
 	}
 	TensorObject *t = gdl_tensor_alloc(ndim);

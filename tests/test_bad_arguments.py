@@ -463,3 +463,44 @@ def test_ops_bad_arguments(name: str) -> None:
     call, error, words = OPS_CALLS[name]
     with pytest.raises(error, match=words):
         call()
+
+
+# ---- values shown in messages ----
+
+BIG = 10**5000  # beyond the 4300 digits int.__repr__ writes: repr(BIG) raises ValueError
+
+
+class LoudRepr:
+    """An object whose __repr__ raises: a message about it must not raise that instead."""
+
+    def __repr__(self) -> str:
+        raise KeyError("repr")
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: godlpack.Device((BIG, 0)), ValueError, "out-of-range device (an int of 16610 bits, 0)"),
+    (lambda: godlpack.Device((1, -BIG)), ValueError, "out-of-range device (1, a negative int of 16610 bits)"),
+    (lambda: godlpack.Device("cuda", BIG), ValueError, "device index must be an int32, got an int of 16610 bits"),
+    (lambda: godlpack.from_dlpack(np.ones(2), device=(BIG, 0)), ValueError, "an int of 16610 bits"),
+    (lambda: godlpack.zeros(2).__dlpack__(stream=BIG), ValueError, "got an int of 16610 bits"),
+    (lambda: godlpack.zeros(2).__dlpack__(max_version=(1, -BIG)), TypeError, "(1, a negative int of 16610 bits)"),
+    (lambda: godlpack.zeros(2).__dlpack__(dl_device=(2, BIG)), BufferError, "to dl_device (2, an int of 16610 bits)"),
+    (lambda: godlpack.Device((LoudRepr(), 0)), TypeError, "tuple of ints, got (<LoudRepr object>, 0)"),
+    (lambda: godlpack.zeros(2).__dlpack__(max_version=LoudRepr()), TypeError, "got <LoudRepr object>"),
+], ids=["device type", "device id", "device index", "from_dlpack device", "stream", "max_version", "dl_device",
+        "device repr raising", "max_version repr raising"])
+def test_messages_show_values_in_bounded_words(call: Callable[[], Any], error: type[Exception], words: str) -> None:
+    # %R of such a value raised ValueError (int digits) or the repr's own KeyError in place of the message.
+    with pytest.raises(error) as info:
+        call()
+    assert words in str(info.value)
+
+
+def test_every_device_str_reads_back() -> None:
+    for pair in [(1, 0), (2, 3), (50, 0), (-7, 2), (0, 0), (2**31 - 1, 2**31 - 1)]:
+        d = godlpack.Device(pair)
+        assert godlpack.Device(str(d)) == d == pair, pair
+    with pytest.raises(ValueError, match="names no device"):
+        godlpack.Device("device_type(2147483648):0")  # beyond int32
+    with pytest.raises(ValueError, match="names no device"):
+        godlpack.Device("device_type(01):0")
