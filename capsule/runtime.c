@@ -2,6 +2,24 @@
 #include <Python.h>
 #include "runtime.h"
 
+/*
+ * main_interpreter_only refuses to load in a subinterpreter: an extension
+ * built on package capsule keeps its types, dtype objects and caches in
+ * process-wide state that belongs to the interpreter that loaded it first,
+ * and a subinterpreter that loaded it first would leave the main one a
+ * module without them. Checked before anything else happens, so that the
+ * main interpreter can still import the module. -1 with ImportError.
+ */
+static int main_interpreter_only(const char *module) {
+	if (PyInterpreterState_Get() == PyInterpreterState_Main())
+		return 0;
+	PyErr_Format(PyExc_ImportError,
+	             "cannot import %s in a subinterpreter: extensions built on godlpack run only in the main "
+	             "interpreter",
+	             module);
+	return -1;
+}
+
 #if defined(__linux__) && defined(__GLIBC__) && !defined(__ANDROID__) && (defined(__x86_64__) || defined(__aarch64__))
 
 /*
@@ -19,6 +37,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <string.h>
 
 /*
@@ -28,8 +47,10 @@
  */
 #define MAX_HANDLERS 1024
 
+typedef void (*sigurg_handler)(int, siginfo_t *, void *);
+
 typedef struct {
-	void (*handler)(int, siginfo_t *, void *);
+	sigurg_handler handler;
 	int sa_flags;
 } recorded;
 
@@ -37,17 +58,70 @@ static recorded handlers[MAX_HANDLERS];
 static uint32_t handler_count; /* published with release order after its entry is written */
 static pthread_mutex_t adding = PTHREAD_MUTEX_INITIALIZER;
 
+/* This library's registry, which the rendezvous publishes when this library is the first to load. */
+__attribute__((visibility("hidden"))) gdl_runtimes gdl_runtimes_registry;
+
 /*
- * dispatch calls every recorded handler with the signal's arguments. Each Go
- * runtime's handler finds out whether the signal came for one of its own
- * goroutines (its own thread-local g, the interrupted pc in its own code)
+ * A dispatcher must never call a dispatcher: two registries whose
+ * dispatchers each recorded the other's (a test that deletes the rendezvous
+ * from sys and puts it back does it) would call each other until the signal
+ * stack overflows. So a version-2 dispatcher can be told from any other
+ * handler by what precedes its entry point: DISPATCHER_MARK (24 bytes), then
+ * the offset from the word after the mark to its registry. The entry lies 32
+ * bytes into a 64-byte-aligned block of code: the mark is in the entry's own
+ * page, so reading 32 bytes before a handler placed so never faults, and a
+ * handler placed otherwise is no dispatcher. The entry jumps to dispatch
+ * with the signal's arguments untouched.
+ */
+#define DISPATCHER_MARK "godlpack SIGURG dispatch"
+#define MARK_LEN 24
+_Static_assert(sizeof DISPATCHER_MARK - 1 == MARK_LEN, "the mark fills the first 24 bytes of its block");
+
+__attribute__((visibility("hidden"))) void gdl_dispatch_entry(int sig, siginfo_t *info, void *ctx);
+__attribute__((visibility("hidden"), used)) void gdl_dispatch(int sig, siginfo_t *info, void *ctx);
+
+#if defined(__x86_64__)
+#define JUMP_TO_DISPATCH "jmp gdl_dispatch\n"
+#else
+#define JUMP_TO_DISPATCH "b gdl_dispatch\n"
+#endif
+__asm__(".pushsection .text\n"
+        ".p2align 6\n"
+        ".ascii \"" DISPATCHER_MARK "\"\n"
+        ".long gdl_runtimes_registry - .\n"
+        ".long 0\n"
+        ".globl gdl_dispatch_entry\n"
+        ".hidden gdl_dispatch_entry\n"
+        ".type gdl_dispatch_entry, %function\n"
+        "gdl_dispatch_entry:\n" JUMP_TO_DISPATCH
+        ".size gdl_dispatch_entry, . - gdl_dispatch_entry\n"
+        ".popsection\n");
+
+/* registry_of returns the registry whose dispatcher h is, or NULL for any other handler (SIG_DFL and SIG_IGN too). */
+static gdl_runtimes *registry_of(sigurg_handler h) {
+	uintptr_t at = (uintptr_t)h;
+	if (at % 64 != 32)
+		return NULL;
+	const char *mark = (const char *)(at - 32);
+	if (memcmp(mark, DISPATCHER_MARK, MARK_LEN) != 0)
+		return NULL;
+	int32_t offset;
+	memcpy(&offset, mark + MARK_LEN, sizeof offset);
+	gdl_runtimes *r = (gdl_runtimes *)(mark + MARK_LEN + offset);
+	return r->version >= 2 && r->size >= sizeof(gdl_runtimes) && r->handler != NULL ? r : NULL;
+}
+
+/*
+ * gdl_dispatch calls every recorded handler with the signal's arguments.
+ * Each Go runtime's handler finds out whether the signal came for one of its
+ * own goroutines (its own thread-local g, the interrupted pc in its own code)
  * and ignores it otherwise; calling all of them is what keeps async
  * preemption in each. It runs on the thread's signal stack (SA_ONSTACK: a
- * goroutine's stack is too small), where Go's handlers expect to be, and
- * uses little of it. Go's handlers never forward SIGURG once their runtime
- * has started, so none of them calls back into dispatch.
+ * goroutine's stack is too small), where Go's handlers expect to be, and uses
+ * little of it. No recorded handler is a dispatcher of version 2 (add), and
+ * Go's handlers never forward SIGURG once their runtime has started.
  */
-static void dispatch(int sig, siginfo_t *info, void *ctx) {
+void gdl_dispatch(int sig, siginfo_t *info, void *ctx) {
 	int saved = errno;
 	uint32_t n = __atomic_load_n(&handler_count, __ATOMIC_ACQUIRE);
 	for (uint32_t i = 0; i < n; i++) {
@@ -60,7 +134,25 @@ static void dispatch(int sig, siginfo_t *info, void *ctx) {
 	errno = saved;
 }
 
-static int add(void (*handler)(int, siginfo_t *, void *), int sa_flags) {
+/*
+ * each_handler adds every handler of registry from, a version-2 one, to to
+ * through to's add: 0, or -1 when to is full.
+ */
+static int each_handler(gdl_runtimes *from, gdl_runtimes *to) {
+	sigurg_handler h;
+	int flags;
+	for (uint32_t i = 0; from->handler(i, &h, &flags) == 0; i++)
+		if (to->add(h, flags) < 0)
+			return -1;
+	return 0;
+}
+
+static int add(sigurg_handler handler, int sa_flags) {
+	gdl_runtimes *of = registry_of(handler);
+	if (of == &gdl_runtimes_registry)
+		return 0;
+	if (of != NULL) /* another registry's dispatcher: what it calls, never itself */
+		return each_handler(of, &gdl_runtimes_registry) < 0 ? -1 : 1;
 	int rc = 1;
 	pthread_mutex_lock(&adding);
 	uint32_t n = __atomic_load_n(&handler_count, __ATOMIC_RELAXED);
@@ -81,7 +173,7 @@ static int add(void (*handler)(int, siginfo_t *, void *), int sa_flags) {
 static int install(void) {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = dispatch;
+	sa.sa_sigaction = gdl_dispatch_entry;
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
 	sigfillset(&sa.sa_mask);
 	return sigaction(SIGURG, &sa, NULL);
@@ -89,7 +181,17 @@ static int install(void) {
 
 static uint32_t count(void) { return __atomic_load_n(&handler_count, __ATOMIC_ACQUIRE); }
 
-static gdl_runtimes registry = {GDL_RUNTIMES_VERSION, sizeof(gdl_runtimes), add, install, dispatch, count};
+static int handler_at(uint32_t i, sigurg_handler *h, int *sa_flags) {
+	if (i >= count())
+		return -1;
+	*h = handlers[i].handler;
+	*sa_flags = handlers[i].sa_flags;
+	return 0;
+}
+
+gdl_runtimes gdl_runtimes_registry = {
+	GDL_RUNTIMES_VERSION, sizeof(gdl_runtimes), add, install, gdl_dispatch_entry, count, handler_at,
+};
 
 /*
  * The SIGURG handler in place before this library's Go runtime started: an
@@ -106,20 +208,29 @@ __attribute__((constructor(101))) static void record_before_go(void) {
 	before_go_known = sigaction(SIGURG, NULL, &before_go) == 0;
 }
 
-/* rendezvous returns the process's registry, publishing this library's when there is none yet. NULL with ImportError. */
+/*
+ * rendezvous returns the process's registry: sys's; else, when sys holds none
+ * (it was deleted, or never published in this interpreter) but a dispatcher
+ * was in place before this library loaded, that dispatcher's registry, which
+ * is the process's; else this library's. A registry sys did not hold is
+ * published there. NULL with ImportError.
+ */
 static gdl_runtimes *rendezvous(const char *module) {
 	PyObject *held = PySys_GetObject(GDL_RUNTIMES_ATTR); /* borrowed; NULL without an exception when absent */
 	if (held == NULL) {
-		PyObject *c = PyCapsule_New(&registry, GDL_RUNTIMES_CAPSULE, NULL);
+		gdl_runtimes *r = before_go_known ? registry_of(before_go.sa_sigaction) : NULL;
+		if (r == NULL)
+			r = &gdl_runtimes_registry;
+		PyObject *c = PyCapsule_New(r, GDL_RUNTIMES_CAPSULE, NULL);
 		if (c == NULL)
 			return NULL;
 		int rc = PySys_SetObject(GDL_RUNTIMES_ATTR, c);
 		Py_DECREF(c);
-		return rc == 0 ? &registry : NULL;
+		return rc == 0 ? r : NULL;
 	}
 	gdl_runtimes *r = PyCapsule_IsValid(held, GDL_RUNTIMES_CAPSULE) ? PyCapsule_GetPointer(held, GDL_RUNTIMES_CAPSULE)
 	                                                                 : NULL;
-	if (r == NULL || r->version < 1 || r->size < sizeof(gdl_runtimes)) {
+	if (r == NULL || r->version < 1 || r->size < offsetof(gdl_runtimes, handler)) {
 		PyErr_Clear();
 		PyErr_Format(PyExc_ImportError,
 		             "cannot import %s: sys.%s is not the rendezvous of Go runtimes that extensions built on "
@@ -130,12 +241,18 @@ static gdl_runtimes *rendezvous(const char *module) {
 	return r;
 }
 
-/* record adds handler a to r unless it is no handler or r's dispatcher. -1 with ImportError when r is full. */
+/*
+ * record adds handler a to r unless it is no handler or r's dispatcher.
+ * Another registry's dispatcher is never recorded: its handlers are (a
+ * registry of version 1 cannot tell dispatchers apart, so this does it for
+ * it). -1 with ImportError when r is full.
+ */
 static int record(gdl_runtimes *r, const struct sigaction *a, const char *module) {
-	void (*h)(int, siginfo_t *, void *) = a->sa_sigaction;
-	if (a->sa_handler == SIG_DFL || a->sa_handler == SIG_IGN || h == r->dispatch)
+	sigurg_handler h = a->sa_sigaction;
+	gdl_runtimes *of = registry_of(h);
+	if (a->sa_handler == SIG_DFL || a->sa_handler == SIG_IGN || h == r->dispatch || of == r)
 		return 0;
-	if (r->add(h, a->sa_flags) >= 0)
+	if ((of != NULL ? each_handler(of, r) : r->add(h, a->sa_flags)) >= 0)
 		return 0;
 	PyErr_Format(PyExc_ImportError,
 	             "cannot import %s: the SIGURG dispatcher of the process's Go runtimes already calls %u handlers, "
@@ -145,6 +262,8 @@ static int record(gdl_runtimes *r, const struct sigaction *a, const char *module
 }
 
 int gdl_join_process(const char *module) {
+	if (main_interpreter_only(module) != 0)
+		return -1;
 	gdl_runtimes *r = rendezvous(module);
 	if (r == NULL)
 		return -1;
@@ -174,6 +293,8 @@ int gdl_join_process(const char *module) {
 static const char runtime_marker;
 
 int gdl_join_process(const char *module) {
+	if (main_interpreter_only(module) != 0)
+		return -1;
 	static const char attr[] = "_godlpack_go_runtime";
 	PyObject *held = PySys_GetObject(attr); /* borrowed; NULL without an exception when absent */
 	if (held != NULL) {

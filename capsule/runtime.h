@@ -20,11 +20,14 @@
  * GDL_RUNTIMES_ATTR of the sys module, pointing to a gdl_runtimes. Its layout
  * is an ABI between independently built extensions: fields are only ever
  * appended (version counts the additions, size is the creator's sizeof),
- * never changed or removed. Version 1 is this one.
+ * never changed or removed. Version 1 has the fields up to count; version 2
+ * adds handler, and its dispatcher can be told from any other handler (see
+ * runtime.c): a registry of version 2 never records a dispatcher, and takes
+ * in the handlers of another version-2 registry's dispatcher instead.
  */
 #define GDL_RUNTIMES_ATTR "_godlpack_go_runtimes"
 #define GDL_RUNTIMES_CAPSULE "godlpack.go_runtimes"
-#define GDL_RUNTIMES_VERSION 1
+#define GDL_RUNTIMES_VERSION 2
 
 typedef struct gdl_runtimes {
 	uint32_t version;
@@ -33,6 +36,9 @@ typedef struct gdl_runtimes {
 	 * add records a SIGURG handler installed with sa_flags (a three-argument
 	 * handler when SA_SIGINFO is set) for the dispatcher to call: 1 when
 	 * added, 0 when it was there already, -1 when the registry is full.
+	 * From version 2, a dispatcher is never recorded: its own dispatcher is
+	 * there already (0), another registry's has its handlers added in its
+	 * place.
 	 */
 	int (*add)(void (*handler)(int, siginfo_t *, void *), int sa_flags);
 	/* install makes dispatch the process's SIGURG handler: 0, or -1 with errno. */
@@ -41,6 +47,8 @@ typedef struct gdl_runtimes {
 	void (*dispatch)(int sig, siginfo_t *info, void *ctx);
 	/* count is the number of handlers recorded. */
 	uint32_t (*count)(void);
+	/* Version 2: handler stores the i-th recorded handler and its flags: 0, or -1 when i >= count(). */
+	int (*handler)(uint32_t i, void (**handler)(int, siginfo_t *, void *), int *sa_flags);
 } gdl_runtimes;
 
 /*

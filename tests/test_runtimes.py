@@ -54,19 +54,33 @@ SHARED = sys.platform == "linux" and platform.libc_ver()[0] == "glibc" and platf
 shared_only = pytest.mark.skipif(not SHARED, reason="Go runtimes share a process only on Linux/glibc x86-64, arm64")
 
 # Reads the rendezvous and the process's SIGURG handler: prints the registry's version, the number of handlers it
-# holds, and whether its dispatcher is the process's SIGURG handler.
+# holds, whether its dispatcher is the process's SIGURG handler, and how many of its handlers are dispatchers (told
+# apart as the registry tells them: the mark in the 32 bytes before a dispatcher's entry, capsule/runtime.c), which
+# must be none.
 REGISTRY = """
 import ctypes, signal
+Handler = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 class Runtimes(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint32), ("size", ctypes.c_uint32), ("add", ctypes.c_void_p),
                 ("install", ctypes.c_void_p), ("dispatch", ctypes.c_void_p),
-                ("count", ctypes.CFUNCTYPE(ctypes.c_uint32))]
+                ("count", ctypes.CFUNCTYPE(ctypes.c_uint32)),
+                ("handler", ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_uint32, ctypes.POINTER(ctypes.c_void_p),
+                                             ctypes.POINTER(ctypes.c_int)))]
 get = ctypes.pythonapi.PyCapsule_GetPointer
 get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
 runtimes = Runtimes.from_address(get(sys._godlpack_go_runtimes, b"godlpack.go_runtimes"))
 action = ctypes.create_string_buffer(256)  # a struct sigaction; sa_handler comes first on x86-64 and arm64
 assert ctypes.CDLL(None).sigaction(signal.SIGURG, None, action) == 0
-print("registry", runtimes.version, runtimes.count(), ctypes.c_void_p.from_buffer(action).value == runtimes.dispatch)
+def is_dispatcher(address):
+    return address % 64 == 32 and ctypes.string_at(address - 32, 24) == b"godlpack SIGURG dispatch"
+recorded = []
+for i in range(runtimes.count()):
+    h, flags = ctypes.c_void_p(), ctypes.c_int()
+    assert runtimes.handler(i, ctypes.byref(h), ctypes.byref(flags)) == 0
+    recorded.append(h.value)
+assert runtimes.handler(len(recorded), ctypes.byref(ctypes.c_void_p()), ctypes.byref(ctypes.c_int())) == -1
+print("registry", runtimes.version, runtimes.count(), ctypes.c_void_p.from_buffer(action).value == runtimes.dispatch,
+      "dispatchers", sum(map(is_dispatcher, recorded)), is_dispatcher(runtimes.dispatch))
 """
 
 # Every extension used from four threads at once, tensors passing between godlpack and the others.
@@ -181,14 +195,14 @@ def orders() -> list[list[str]]:
 def test_imported_in_either_order_and_used_together(order: list[str], examples_dir: Path) -> None:
     out = run(program(order, REGISTRY, TOGETHER), examples_dir)
     # One handler per runtime, the dispatcher in place: the last runtime's handler no longer stands alone.
-    assert "registry 1 2 True" in out, out
+    assert "registry 2 2 True" in out, out
     assert "together ok" in out, out
 
 
 @shared_only
 def test_every_example_at_once(examples_dir: Path) -> None:
     out = run(program([*EXAMPLES, "godlpack"], REGISTRY, TOGETHER), examples_dir)
-    assert f"registry 1 {len(EXAMPLES) + 1} True" in out, out
+    assert f"registry 2 {len(EXAMPLES) + 1} True" in out, out
 
 
 @shared_only
@@ -215,7 +229,7 @@ def test_a_sigurg_handler_set_before_the_imports_is_kept(examples_dir: Path) -> 
     code += program(["godlpack", *EXAMPLES], REGISTRY, "os.kill(os.getpid(), signal.SIGURG); time.sleep(0.05)",
                     "print('seen', len(seen) >= 1)", PREEMPTION)
     out = run(code, examples_dir)
-    assert f"registry 1 {len(EXAMPLES) + 2} True" in out and "seen True" in out, out
+    assert f"registry 2 {len(EXAMPLES) + 2} True" in out and "seen True" in out, out
     assert_preempted(out)
 
 
@@ -234,8 +248,8 @@ def test_a_plain_go_library_loaded_between_keeps_everyones_preemption(examples_d
     code = f"import ctypes, sys\nimport godlpack, godlpack.ops\nctypes.CDLL({str(tmp_path / 'plain.so')!r}).Nop()\n"
     code += REGISTRY + f"import numpy as np\nimport {name}\n" + REGISTRY + PREEMPTION
     out = run(code, examples_dir)
-    assert "registry 1 1 False" in out, out  # the plain runtime took SIGURG
-    assert "registry 1 3 True" in out, out
+    assert "registry 2 1 False" in out, out  # the plain runtime took SIGURG
+    assert "registry 2 3 True" in out, out
     assert_preempted(out)
 
 
@@ -245,7 +259,7 @@ def test_an_extension_built_with_another_go_version(tmp_path: Path) -> None:
     name = next(iter(EXAMPLES))
     where = build_example(name, tmp_path, toolchain=OTHER_GO)
     out = run(program(["godlpack", name], REGISTRY, PREEMPTION, TOGETHER), where)
-    assert "registry 1 2 True" in out and "together ok" in out, out
+    assert "registry 2 2 True" in out and "together ok" in out, out
     assert_preempted(out)
 
 
@@ -260,7 +274,8 @@ import {name}
 {REGISTRY}
 class Newer(ctypes.Structure):
     _fields_ = Runtimes._fields_ + [("later", ctypes.c_void_p)]
-newer = Newer(2, ctypes.sizeof(Newer), runtimes.add, runtimes.install, runtimes.dispatch, runtimes.count, None)
+newer = Newer(3, ctypes.sizeof(Newer), runtimes.add, runtimes.install, runtimes.dispatch, runtimes.count,
+              runtimes.handler, None)
 capsule_name = ctypes.c_char_p(b"godlpack.go_runtimes")
 make = ctypes.pythonapi.PyCapsule_New
 make.restype, make.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
@@ -270,6 +285,41 @@ print("joined", runtimes.count(), newer.count())
 """
     out = run("import sys\n" + newer, examples_dir)
     assert "joined 2 2" in out, out
+
+
+# The rendezvous deleted from sys while an extension loads, then put back, as a test's monkeypatch.delattr and its
+# undo do, before another extension loads. The extension that loads meanwhile joins the registry whose dispatcher is
+# in place (it publishes it again); when that dispatcher is not a registry's (a Python SIGURG handler was set
+# meanwhile), the extension makes a second registry, and the next one to load takes that registry's handlers into
+# sys's. Either way no dispatcher ever calls a dispatcher: before, two registries recorded each other's dispatchers,
+# and the first SIGURG recursed until Go's signal handler died ("fatal: morestack on gsignal").
+PUT_BACK = """
+import sys, signal, threading
+import godlpack, godlpack.ops
+saved = sys._godlpack_go_runtimes
+del sys._godlpack_go_runtimes
+{between}
+import {first}
+sys._godlpack_go_runtimes = saved
+import {second}
+for _ in range(100):
+    signal.pthread_kill(threading.get_ident(), signal.SIGURG)
+print("signalled")
+"""
+
+
+@shared_only
+@pytest.mark.skipif(not hasattr(signal, "SIGURG"), reason="no SIGURG")
+@pytest.mark.parametrize("between", ["", "signal.signal(signal.SIGURG, lambda s, f: None)"],
+                         ids=["dispatcher-in-place", "python-handler-in-place"])
+def test_a_rendezvous_put_back_never_chains_dispatchers(between: str, examples_dir: Path) -> None:
+    first, second = list(EXAMPLES)[:2]
+    code = PUT_BACK.format(between=between, first=first, second=second)
+    out = run(code + program([first, second], REGISTRY, TOGETHER, PREEMPTION), examples_dir)
+    handlers = len(EXAMPLES) + 1 + (1 if between else 0)  # each runtime's, and Python's
+    assert "signalled" in out and f"registry 2 {handlers} True dispatchers 0 True" in out, out
+    assert "together ok" in out, out
+    assert_preempted(out)
 
 
 @shared_only
@@ -310,3 +360,46 @@ def test_one_extension_imported_twice_is_fine(examples_dir: Path) -> None:
     out = run("import importlib, godlpack, godlpack._core as c; importlib.reload(godlpack); print(c.DLPACK_VERSION)",
               examples_dir)
     assert out.strip() == "(1, 3)", out
+
+
+# Imports in a subinterpreter, then in the main interpreter. _testcapi.run_in_subinterp makes a legacy one, which
+# loads single-phase modules such as ours (the import used to succeed there and leave the main interpreter a module
+# without Device); _interpreters (3.13+) makes an isolated one, which CPython refuses them in after their PyInit ran.
+SUBINTERPRETER = """
+import sys
+name = MODULE
+code = f"try:\\n    import {name}\\nexcept ImportError as e:\\n    print('refused:', e)\\nelse:\\n    print('imported')\\n"
+ran = 0
+try:
+    import _testcapi
+except ImportError:
+    pass
+else:
+    _testcapi.run_in_subinterp(code)
+    ran += 1
+try:
+    import _interpreters
+except ImportError:
+    pass
+else:
+    interp = _interpreters.create()
+    _interpreters.run_string(interp, code)
+    _interpreters.destroy(interp)
+    ran += 1
+sys.stdout.flush()
+import importlib
+module = importlib.import_module(name)
+print("main", ran, module.Tensor.__name__, module.Device.__name__)
+"""
+
+
+@pytest.mark.parametrize("name", ["godlpack", *EXAMPLES])
+def test_a_subinterpreter_is_refused_and_the_main_interpreter_unaffected(name: str, examples_dir: Path) -> None:
+    out = run(SUBINTERPRETER.replace("MODULE", repr(name)), examples_dir)
+    main = re.search(r"^main (\d+) Tensor Device$", out, flags=re.M)
+    assert main, out
+    if int(main.group(1)) == 0:
+        pytest.skip("this Python has neither _testcapi nor _interpreters")
+    module = "godlpack._core" if name == "godlpack" else name
+    refused = f"refused: cannot import {module} in a subinterpreter: extensions built on godlpack run only in the main"
+    assert out.count(refused) == int(main.group(1)), out
