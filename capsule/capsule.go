@@ -133,11 +133,18 @@ var (
 // checks nothing of what it got: [Import] holds the producer to the request.
 // The error wraps [ErrPython]: TypeError for an object that speaks no DLPack
 // or a capsule of another kind, ValueError for a consumed one, or what the
-// producer raised.
+// producer raised; or it is [ErrForked] when the producer's code forked.
 func Take(obj Object, req Request) (dlpack.Managed, error) {
 	r := req.c(takeName)
 	var t C.gdl_taken
-	if C.gdl_take((*C.PyObject)(obj), &r, &t) != 0 {
+	rc := C.gdl_take((*C.PyObject)(obj), &r, &t)
+	if Forked() { // the producer's Python code forked
+		if rc == 0 {
+			C.gdl_taken_release(&t)
+		}
+		return dlpack.Managed{}, ErrForked
+	}
+	if rc != 0 {
 		return dlpack.Managed{}, pyErr("taking a DLPack tensor")
 	}
 	return dlpack.Managed{Pointer: t.managed, Versioned: bool(t.versioned)}, nil
@@ -150,12 +157,19 @@ func Take(obj Object, req Request) (dlpack.Managed, error) {
 // copied is refused; [Request.Writable] refuses what may not be written. The
 // caller must Release the result. Every error wraps [ErrPython], the Python
 // exception set: BufferError for a refused tensor, MemoryError when a copy
-// cannot be allocated, and [Take]'s.
+// cannot be allocated, and [Take]'s; or it is [ErrForked].
 func Import(obj Object, req Request) (*consumer.Tensor, error) {
 	r := req.c(importName)
 	var m unsafe.Pointer
 	var versioned C.bool
-	if C.gdl_import_managed((*C.PyObject)(obj), &r, &m, &versioned) != 0 {
+	rc := C.gdl_import_managed((*C.PyObject)(obj), &r, &m, &versioned)
+	if Forked() { // the producer's Python code forked
+		if rc == 0 {
+			C.gdl_delete_keeping_error(m, versioned)
+		}
+		return nil, ErrForked
+	}
+	if rc != 0 {
 		return nil, pyErr("importing a DLPack tensor")
 	}
 	return consumer.Import(dlpack.Managed{Pointer: m, Versioned: bool(versioned)})

@@ -13,6 +13,20 @@ import (
 	"github.com/godlpack/godlpack/producer"
 )
 
+// ErrForked is the error of a Go function that ran Python code (a
+// producer's __dlpack__ through [Take] or [Import], a conversion of its
+// own) and found itself, when that code returned, in a child the process
+// forked meanwhile ([Forked]). The Go runtime does not survive fork(): the
+// function must return at once, allocating nothing, for its first garbage
+// collection there would hang the child forever. A bound function that
+// returns it raises the RuntimeError every call in a forked child raises.
+var ErrForked = errors.New("capsule: the process forked while Python code ran, and Go cannot run in the child")
+
+// Forked reports whether this process is a child forked after the Go
+// runtime started. Check it after a call into CPython that may have run
+// Python code, and return [ErrForked] when it is true.
+func Forked() bool { return C.gdl_forked_child() != 0 }
+
 // ErrPython is wrapped by the errors of this package that stand for a
 // Python exception already set, such as a TypeError from __dlpack__.
 var ErrPython = errors.New("capsule: a Python exception is set")
@@ -85,9 +99,13 @@ func ExceptionOf(err error) Exception {
 
 // RaiseError sets the Python exception for err, of the kind ExceptionOf
 // gives, unless err wraps ErrPython (the exception is already set), and
-// returns nil.
+// returns nil. [ErrForked] is the RuntimeError of a call in a forked child.
 func RaiseError(err error) Object {
 	if errors.Is(err, ErrPython) {
+		return nil
+	}
+	if err == ErrForked {
+		C.gdl_fork_error()
 		return nil
 	}
 	return Raise(ExceptionOf(err), "%v", err)

@@ -7,14 +7,12 @@
 
 static int64_t live_owners;
 
-static int forked;
+int gdl_forked;
 
-static void mark_forked(void) { __atomic_store_n(&forked, 1, __ATOMIC_RELAXED); }
+static void mark_forked(void) { __atomic_store_n(&gdl_forked, 1, __ATOMIC_RELAXED); }
 
 /* Registered when the library loads, before any Go code can run. */
 __attribute__((constructor)) static void watch_fork(void) { pthread_atfork(NULL, NULL, mark_forked); }
-
-int gdl_forked_child(void) { return __atomic_load_n(&forked, __ATOMIC_RELAXED); }
 
 int64_t gdl_owner_live(void) { return __atomic_load_n(&live_owners, __ATOMIC_RELAXED); }
 

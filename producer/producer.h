@@ -54,9 +54,12 @@ void gdl_set_foreign_delete(void (*del)(void *managed, bool versioned));
 /*
  * gdl_forked_child reports whether this process is a child forked after the
  * library was loaded. The Go runtime does not survive fork(): there, callers
- * must not enter Go, and releases that would need Go leak instead.
+ * must not enter Go, and releases that would need Go leak instead. Every
+ * call into Go checks it after the last step that may run Python code (which
+ * may fork): one load, inlined.
  */
-int gdl_forked_child(void);
+extern int gdl_forked; /* set in the child by a pthread_atfork handler (owner.c) */
+static inline int gdl_forked_child(void) { return __atomic_load_n(&gdl_forked, __ATOMIC_RELAXED); }
 
 /* gdl_owner_live counts owners not yet released: a leak check for tests. */
 int64_t gdl_owner_live(void);

@@ -168,6 +168,19 @@ static bool create_in_c(const gdl_create_args *a, TensorObject *t) {
 	return true;
 }
 
+/*
+ * go_create is goCreate behind the fork guard: parsing the arguments may
+ * have run Python code (an __index__, a __float__, a __dlpack_data_type__)
+ * that forked. -1 with an exception.
+ */
+static int go_create(gdl_create_args *a) {
+	if (gdl_forked_child()) {
+		gdl_fork_error();
+		return -1;
+	}
+	return goCreate(a);
+}
+
 static PyObject *create(gdl_create_args *a, PyObject *shape, PyObject *dtype, DLDataType default_dtype) {
 	a->dtype = default_dtype;
 	if (parse_shape(shape, &a->ndim, a->shape) != 0 ||
@@ -178,7 +191,7 @@ static PyObject *create(gdl_create_args *a, PyObject *shape, PyObject *dtype, DL
 		return NULL;
 	if (!create_in_c(a, t)) {
 		a->out = &t->src;
-		if (goCreate(a) != 0) {
+		if (go_create(a) != 0) {
 			Py_DECREF(t);
 			return NULL;
 		}
@@ -423,7 +436,7 @@ static PyObject *mod_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs
 	if (t == NULL)
 		return NULL;
 	c.out = &t->src;
-	if (goCreate(&c) != 0) {
+	if (go_create(&c) != 0) {
 		Py_DECREF(t);
 		return NULL;
 	}

@@ -94,7 +94,11 @@ func opsSum(x pymodule.Tensor) (capsule.Object, error) {
 // TypeError; an int beyond uint64 an OverflowError.
 func opsScale(x pymodule.Tensor, a capsule.Object) error {
 	var f C.gdl_scalar
-	if C.gdl_parse_scalar((*C.PyObject)(a), scaleFactor, &f) != 0 {
+	rc := C.gdl_parse_scalar((*C.PyObject)(a), scaleFactor, &f)
+	if capsule.Forked() { // the factor's __float__ or __index__ forked
+		return capsule.ErrForked
+	}
+	if rc != 0 {
 		if C.PyErr_ExceptionMatches(C.PyExc_TypeError) == 0 {
 			return capsule.PythonError("reading the factor")
 		}

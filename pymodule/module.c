@@ -132,7 +132,6 @@ static int convert_int(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_
 		else
 			overflow = 0, big = true;
 	}
-	Py_DECREF(n);
 	bool fits = overflow == 0;
 	if (fits) {
 		switch (p->kind) {
@@ -150,11 +149,14 @@ static int convert_int(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_
 		}
 	}
 	if (!fits) {
-		PyErr_Format(PyExc_OverflowError, "%s(): argument '%s' does not fit in %s: %R", b->name, p->name,
-		             kind_names[p->kind], o);
-		return -1;
+		/* The exact int index made, shown by gdl_shown: a huge int's digits, or a subclass's __repr__, could raise. */
+		PyObject *shown = gdl_shown(n);
+		PyErr_Format(PyExc_OverflowError, "%s(): argument '%s' does not fit in %s: %V", b->name, p->name,
+		             kind_names[p->kind], shown, "an int");
+		Py_XDECREF(shown);
 	}
-	return 0;
+	Py_DECREF(n);
+	return fits ? 0 : -1;
 }
 
 /* convert_float reads a real number as NumPy does: floats, ints (OverflowError beyond float64), __float__, __index__. */
@@ -496,39 +498,105 @@ static void release_tensors(gdl_call *c, int nt) {
 		gdl_imported_release(&c->tensors[i].imp);
 }
 
+/*
+ * raise_call_error raises the error Go wrote in c. A Go function that
+ * called CPython and found an exception set (capsule.PythonError) leaves
+ * that exception pending, with its type, message and traceback; only when
+ * none is (a function that said so wrongly) does its message become a
+ * RuntimeError. One that found itself in a forked child
+ * (capsule.ErrForked) raises the fork guard's RuntimeError.
+ */
+static void raise_call_error(const gdl_bound *b, gdl_call *c) {
+	if (c->error == GDL_BIND_FORKED) {
+		gdl_fork_error();
+		return;
+	}
+	if (c->error == GDL_BIND_PYTHON_ERROR && PyErr_Occurred())
+		return;
+	gdl_raise(c->error == GDL_BIND_PYTHON_ERROR ? GDL_RUNTIME_ERROR : c->error, c->message);
+}
+
+/*
+ * A call's gdl_call (about 16 KiB) comes from here, never from the C stack:
+ * an argument's conversion may run Python code that calls a bound function
+ * again (a producer's __dlpack__, an __index__, a __float__), and 16 KiB a
+ * level overflowed an 8 MiB stack after about 470 levels, before CPython's
+ * recursion limit could end the recursion. A few are kept for reuse: taken
+ * and given back with the GIL held, at the start and the end of a call.
+ */
+#define SPARE_CALLS 4
+static gdl_call *spare_calls[SPARE_CALLS];
+static int nspare_calls;
+
+static gdl_call *call_new(void) {
+	gdl_call *c = nspare_calls > 0 ? spare_calls[--nspare_calls] : malloc(sizeof *c);
+	if (c == NULL)
+		PyErr_NoMemory();
+	return c;
+}
+
+static void call_free(gdl_call *c) {
+	if (nspare_calls < SPARE_CALLS)
+		spare_calls[nspare_calls++] = c;
+	else
+		free(c);
+}
+
+/*
+ * call_with runs a call whose arguments slots holds: their conversion, the
+ * crossing into Go, the results. In a child forked after the Go runtime
+ * started, Go never runs: the fork guard is checked again once the last
+ * conversion, which may run Python code that forks, is done.
+ */
+static PyObject *call_with(const gdl_bound *b, PyObject **slots, gdl_call *c) {
+	c->fn = b;
+	c->nout = 0;
+	c->error = 0;
+	c->unchecked = 0;
+	int nt = 0;
+	for (int i = 0; i < b->nparams; i++)
+		if (convert_arg(b, i, slots[i], c, &nt) != 0) {
+			release_tensors(c, nt);
+			return NULL;
+		}
+	if (gdl_forked_child()) {
+		release_tensors(c, nt);
+		return gdl_fork_error();
+	}
+	for (int j = 0; j < b->nresults; j++)
+		c->results[j].present = false;
+	if (b->release_gil) {
+		Py_BEGIN_ALLOW_THREADS
+		godlpackBindCall(c);
+		Py_END_ALLOW_THREADS
+	} else {
+		godlpackBindCall(c);
+	}
+	PyObject *r = NULL;
+	if (c->error == 0) {
+		r = make_results(b, c);
+	} else {
+		drop_results(b, c, 0);
+		raise_call_error(b, c);
+	}
+	release_tensors(c, nt);
+	return r;
+}
+
 static PyObject *bound_call(const gdl_bound *b, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-	GDL_CHECK_FORK(NULL);
 	PyObject *slots[GDL_BIND_MAX_PARAMS];
 	if (gdl_parse((gdl_signature *)&b->sig, args, nargs, kwnames, slots) != 0)
 		return NULL;
-	gdl_call c; /* not zeroed: 10 KiB, of which a call uses what its plan names */
-	c.fn = b;
-	c.nout = 0;
-	c.error = 0;
-	c.unchecked = 0;
-	int nt = 0;
-	for (int i = 0; i < b->nparams; i++)
-		if (convert_arg(b, i, slots[i], &c, &nt) != 0) {
-			release_tensors(&c, nt);
-			return NULL;
-		}
-	for (int j = 0; j < b->nresults; j++)
-		c.results[j].present = false;
-	if (b->release_gil) {
-		Py_BEGIN_ALLOW_THREADS
-		godlpackBindCall(&c);
-		Py_END_ALLOW_THREADS
-	} else {
-		godlpackBindCall(&c);
-	}
+	/* A call takes part in CPython's recursion limit, as a call of a Python function does. */
+	if (Py_EnterRecursiveCall(" while calling a Go function"))
+		return NULL;
 	PyObject *r = NULL;
-	if (c.error == 0)
-		r = make_results(b, &c);
-	else {
-		drop_results(b, &c, 0);
-		gdl_raise(c.error, c.message);
+	gdl_call *c = call_new(); /* not zeroed: a call uses what its plan names */
+	if (c != NULL) {
+		r = call_with(b, slots, c);
+		call_free(c);
 	}
-	release_tensors(&c, nt);
+	Py_LeaveRecursiveCall();
 	return r;
 }
 

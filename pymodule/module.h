@@ -14,6 +14,8 @@
 #define GDL_BIND_MAX_TENSORS 8                /* tensor parameters of one function */
 #define GDL_BIND_MAX_RESULTS 4                /* results of one function, its error aside */
 #define GDL_BIND_ERROR_LEN 512                /* room for the message of a Go error */
+#define GDL_BIND_PYTHON_ERROR (-1)            /* gdl_call.error: the Python exception Go found set is the error */
+#define GDL_BIND_FORKED (-2)                  /* gdl_call.error: Go returned capsule.ErrForked */
 
 /* The kinds of values that cross; pymodule's kind constants have the same values. */
 enum {
@@ -180,7 +182,7 @@ typedef struct {
 	uint32_t unchecked; /* bit k: tensor k failed its parameter's spec in C, for Go to convert or refuse */
 	uint8_t faults[GDL_BIND_MAX_TENSORS]; /* the GDL_SPEC_ fault of each tensor unchecked names */
 	int nout;           /* out entries Go filled (each holds an owner reference) */
-	int error; /* 0, or a GDL_…_ERROR kind with the message in message */
+	int error; /* 0, a GDL_…_ERROR kind with the message in message, GDL_BIND_PYTHON_ERROR or GDL_BIND_FORKED */
 	char message[GDL_BIND_ERROR_LEN];
 } gdl_call;
 

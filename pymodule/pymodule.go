@@ -609,8 +609,29 @@ func godlpackBindCall(c *call) {
 		return
 	}
 	if err := b.call(c); err != nil {
-		fail(c, exceptionOf(err), b.name+"(): "+goPackages.Replace(err.Error()))
+		b.failCall(c, err)
 	}
+}
+
+// failCall writes into c the error err of b's Go function: its message
+// after the function's name (once, should the message name it already),
+// and the exception to raise, or GDL_BIND_PYTHON_ERROR for an error that
+// wraps capsule.ErrPython, whose Python exception is set already and is
+// the one the caller must see. capsule.ErrForked is written as it is.
+func (b *binding) failCall(c *call, err error) {
+	if err == capsule.ErrForked { // nothing more may run: no message to make
+		c.error = C.GDL_BIND_FORKED
+		return
+	}
+	msg := goPackages.Replace(err.Error())
+	if prefix := b.name + "(): "; !strings.HasPrefix(msg, prefix) {
+		msg = prefix + msg
+	}
+	exc := exceptionOf(err)
+	if errors.Is(err, capsule.ErrPython) {
+		exc = C.GDL_BIND_PYTHON_ERROR
+	}
+	fail(c, exc, msg)
 }
 
 // callAdmitted is the call of a function some of whose tensor arguments
@@ -630,7 +651,7 @@ func (b *binding) callAdmitted(c *call) {
 		return
 	}
 	if err := b.call(c); err != nil {
-		fail(c, exceptionOf(err), b.name+"(): "+goPackages.Replace(err.Error()))
+		b.failCall(c, err)
 	}
 }
 

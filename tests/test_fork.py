@@ -45,6 +45,11 @@ def fork_and_wait(child: Callable[[], Any]) -> Any:
         finally:
             os._exit(status)
     os.close(write)
+    return json.loads(collect(pid, read))
+
+
+def collect(pid: int, read: int) -> bytes:
+    """What the child pid writes to read until it exits with status 0; fails when it hangs or crashes."""
     chunks = []
     end = time.monotonic() + DEADLINE
     try:
@@ -71,7 +76,34 @@ def fork_and_wait(child: Callable[[], Any]) -> Any:
         except (ProcessLookupError, ChildProcessError):
             pass
     assert os.waitstatus_to_exitcode(status) == 0, f"the child exited with status {status}"
-    return json.loads(b"".join(chunks))
+    return b"".join(chunks)
+
+
+class Fork:
+    """Forks the process at its first call, from whatever Python code calls it: the child goes on from there."""
+
+    def __init__(self) -> None:
+        self.pid: int | None = None
+
+    def __call__(self) -> None:
+        if self.pid is None:
+            self.pid = os.fork()
+
+
+def fork_during(call: Callable[[Fork], Any]) -> tuple[str, str]:
+    """What call(fork) does in the child that fork() makes while the call runs (from a producer's __dlpack__, an
+    argument's __index__), and in this process: each 'ok' or the exception's type name and message."""
+    read, write = os.pipe()
+    fork = Fork()
+    got = outcome(lambda: call(fork))
+    if fork.pid == 0:  # the child, inside the call and back out of it: never returns into pytest
+        try:
+            os.write(write, got.encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    assert fork.pid is not None, "the call never forked"
+    return collect(fork.pid, read).decode(), got
 
 
 def outcome(f: Callable[[], Any]) -> str:
@@ -128,6 +160,62 @@ def test_os_fork_every_call_raises() -> None:
         assert got.startswith("RuntimeError: godlpack cannot run in a process forked"), (name, got)
         assert "'spawn'" in got and "'forkserver'" in got, (name, got)
     del capsule, t
+
+
+class ForkingProducer:
+    """A NumPy array's producer whose __dlpack__ and __dlpack_device__ fork first (once)."""
+
+    def __init__(self, fork: Fork, a: np.ndarray) -> None:
+        self.fork, self.a = fork, a
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        self.fork()
+        return self.a.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        self.fork()
+        return self.a.__dlpack_device__()
+
+
+class ForkingNumber:
+    """An int and a float whose conversion forks first."""
+
+    def __init__(self, fork: Fork, value: int) -> None:
+        self.fork, self.value = fork, value
+
+    def __index__(self) -> int:
+        self.fork()
+        return self.value
+
+    def __float__(self) -> float:
+        self.fork()
+        return float(self.value)
+
+
+# Calls whose arguments run Python code that forks, each after the call started and before it enters Go.
+FORK_DURING = {
+    "ops.sum(a producer whose __dlpack__ forks)": lambda f: godlpack.ops.sum(ForkingProducer(f, np.ones(4))),
+    "ops.scale_(x, a factor whose __float__ forks)": lambda f: godlpack.ops.scale_(np.ones(4), ForkingNumber(f, 2)),
+    "ops.copy_(dst, a producer whose __dlpack__ forks)": lambda f: godlpack.ops.copy_(
+        np.ones(4), ForkingProducer(f, np.zeros(4))),
+    "zeros(a shape whose __index__ forks)": lambda f: godlpack.zeros((ForkingNumber(f, 1 << 18), 1)),
+    "full(3, a value whose __index__ forks)": lambda f: godlpack.full(3, ForkingNumber(f, 7)),
+    "arange(a stop whose __index__ forks)": lambda f: godlpack.arange(ForkingNumber(f, 5)),
+    "empty(a shape whose __index__ forks, dtype='float32x4'), a dtype Go reads": lambda f: godlpack.empty(
+        (ForkingNumber(f, 3),), dtype="float32x4"),
+    "__dlpack__(dl_device whose __dlpack_device__ forks, copy=True)": lambda f: godlpack.arange(3.0).__dlpack__(
+        max_version=(1, 3), dl_device=ForkingProducer(f, np.ones(1)), copy=True),
+}
+
+
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
+@pytest.mark.parametrize("name", FORK_DURING)
+def test_a_fork_during_argument_conversion_never_enters_go(name: str) -> None:
+    # The fork guard was checked when a call started and not again: Go then ran in the child (a result, or a hang
+    # at its first garbage collection). It is checked again after the last step that can run Python code.
+    child, parent = fork_during(FORK_DURING[name])
+    assert child.startswith("RuntimeError: godlpack cannot run in a process forked"), child
+    assert parent == "ok", parent
 
 
 @pytest.mark.filterwarnings("ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import subprocess
+import sys
 from typing import Any, Iterator, Optional
 
 import numpy as np
@@ -20,6 +22,7 @@ import pytest
 import godlpack
 import godlpack.ops
 from broken_tensors import broken
+from child_env import child_env
 from dlpack_ctypes import HandMade, Producer, _api, capsule_name, decode, made
 
 CPU = (1, 0)
@@ -350,3 +353,53 @@ def test_ops_on_broadcast_beyond_2_63_bytes() -> None:
     with pytest.raises(BufferError, match="more than 2\\*\\*63 bytes"):
         godlpack.ops.sum(alone.capsule())
     assert alone.deleted == 1
+
+
+# ---- recursion through bound functions ----
+
+# Python code a bound call runs (a producer's __dlpack__, a factor's __float__) calls the same function again,
+# without end. Each level used to keep 16 KiB of C stack and none took part in the recursion limit: the process
+# died of SIGSEGV at a depth of about 470. Run in a child: before, the crash took the interpreter with it.
+RECURSION = {
+    "__dlpack__ calling ops.sum": """
+class Again:
+    def __dlpack__(self, **kwargs):
+        return godlpack.ops.sum(self)
+call = lambda: godlpack.ops.sum(Again())
+""",
+    "__float__ calling ops.scale_": """
+a = np.ones(3)
+class Again:
+    def __float__(self):
+        godlpack.ops.scale_(a, self)
+        return 2.0
+call = lambda: godlpack.ops.scale_(a, Again())
+""",
+    "__dlpack__ calling from_dlpack": """
+class Again:
+    def __dlpack__(self, **kwargs):
+        return godlpack.from_dlpack(self).__dlpack__(**kwargs)
+call = lambda: godlpack.ops.sum(Again())
+""",
+}
+
+
+@pytest.mark.parametrize("where", ["main", "thread"])
+@pytest.mark.parametrize("case", RECURSION)
+def test_recursion_through_bound_functions_is_recursion_error(case: str, where: str) -> None:
+    code = "import threading, numpy as np, godlpack, godlpack.ops\n" + RECURSION[case] + """
+def run():
+    try:
+        call()
+    except RecursionError:
+        print("RecursionError")
+if WHERE == "main":
+    run()
+else:
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+""".replace("WHERE", repr(where))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=child_env(), timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout == "RecursionError\n", done.stdout

@@ -124,6 +124,26 @@ def test_scale_integer_rules() -> None:
         ops.scale_(a, "2")  # type: ignore[arg-type]
 
 
+class RaisingFactor:
+    def __float__(self) -> float:
+        raise KeyError("raised by __float__")
+
+
+@pytest.mark.parametrize("factor, exc, message", [
+    (10**400, OverflowError, "int too large to convert to float"),  # NumPy's words for np.ones(3) * 10**400
+    (RaisingFactor(), KeyError, "raised by __float__"),
+], ids=["10**400", "raising __float__"])
+def test_scale_factor_errors_reach_the_caller(factor: object, exc: type[Exception], message: str) -> None:
+    # The exception reading the factor raised, with its own type and words: scale_ used to replace it with
+    # "RuntimeError: scale_(): a Python exception is set: reading the factor failed".
+    a = np.ones(3)
+    with pytest.raises(exc, match=message) as info:
+        ops.scale_(a, factor)  # type: ignore[arg-type]
+    if isinstance(factor, RaisingFactor):
+        assert info.traceback[-1].name == "__float__"
+    assert a.tolist() == [1.0, 1.0, 1.0]
+
+
 def test_scale_takes_numpy_scalars() -> None:
     a = np.ones(3, np.float32)
     ops.scale_(a, np.float32(2.5))

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/pymodule"
 )
 
@@ -46,6 +47,14 @@ var module = pymodule.Module{Name: "bindtest", Doc: "Bound Go functions for the 
 		r := x.Index(i)
 		return fmt.Sprint(r.Shape, r.Extent.Elements, r.Extent.Low, r.Extent.High, r.Extent.DenseBytes, r.Extent.CContiguous, r.Extent.FContiguous)
 	}), "The layout of x[i] as Tensor.Index makes it: shape, elements, low, high, dense bytes, C and F contiguity."),
+	pymodule.Def("row_offset", "x, i: int, /", pymodule.F2R2(func(x pymodule.Tensor, i int64) (int64, int64) {
+		r := x.Index(i)
+		return int64(uintptr(r.Data) - uintptr(x.Data)), r.Extent.Elements
+	}), "x.Index(i): where its data starts, in bytes from x's, and its elements."),
+	pymodule.Def("take", "o, /", pymodule.F1RE(take), "The ndim of o's tensor, taken with capsule.Take."),
+	pymodule.Def("import_", "o, /", pymodule.F1RE(importTensor), "The ndim of o's tensor, imported with capsule.Import."),
+	pymodule.Def("python_error", "kind: str, /", pymodule.F1E(pythonError),
+		"Return capsule.PythonError, with a ValueError set ('value') or none ('unset')."),
 	pymodule.Def("fortran", "x: tensor[F]", pymodule.F1(func(pymodule.Tensor) {}), "Accept F-contiguous tensors."),
 	pymodule.Def("fill", "x: tensor[float64, writable], /, v=1.0", pymodule.F2(fill), "Fill x with v."),
 	pymodule.Def("opt_tensor", "x: tensor[float64]=None", pymodule.F1R(optTensor), "Elements, or -1 for None."),
@@ -111,11 +120,42 @@ func fail(kind string) error {
 		return capsule.Errorf(capsule.OverflowError, "too big")
 	case "wrapped":
 		return fmt.Errorf("consumer: wrapped: %w", errors.New("plain"))
+	case "named":
+		return errors.New("fail(): names the function already")
 	}
 	return nil
 }
 
 func shape(x pymodule.Tensor) (int, int64) { return len(x.Shape), x.Extent.Elements }
+
+func take(o capsule.Object) (int, error) {
+	m, err := capsule.Take(o, capsule.Request{})
+	if err != nil {
+		return 0, err
+	}
+	t, err := consumer.Import(m)
+	if err != nil {
+		return 0, err
+	}
+	defer t.Release()
+	return len(t.Shape), nil
+}
+
+func importTensor(o capsule.Object) (int, error) {
+	t, err := capsule.Import(o, capsule.Request{})
+	if err != nil {
+		return 0, err
+	}
+	defer t.Release()
+	return len(t.Shape), nil
+}
+
+func pythonError(kind string) error {
+	if kind == "value" {
+		capsule.Raise(capsule.ValueError, "set by Go")
+	}
+	return capsule.PythonError("raising " + kind)
+}
 
 func fill(x pymodule.Tensor, v float64) {
 	for p := range pymodule.Elements[float64](x) {

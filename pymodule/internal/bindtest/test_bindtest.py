@@ -22,6 +22,7 @@ import pytest
 import torch
 
 import bindtest as b
+import dlpack_ctypes  # tests/support
 from numpy_views import Forwarding, arrays, counting_subclass, refused  # tests/support
 
 
@@ -136,6 +137,8 @@ def test_errors_and_panics() -> None:
         b.fail("overflow")
     with pytest.raises(RuntimeError, match="^fail\\(\\): wrapped: plain$"):  # no Go package names
         b.fail("wrapped")
+    with pytest.raises(RuntimeError, match="^fail\\(\\): names the function already$"):  # named once
+        b.fail("named")
     assert b.fail("none") is None
     with pytest.raises(RuntimeError, match="^panics\\(\\): internal error: deliberately$"):
         b.panics()
@@ -201,6 +204,75 @@ def test_index_layout(x: np.ndarray) -> None:
         want = (f"[{' '.join(map(str, r.shape))}] {r.size} {low} {high} {r.nbytes} "
                 f"{str(r.flags.c_contiguous).lower()} {str(r.flags.f_contiguous).lower()}")
         assert b.row_layout(x, i) == want
+
+
+IS_SUBBYTE_TYPE_PADDED = 1 << 2
+
+
+@pytest.mark.parametrize("dtype", [(17, 4, 1), (15, 6, 1), (16, 6, 1)], ids=["float4", "float6_e2m3", "float6_e3m2"])
+@pytest.mark.parametrize("cols", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("padded", [False, True], ids=["packed", "padded"])
+def test_index_of_sub_byte_rows(dtype: tuple[int, int, int], cols: int, padded: bool) -> None:
+    """A packed row that starts inside a byte is refused, never described at the wrong byte; the others and every
+    padded row are addressed where they start."""
+    rows, bits = 3, dtype[1]
+    h = dlpack_ctypes.HandMade(shape=(rows, cols), strides=(cols, 1), dtype=dtype, nbytes=rows * cols,
+                               flags=IS_SUBBYTE_TYPE_PADDED if padded else 0)
+    for i in range(rows):
+        bit = i * cols * (8 if padded else bits)
+        if bit % 8 == 0:
+            assert b.row_offset(h.capsule(), i) == (bit // 8, cols)
+        else:
+            with pytest.raises(RuntimeError, match=f"row {i} of a packed float[46]_e[0-9]m[0-9]fn tensor of shape "
+                                                   f"\\[{rows} {cols}\\] starts at bit {bit}, inside a byte"):
+                b.row_offset(h.capsule(), i)
+    assert h.deleted == rows
+
+
+class RaisingProducer:
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        raise KeyError("raised by __dlpack__")
+
+
+@pytest.mark.parametrize("call", [b.take, b.import_], ids=["capsule.Take", "capsule.Import"])
+def test_a_producers_exception_reaches_the_caller(call: Callable[[Any], int]) -> None:
+    # A Go function returns capsule.PythonError for the exception a producer raised: the caller sees that exception,
+    # its type, message and traceback, not a RuntimeError of the binder's.
+    with pytest.raises(KeyError, match="raised by __dlpack__") as info:
+        call(RaisingProducer())
+    assert info.traceback[-1].name == "__dlpack__"
+    with pytest.raises(TypeError, match="needs an object with __dlpack__"):
+        call(object())
+    assert call(np.zeros((2, 3))) == 2
+
+
+def test_python_errors_of_go_functions() -> None:
+    with pytest.raises(ValueError, match="^set by Go$"):
+        b.python_error("value")
+    # No exception set after all: the error's own words, as a RuntimeError.
+    with pytest.raises(RuntimeError, match="^python_error\\(\\): .*raising unset failed$"):
+        b.python_error("unset")
+
+
+@pytest.mark.parametrize("value, shown", [
+    (10**5000, "an int of 16610 bits"),
+    (-10**5000, "a negative int of 16610 bits"),
+    (2**128 - 1, str(2**128 - 1)),
+    (2**128, "an int of 129 bits"),
+], ids=["10**5000", "-10**5000", "2**128-1", "2**128"])
+def test_int_overflow_of_any_size(value: int, shown: str) -> None:
+    # The value is shown in bounded words: its repr could pass the limit of int digits and raise ValueError.
+    with pytest.raises(OverflowError, match=f"^echo_int8\\(\\): argument 'x' does not fit in int8: {shown}$"):
+        b.echo_int8(value)
+
+
+def test_int_overflow_asks_no_repr() -> None:
+    class Loud(int):
+        def __repr__(self) -> str:
+            raise KeyError("repr")
+
+    with pytest.raises(OverflowError, match="^echo_int8\\(\\): argument 'x' does not fit in int8: 1000$"):
+        b.echo_int8(Loud(1000))
 
 
 def test_integer_defaults() -> None:
@@ -332,6 +404,42 @@ def test_fork_guard() -> None:
     done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "0"
+
+
+@pytest.mark.parametrize("call", [
+    "b.slice(Forks())",  # the conversion of n runs __index__, in C, before Go
+    "b.take(Forks())",  # Go's capsule.Take runs __dlpack__
+    "b.import_(Forks())",  # Go's capsule.Import runs __dlpack__
+])
+def test_a_fork_while_a_call_runs_python_code(call: str) -> None:
+    # Python code a call runs (a conversion, a producer) forks: in the child the call raises the fork guard's
+    # RuntimeError, where Go used to go on (and hang at its first garbage collection); the parent's call goes on.
+    code = ("import os, numpy as np, bindtest as b\n"
+            "pid = None\n"
+            "class Forks:\n"
+            "    def fork(self):\n"
+            "        global pid\n"
+            "        if pid is None:\n"
+            "            pid = os.fork()\n"
+            "    def __index__(self):\n"
+            "        self.fork()\n"
+            "        return 100000\n"
+            "    def __dlpack__(self, **kwargs):\n"
+            "        self.fork()\n"
+            "        return np.zeros((2, 3)).__dlpack__(**kwargs)\n"
+            "try:\n"
+            f"    {call}\n"
+            "    got = 'returned'\n"
+            "except RuntimeError as e:\n"
+            "    got = 'forked' if 'forked' in str(e) else str(e)\n"
+            "if pid == 0:\n"
+            "    os.write(1, ('child ' + got + '\\n').encode())\n"
+            "    os._exit(0)\n"
+            "os.waitpid(pid, 0)\n"
+            "print('parent', got)\n")
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == ["child forked", "parent returned"], done.stdout
 
 
 def test_pickle_in_multiprocessing_spawn() -> None:
