@@ -60,21 +60,33 @@ var (
 )
 
 // Index returns the sub-tensor x[i] along the first dimension (ndim - 1
-// dimensions), with no copy. It panics when x is 0-d or i is out of range.
+// dimensions), with no copy. It panics when x is 0-d, when i is out of
+// range, and when x holds packed sub-byte elements (a float4 tensor without
+// [dlpack.IsSubbyteTypePadded]) and row i does not start on a byte: Data
+// cannot point into the middle of a byte.
 func (t Tensor) Index(i int64) Tensor {
 	if len(t.Shape) == 0 || i < 0 || i >= t.Shape[0] {
 		panic(fmt.Sprintf("index %d out of range for shape %v", i, t.Shape))
 	}
 	s := t
-	s.Data = unsafe.Add(t.Data, i*t.Strides[0]*int64(t.DType.ItemSize()))
 	s.Shape, s.Strides = t.Shape[1:], t.Strides[1:]
-	if t.Extent.CContiguous && len(s.Shape) <= 1 && t.Extent.Elements > 0 {
-		// The row of a C-contiguous matrix (of whole-byte items, as Data's offset assumes) is dense from its
-		// first element: a loop over rows calls nothing per row.
-		n := t.Extent.DenseBytes / t.Shape[0]
-		s.Extent = dlpack.Extent{Elements: t.Extent.Elements / t.Shape[0], High: n, DenseBytes: n, CContiguous: true,
-			FContiguous: true}
-		return s
+	if t.DType.SubByte() && t.Flags&dlpack.IsSubbyteTypePadded == 0 {
+		bits := int64(t.DType.Bits) * int64(t.DType.Lanes)
+		if bit := i * t.Strides[0] * bits; bit%8 != 0 {
+			panic(fmt.Sprintf("row %d of a packed %v tensor of shape %v starts at bit %d, inside a byte: Index "+
+				"cannot address it", i, t.DType, t.Shape, bit))
+		}
+		s.Data = unsafe.Add(t.Data, i*t.Strides[0]*bits/8)
+	} else {
+		s.Data = unsafe.Add(t.Data, i*t.Strides[0]*int64(t.DType.ItemSize()))
+		if t.Extent.CContiguous && len(s.Shape) <= 1 && t.Extent.Elements > 0 {
+			// The row of a C-contiguous matrix of byte-addressable items is dense from its first element: a
+			// loop over rows calls nothing per row.
+			n := t.Extent.DenseBytes / t.Shape[0]
+			s.Extent = dlpack.Extent{Elements: t.Extent.Elements / t.Shape[0], High: n, DenseBytes: n, CContiguous: true,
+				FContiguous: true}
+			return s
+		}
 	}
 	e, err := dlpack.CheckLayout(s.Shape, s.Strides, s.DType, s.Flags&dlpack.IsSubbyteTypePadded != 0)
 	if err != nil {
