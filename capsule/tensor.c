@@ -366,20 +366,37 @@ static PyObject *element(const TensorObject *t, const char *p, PyObject *(*lane_
 /* scalar is one element's value, as tolist returns it. */
 static PyObject *scalar(const TensorObject *t, const char *p) { return element(t, p, lane_value); }
 
-static PyObject *tolist_dim(const TensorObject *t, int dim, const char *p) {
+/*
+ * shown_dim returns the elements of dimension dim from p as nested lists, as
+ * tolist does: every element when edge < 0; otherwise, along every
+ * dimension longer than 2 * edge, only the first and last edge, with gap (a
+ * borrowed object) between them standing for the rest, or, when gap is
+ * NULL, the element at index edge, which a printer that summarises drops.
+ * What it builds is bounded by what is shown: a printer never reads a whole
+ * tensor to print its edges.
+ */
+static PyObject *shown_dim(const TensorObject *t, int dim, const char *p, int64_t edge, PyObject *gap) {
 	if (dim == t->src.view.ndim)
 		return scalar(t, p);
 	int64_t n = TENSOR_SHAPE(t)[dim];
-	PyObject *list = PyList_New((Py_ssize_t)n);
+	bool cut = edge >= 0 && n > 2 * edge;
+	int64_t count = cut ? 2 * edge + 1 : n;
+	PyObject *list = PyList_New((Py_ssize_t)count);
 	if (list == NULL)
 		return NULL;
-	for (int64_t i = 0; i < n; i++) {
-		PyObject *x = tolist_dim(t, dim + 1, p + i * TENSOR_BYTE_STRIDES(t)[dim]);
+	for (int64_t k = 0; k < count; k++) {
+		PyObject *x;
+		if (cut && k == edge && gap != NULL) {
+			x = Py_NewRef(gap);
+		} else {
+			int64_t i = cut && k > edge ? n - count + k : k;
+			x = shown_dim(t, dim + 1, p + i * TENSOR_BYTE_STRIDES(t)[dim], edge, gap);
+		}
 		if (x == NULL) {
 			Py_DECREF(list);
 			return NULL;
 		}
-		PyList_SET_ITEM(list, (Py_ssize_t)i, x);
+		PyList_SET_ITEM(list, (Py_ssize_t)k, x);
 	}
 	return list;
 }
@@ -402,7 +419,12 @@ static PyObject *tensor_tolist(TensorObject *self, PyObject *unused) {
 	GDL_CHECK_FORK(NULL);
 	if (require_readable(self, "tolist()") != 0)
 		return NULL;
-	return tolist_dim(self, 0, self->src.view.data);
+	/*
+	 * Every element, as NumPy's tolist: an empty tensor's nested empty lists
+	 * too, whose first PyList_New raises MemoryError at once when they
+	 * cannot all exist (a shape such as (2**40, 0)).
+	 */
+	return shown_dim(self, 0, self->src.view.data, -1, NULL);
 }
 
 /*
@@ -455,9 +477,12 @@ static PyObject *tensor_repr(TensorObject *self) {
 		goto done;
 	const char *ro = tensor_readonly(self) ? ", readonly=True" : "";
 	const char *cp = (self->src.view.flags & GDL_FLAG_IS_COPIED) ? ", is_copied=True" : "";
-	/* Reading minifloats enters Go: a forked child shows no data. */
-	if (!gdl_forked_child() && require_readable(self, "repr") == 0 &&
-	    (data = repr_dim(self, 0, self->src.view.data, self->size > SUMMARY_THRESHOLD)) != NULL)
+	/* Reading minifloats enters Go: a forked child shows no data. NumPy shows any empty array as [], whatever its shape. */
+	if (self->size == 0)
+		data = PyUnicode_FromString("[]");
+	else if (!gdl_forked_child() && require_readable(self, "repr") == 0)
+		data = repr_dim(self, 0, self->src.view.data, self->size > SUMMARY_THRESHOLD);
+	if (data != NULL)
 		r = PyUnicode_FromFormat("%s(%U, shape=%R, dtype=%S, device=(%d, %d)%s%s)", Py_TYPE(self)->tp_name, data, shape,
 		                         dtype, (int)self->src.view.device.device_type, (int)self->src.view.device.device_id, ro, cp);
 	else {
@@ -474,14 +499,55 @@ done:
 }
 
 /*
+ * numpy_values_str prints t, whose dtype NumPy lacks, as str() of the NumPy
+ * array of its values (float64 or complex128; a vector dtype's lanes make
+ * one more dimension), under NumPy's print options: beyond their threshold,
+ * only the edges NumPy shows are read (shown_dim), and NumPy prints them as
+ * it would summarise the whole.
+ */
+static PyObject *numpy_values_str(TensorObject *t, PyObject *numpy) {
+	PyObject *options = PyObject_CallMethod(numpy, "get_printoptions", NULL), *r = NULL;
+	if (options == NULL)
+		return NULL;
+	PyObject *threshold = PyDict_GetItemString(options, "threshold"), *edge = PyDict_GetItemString(options, "edgeitems");
+	long long most = threshold != NULL ? PyLong_AsLongLong(threshold) : -1, edges = edge != NULL ? PyLong_AsLongLong(edge) : -1;
+	if (most < 0 || edges < 0) {
+		if (!PyErr_Occurred())
+			PyErr_SetString(PyExc_RuntimeError, "numpy.get_printoptions() holds no threshold or edgeitems");
+		goto done;
+	}
+	/* What NumPy counts: the lanes of a vector dtype are elements of the array of values. */
+	bool summarise = (unsigned long long)t->size * t->src.view.dtype.lanes > (unsigned long long)most;
+	PyObject *values = shown_dim(t, 0, t->src.view.data, summarise ? edges : -1, NULL);
+	PyObject *array = values == NULL ? NULL : PyObject_CallMethod(numpy, "array", "O", values);
+	Py_XDECREF(values);
+	if (array == NULL)
+		goto done;
+	/* A summarised array's edges are all it has: threshold=0 makes NumPy summarise it as it would the whole. */
+	if (!summarise) {
+		r = PyObject_Str(array);
+	} else {
+		PyObject *f = PyObject_GetAttrString(numpy, "array2string"), *args = NULL, *kwargs = NULL;
+		if (f != NULL && (args = PyTuple_Pack(1, array)) != NULL &&
+		    (kwargs = Py_BuildValue("{s:i,s:L}", "threshold", 0, "edgeitems", edges)) != NULL)
+			r = PyObject_Call(f, args, kwargs);
+		Py_XDECREF(f);
+		Py_XDECREF(args);
+		Py_XDECREF(kwargs);
+	}
+	Py_DECREF(array);
+done:
+	Py_DECREF(options);
+	return r;
+}
+
+/*
  * numpy_str prints t as str() of the same NumPy array: NumPy's printer over
- * a zero-copy view of t's memory, or over its values (as float64 or
- * complex128) for the dtypes NumPy lacks, where the lanes of a vector dtype
- * make one more dimension. It returns 1, with nothing set, when NumPy cannot
- * be imported.
+ * a zero-copy view of t's memory, or numpy_values_str for the dtypes NumPy
+ * lacks. It returns 1, with nothing set, when NumPy cannot be imported.
  */
 static int numpy_str(TensorObject *self, PyObject **out) {
-	PyObject *numpy = PyImport_ImportModule("numpy"), *array = NULL;
+	PyObject *numpy = PyImport_ImportModule("numpy");
 	if (numpy == NULL) {
 		if (!PyErr_ExceptionMatches(PyExc_ImportError))
 			return -1;
@@ -489,37 +555,41 @@ static int numpy_str(TensorObject *self, PyObject **out) {
 		return 1;
 	}
 	PyObject *view = PyMemoryView_FromObject((PyObject *)self);
+	*out = NULL;
 	if (view != NULL) {
-		array = PyObject_CallMethod(numpy, "asarray", "O", view);
+		PyObject *array = PyObject_CallMethod(numpy, "asarray", "O", view);
 		Py_DECREF(view);
+		if (array != NULL) {
+			*out = PyObject_Str(array);
+			Py_DECREF(array);
+		}
 	} else if (PyErr_ExceptionMatches(PyExc_BufferError)) {
 		PyErr_Clear();
-		PyObject *values = tensor_tolist(self, NULL);
-		if (values != NULL) {
-			array = PyObject_CallMethod(numpy, "array", "O", values);
-			Py_DECREF(values);
-		}
+		*out = numpy_values_str(self, numpy);
 	}
 	Py_DECREF(numpy);
-	if (array == NULL)
-		return -1;
-	*out = PyObject_Str(array);
-	Py_DECREF(array);
 	return *out == NULL ? -1 : 0;
 }
 
 /*
  * tensor_str prints a Tensor as NumPy prints the same array (numpy_str).
  * Without NumPy, godlpack's Tensors print through godlpack._format's plain
- * printer, which lays the elements out as NumPy would, and an extension's
- * Tensor prints as its repr: importing godlpack for it would start one more
- * Go runtime in the process. Data that cannot be read, or a forked child
- * (whose minifloats would need Go to read), gets repr.
+ * printer, given the elements it shows (shown_dim, with None for "..."),
+ * which lays them out as NumPy would; an extension's Tensor prints as its
+ * repr: importing godlpack for it would start one more Go runtime in the
+ * process. Data that cannot be read, or a forked child (whose minifloats
+ * would need Go to read), gets repr; an empty tensor is "[]", as NumPy
+ * prints one of any shape.
  */
+#define PLAIN_THRESHOLD 1000 /* NumPy's default print options */
+#define PLAIN_EDGE 3
+
 static PyObject *tensor_str(TensorObject *self) {
 	static PyObject *plain;
 	if (gdl_forked_child() || !gdl_is_cpu_accessible(self->src.view.device) || (self->itemsize == 0 && self->size > 0))
 		return tensor_repr(self);
+	if (self->size == 0)
+		return PyUnicode_FromString("[]");
 	PyObject *s;
 	int rc = numpy_str(self, &s);
 	if (rc <= 0)
@@ -535,7 +605,12 @@ static PyObject *tensor_str(TensorObject *self) {
 		if (plain == NULL)
 			return NULL;
 	}
-	return PyObject_CallOneArg(plain, (PyObject *)self);
+	bool summarise = (unsigned long long)self->size * self->src.view.dtype.lanes > PLAIN_THRESHOLD;
+	PyObject *values = shown_dim(self, 0, self->src.view.data, summarise ? PLAIN_EDGE : -1, Py_None), *r = NULL;
+	if (values != NULL)
+		r = PyObject_CallFunction(plain, "Oi", values, (int)self->src.view.ndim);
+	Py_XDECREF(values);
+	return r;
 }
 
 /* ---- len and truth, as NumPy's ---- */

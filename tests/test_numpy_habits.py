@@ -7,6 +7,7 @@ against NumPy or PyTorch themselves where they have the same thing.
 from __future__ import annotations
 
 import ast
+import ctypes
 import enum
 import sys
 from typing import Any
@@ -16,6 +17,7 @@ import pytest
 import torch
 
 import godlpack
+from dlpack_ctypes import HandMade
 from godlpack import DType
 
 # ---- defaults ----
@@ -286,6 +288,65 @@ def test_repr_summarises_as_numpy() -> None:
     # Up to NumPy's threshold of 1000 elements, every element.
     assert repr(godlpack.arange(1000)).count("...") == 0 and repr(godlpack.arange(1001)).count("...") == 1
     assert repr(godlpack.zeros(())) == "godlpack.Tensor(0.0, shape=(), dtype=float64, device=(1, 0))"
+
+
+# ---- printing is bounded by what it prints ----
+
+HUGE = 2**40
+
+
+def broadcast(dtype: tuple[int, int, int], shape: tuple[int, ...]) -> Any:
+    """A CPU tensor of shape whose elements are all one element in memory (strides 0): any size in 16 bytes, each
+    byte 0x40 (3.0 as bfloat16, 3.0039215 as float32, 32.501960784313724 as float64)."""
+    h = HandMade(shape=shape, strides=(0,) * len(shape), dtype=dtype, nbytes=16)
+    ctypes.memset(h.data_address, 0x40, 16)
+    return godlpack.from_dlpack(h.capsule())
+
+
+@pytest.mark.parametrize("make", [
+    lambda: godlpack.zeros((HUGE, 0)),
+    lambda: godlpack.from_dlpack(np.empty((HUGE, 0))),
+    lambda: godlpack.zeros((HUGE, 0), dtype="bfloat16"),
+    lambda: godlpack.zeros((3, HUGE, 0, 5), dtype="float32x4"),
+], ids=["float64", "numpy", "bfloat16", "float32x4"])
+def test_empty_tensors_with_a_huge_dimension_print_at_once(make: Any) -> None:
+    # One [] per row was written, without end; NumPy shows any empty array as [].
+    t = make()
+    assert repr(t).startswith("godlpack.Tensor([], shape=(") and str(t) == "[]"
+
+
+def test_tolist_of_an_empty_tensor_is_nested_empty_lists() -> None:
+    # As NumPy's: the lists exist, and when they cannot (2**40 of them), MemoryError at once, never a long wait.
+    assert godlpack.zeros((3, 0, 2)).tolist() == [[], [], []]
+    assert godlpack.zeros((0, HUGE)).tolist() == []
+    with pytest.raises(MemoryError):
+        godlpack.zeros((HUGE, 0)).tolist()
+
+
+@pytest.mark.parametrize("dtype, value", [((4, 16, 1), 3.0), ((2, 64, 1), 32.501960784313724)],
+                         ids=["bfloat16", "float64"])
+def test_str_and_repr_of_a_huge_tensor_read_only_its_edges(dtype: tuple[int, int, int], value: float) -> None:
+    # 2**40 elements, one in memory: str of a dtype NumPy lacks (bfloat16) made a list of every element first.
+    t = broadcast(dtype, (HUGE,))
+    assert str(t) == str(np.broadcast_to(np.float64(value), (HUGE,)))
+    assert repr(t).startswith(f"godlpack.Tensor([{value!r}, {value!r}, {value!r}, ..., {value!r}, ")
+
+
+def test_str_of_dtypes_numpy_lacks_follows_numpys_print_options() -> None:
+    t = godlpack.from_dlpack(torch.arange(60, dtype=torch.bfloat16).reshape(3, 4, 5))
+    values = np.arange(60, dtype=np.float64).reshape(3, 4, 5)
+    for options in [dict(threshold=10, edgeitems=1), dict(threshold=10, edgeitems=2), dict(threshold=100)]:
+        with np.printoptions(**options):  # type: ignore[arg-type]
+            assert str(t) == str(values), options
+    v = broadcast((2, 32, 4), (HUGE, 3))  # float32x4: its lanes print as one more dimension
+    with np.printoptions(edgeitems=2):
+        assert str(v) == str(np.broadcast_to(np.frombuffer(b"\x40" * 16, np.float32).astype(np.float64), (HUGE, 3, 4)))
+
+
+def test_str_without_numpy_of_a_huge_tensor(monkeypatch: pytest.MonkeyPatch) -> None:
+    t, expected = broadcast((0, 64, 1), (HUGE, 3)), str(np.broadcast_to(np.int64(0x4040404040404040), (HUGE, 3)))
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now raises ImportError
+    assert str(t) == expected
 
 
 def _elements(r: str) -> list[Any]:
