@@ -15,6 +15,7 @@
 #include "inspect.h"
 #include "producer.h"
 #include "pyprivate.h"
+#include "args.h"
 
 /*
  * gdl_copy_dims copies n shape or stride values. A few values is the rule:
@@ -26,7 +27,7 @@ static inline void gdl_copy_dims(int64_t *dst, const int64_t *src, int32_t n) {
 		dst[i] = src[i];
 }
 
-/* ---- Exceptions ---- */
+/* ---- Exceptions (errors.c) ---- */
 
 /* The Python exceptions of the protocol; capsule.Exception has the same values. */
 enum {
@@ -88,42 +89,7 @@ PyObject *gdl_shown(PyObject *o);
  */
 void gdl_delete_keeping_error(void *managed, bool versioned);
 
-/* ---- Arguments ---- */
-
-/* The most parameters a gdl_signature names. */
-#define GDL_SIGNATURE_MAX 16
-
-/*
- * A gdl_signature names the parameters of a function taking METH_FASTCALL |
- * METH_KEYWORDS arguments: the first max_positional may be passed by
- * position, the first positional_only only by position, the first required
- * must be passed. The names are interned on first use.
- */
-typedef struct {
-	const char *func;
-	int n, positional_only, max_positional, required;
-	const char *names[GDL_SIGNATURE_MAX];
-	PyObject *interned[GDL_SIGNATURE_MAX];
-	/* The keyword names of the last call and the slot of each: callers pass the same tuple again and again. */
-	PyObject *last_kwnames;
-	int8_t last_slots[GDL_SIGNATURE_MAX];
-} gdl_signature;
-
-/* GDL_SIGNATURE initializes a gdl_signature: its caches start empty. */
-#define GDL_SIGNATURE(func, n, positional_only, max_positional, required, ...)                                       \
-	{(func), (n), (positional_only), (max_positional), (required), {__VA_ARGS__}, {NULL}, NULL, {0}}
-
-/*
- * gdl_parse fills slots[0..n) with the arguments (borrowed; NULL when not
- * passed). -1 with TypeError for a wrong count, an unknown, repeated or
- * non-str keyword, or a missing argument.
- */
-int gdl_parse(gdl_signature *sig, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **slots);
-
-/* gdl_parse_copy reads a copy argument: None or absent (-1), False (0) or True (1); -1 with TypeError otherwise. */
-int gdl_parse_copy(PyObject *o, int *copy);
-
-/* ---- Capsules ---- */
+/* ---- Capsules (capsule.c) ---- */
 
 extern const char gdl_name_legacy[];         /* "dltensor" */
 extern const char gdl_name_versioned[];      /* "dltensor_versioned" */
@@ -145,7 +111,38 @@ PyObject *gdl_capsule_wrap(void *managed, bool versioned);
  */
 void *gdl_capsule_take(PyObject *capsule, bool *versioned);
 
-/* ---- The producer side: __dlpack__ and __dlpack_device__ ---- */
+/* ---- Devices as callers and producers spell them (device.c) ---- */
+
+/* gdl_has_dlpack_device reports whether tp defines __dlpack_device__ (gdl_type_defines): 1, 0, or -1 with MemoryError. */
+int gdl_has_dlpack_device(PyTypeObject *tp);
+
+/*
+ * gdl_dlpack_device calls obj.__dlpack_device__() and stores the pair
+ * (gdl_device_pair). Returns 0, or -1 with an exception (TypeError for a
+ * malformed answer, ValueError for one out of range).
+ */
+int gdl_dlpack_device(PyObject *obj, DLDevice *out);
+
+/*
+ * gdl_device_pair reads a (device_type, device_id) tuple as NumPy reads
+ * __dlpack_device__'s answer: two ints, the type possibly an IntEnum, the id
+ * None for the CPU (device 0). -1 with exc for anything else ("<must> a
+ * (device_type, device_id) tuple of ints"), ValueError for values beyond
+ * int32.
+ */
+int gdl_device_pair(PyObject *pair, PyObject *exc, const char *must, DLDevice *out);
+
+/*
+ * gdl_parse_device reads a device as callers spell it: a (device_type,
+ * device_id) tuple (a godlpack.Device is one), a str naming a DLPack device
+ * type with an index ("cuda:1", "rocm_host:0"; "cpu" alone is "cpu:0"), a
+ * torch.device, or an object with __dlpack_device__. -1 with exc, naming
+ * what, for any other object; ValueError for a str or torch.device that
+ * names no DLPack device or no index, or values beyond int32.
+ */
+int gdl_parse_device(PyObject *o, PyObject *exc, const char *what, DLDevice *out);
+
+/* ---- The producer side: __dlpack__ and __dlpack_device__ (export.c) ---- */
 
 /*
  * gdl_export is __dlpack__(*, stream, max_version, dl_device, copy) of an
@@ -166,7 +163,7 @@ PyObject *gdl_export_device(const gdl_source *s);
  */
 void gdl_exported_view(const gdl_source *s, gdl_view *v);
 
-/* ---- The consumer side ---- */
+/* ---- The consumer side: take.c, borrow.c, exchange.c, import.c ---- */
 
 /* What a consumer asks of the object it takes a tensor from. */
 typedef struct {
@@ -330,48 +327,20 @@ int gdl_validate(void *managed, bool versioned, int64_t *strides_buf, gdl_inspec
 /*
  * gdl_source_fill describes a validated tensor v held by owner (whose
  * reference it takes; NULL for a tensor gdl_source_adopt then hands over) in
- * s, whose view.shape and view.strides point to room for v->ndim values
- * each; flags are the holder's (READ_ONLY, IS_COPIED, IS_SUBBYTE_TYPE_PADDED).
+ * s, whose view's shape and strides are v's arrays until s is handed to
+ * gdl_tensor_from_source (tensor.h), which copies them; flags are the
+ * holder's (READ_ONLY, IS_COPIED, IS_SUBBYTE_TYPE_PADDED).
  */
 void gdl_source_fill(gdl_source *s, gdl_owner *owner, const gdl_inspected *v, uint64_t flags);
 
 /*
- * gdl_adopt makes an object that owns a versioned managed tensor, for the
- * exchange API's to_py_object: it validates the tensor (gdl_validate) and
- * describes it in the source of the object make(ndim, &src) returns (a new
- * object whose source is empty but for its shape and strides room, as
- * gdl_tensor_alloc's). On failure the tensor is deleted: NULL with an
- * exception.
+ * gdl_device_refused holds a tensor on device d to the device req asks for,
+ * the rule of gdl_import (and of from_dlpack's short cut for its own
+ * Tensors): 0, or -1 with BufferError.
  */
-PyObject *gdl_adopt(void *managed, PyObject *(*make)(int32_t ndim, gdl_source **src));
+int gdl_device_refused(const gdl_request *req, DLDevice d);
 
-/*
- * gdl_dlpack_device calls obj.__dlpack_device__() and stores the pair
- * (gdl_device_pair). Returns 0, or -1 with an exception (TypeError for a
- * malformed answer, ValueError for one out of range).
- */
-int gdl_dlpack_device(PyObject *obj, DLDevice *out);
-
-/*
- * gdl_device_pair reads a (device_type, device_id) tuple as NumPy reads
- * __dlpack_device__'s answer: two ints, the type possibly an IntEnum, the id
- * None for the CPU (device 0). -1 with exc for anything else ("<must> a
- * (device_type, device_id) tuple of ints"), ValueError for values beyond
- * int32.
- */
-int gdl_device_pair(PyObject *pair, PyObject *exc, const char *must, DLDevice *out);
-
-/*
- * gdl_parse_device reads a device as callers spell it: a (device_type,
- * device_id) tuple (a godlpack.Device is one), a str naming a DLPack device
- * type with an index ("cuda:1", "rocm_host:0"; "cpu" alone is "cpu:0"), a
- * torch.device, or an object with __dlpack_device__. -1 with exc, naming
- * what, for any other object; ValueError for a str or torch.device that
- * names no DLPack device or no index, or values beyond int32.
- */
-int gdl_parse_device(PyObject *o, PyObject *exc, const char *what, DLDevice *out);
-
-/* ---- Exporting types: __dlpack__, __dlpack_device__ and the C exchange API ---- */
+/* ---- Exporting types: __dlpack__, __dlpack_device__ and the C exchange API (exporter.c) ---- */
 
 /*
  * gdl_register_exporter makes type, whose instances hold a gdl_source at
@@ -379,7 +348,7 @@ int gdl_parse_device(PyObject *o, PyObject *exc, const char *what, DLDevice *out
  * that source, and the C exchange API of DLPack 1.3 goes on the type
  * (__dlpack_c_exchange_api__), whose functions export its instances. wrap,
  * unless NULL, becomes what the table's managed_tensor_to_py_object_no_sync
- * calls: it makes an object owning a versioned managed tensor (gdl_adopt),
+ * calls: it makes an object owning a versioned managed tensor (gdl_tensor_adopt),
  * or deletes the tensor and returns NULL with an exception. Call it before
  * PyType_Ready. -1 with an exception.
  */

@@ -4,7 +4,7 @@
  * tuple, it equals and hashes as its pair and goes wherever a pair goes.
  * Nothing here enters Go, so a forked child may use it.
  */
-#include "tensor.h"
+#include "tensor_object.h"
 
 PyObject *gdl_device_new(DLDevice d) {
 	PyObject *t = gdl_DeviceType.tp_alloc(&gdl_DeviceType, 2);

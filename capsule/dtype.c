@@ -1,5 +1,5 @@
 /* The DType type: one immutable object per dtype of the table, compared by value or by name. */
-#include "tensor.h"
+#include "tensor_object.h"
 #include "_cgo_export.h"
 
 typedef struct {

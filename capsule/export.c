@@ -97,18 +97,6 @@ static int parse_device(PyObject *o, const gdl_source *s, DLDevice *device) {
 	return 0;
 }
 
-int gdl_parse_copy(PyObject *o, int *copy) {
-	*copy = -1;
-	if (o == NULL || o == Py_None)
-		return 0;
-	if (!PyBool_Check(o)) {
-		PyErr_Format(PyExc_TypeError, "copy must be None or a bool, got %.200s", Py_TYPE(o)->tp_name);
-		return -1;
-	}
-	*copy = o == Py_True;
-	return 0;
-}
-
 /* Exported in place of a NULL data pointer: DLPack wants one even for no elements. */
 static _Alignas(64) const char empty_data[64];
 

@@ -30,15 +30,21 @@ func NewTensor(b *producer.Buffer, l producer.Layout) (Object, error) {
 		return nil, Errorf(RuntimeError,
 			"capsule.NewTensor: the extension has no Tensor type yet (call AddTensorTypes first)")
 	}
-	t := C.gdl_tensor_alloc(C.int32_t(len(l.Shape)))
+	// The source and its room live in C memory: C keeps no Go pointer, and Describe writes there.
+	r := (*C.gdl_source_room)(C.calloc(1, C.sizeof_gdl_source_room))
+	if r == nil {
+		return nil, Errorf(MemoryError, "capsule.NewTensor: out of memory")
+	}
+	defer C.free(unsafe.Pointer(r))
+	C.gdl_source_room_init(r)
+	if err := b.Describe(l, unsafe.Pointer(&r.src)); err != nil {
+		return nil, err
+	}
+	t := C.gdl_tensor_from_source(&r.src)
 	if t == nil {
 		return nil, pyErr("creating a Tensor")
 	}
-	if err := b.Describe(l, unsafe.Pointer(&t.src)); err != nil {
-		DecRef(Object(t))
-		return nil, err
-	}
-	return Object(C.gdl_tensor_finish(t)), nil
+	return Object(t), nil
 }
 
 // layoutOf is the producer.Layout of a source's tensor. Its slices are the

@@ -4,14 +4,22 @@
 #include "capsule.h"
 #include "_cgo_export.h"
 
-int gdl_validate(void *managed, bool versioned, int64_t *strides_buf, gdl_inspected *out) {
-	if (gdl_inspect(managed, versioned, strides_buf, out) == GDL_INSPECT_OK)
-		return 0;
-	/* Go words the fault (consumer.Inspect): only refusals cross into Go. */
+/*
+ * refuse_inspected raises the BufferError of a managed tensor gdl_inspect
+ * refused: Go words the fault (consumer.Inspect), so only refusals cross
+ * into Go; in a forked child, the fork guard's RuntimeError instead.
+ */
+static void refuse_inspected(void *managed, bool versioned) {
 	if (gdl_forked_child())
 		gdl_fork_error();
 	else
 		godlpackCapsuleRefuseImport(managed, versioned);
+}
+
+int gdl_validate(void *managed, bool versioned, int64_t *strides_buf, gdl_inspected *out) {
+	if (gdl_inspect(managed, versioned, strides_buf, out) == GDL_INSPECT_OK)
+		return 0;
+	refuse_inspected(managed, versioned);
 	gdl_delete_keeping_error(managed, versioned);
 	return -1;
 }
@@ -30,6 +38,23 @@ void gdl_imported_release(gdl_imported *im) {
 		gdl_delete_keeping_error(im->managed, im->versioned);
 }
 
+int gdl_device_refused(const gdl_request *req, DLDevice d) {
+	if (!req->has_device)
+		return 0;
+	if (req->device.device_type == kDLCPU && !gdl_is_cpu_accessible(d)) {
+		PyErr_Format(PyExc_BufferError, "device='cpu' was asked for, but the producer returned data on device (%d, %d)",
+		             (int)d.device_type, (int)d.device_id);
+		return -1;
+	}
+	if (req->device.device_type != kDLCPU &&
+	    (req->device.device_type != d.device_type || req->device.device_id != d.device_id)) {
+		PyErr_Format(PyExc_BufferError, "device (%d, %d) was asked for, but the producer returned data on device (%d, %d)",
+		             (int)req->device.device_type, (int)req->device.device_id, (int)d.device_type, (int)d.device_id);
+		return -1;
+	}
+	return 0;
+}
+
 /* refuse releases a taken tensor, then raises exc with the formatted message: the release may run Python code. */
 static int refuse(gdl_taken *tk, PyObject *exc, const char *format, ...) {
 	gdl_taken_release(tk);
@@ -40,16 +65,14 @@ static int refuse(gdl_taken *tk, PyObject *exc, const char *format, ...) {
 	return -1;
 }
 
-/* validate is gdl_validate for a managed tensor or a borrowed view, which is inspected as the managed tensor it mirrors. */
+/* validate is gdl_validate of what tk holds: its managed tensor, or the borrowed view, inspected as the tensor it mirrors. */
 static inline __attribute__((always_inline)) int validate(gdl_taken *tk, int64_t *strides_buf, gdl_inspected *v) {
-	if (tk->lender == NULL)
-		return gdl_validate(tk->managed, tk->versioned, strides_buf, v);
-	if (gdl_inspect(&tk->view, true, strides_buf, v) == GDL_INSPECT_OK)
+	bool borrowed = tk->lender != NULL;
+	void *m = borrowed ? (void *)&tk->view : tk->managed;
+	bool versioned = borrowed || tk->versioned;
+	if (gdl_inspect(m, versioned, strides_buf, v) == GDL_INSPECT_OK)
 		return 0;
-	if (gdl_forked_child())
-		gdl_fork_error();
-	else
-		godlpackCapsuleRefuseImport(&tk->view, true);
+	refuse_inspected(m, versioned);
 	gdl_taken_release(tk);
 	return -1;
 }
@@ -63,15 +86,9 @@ static inline __attribute__((always_inline)) int hold(gdl_taken *tk, const gdl_r
 	bool cpu = gdl_is_cpu_accessible(v->device), copied = (v->flags & GDL_FLAG_IS_COPIED) != 0;
 	/* A legacy tensor cannot say that it may be written. */
 	bool read_only = !v->versioned || (v->flags & GDL_FLAG_READ_ONLY) != 0;
-	if (req->has_device) {
-		if (req->device.device_type == kDLCPU && !cpu)
-			return refuse(tk, PyExc_BufferError, "device='cpu' was asked for, but the producer "
-			              "returned data on device (%d, %d)", (int)v->device.device_type, (int)v->device.device_id);
-		if (req->device.device_type != kDLCPU &&
-		    (req->device.device_type != v->device.device_type || req->device.device_id != v->device.device_id))
-			return refuse(tk, PyExc_BufferError, "device (%d, %d) was asked for, but the "
-			              "producer returned data on device (%d, %d)", (int)req->device.device_type,
-			              (int)req->device.device_id, (int)v->device.device_type, (int)v->device.device_id);
+	if (gdl_device_refused(req, v->device) != 0) {
+		gdl_taken_release(tk); /* keeps the exception */
+		return -1;
 	}
 	if (req->copy == 0 && copied)
 		return refuse(tk, PyExc_BufferError, "copy=False, but the producer copied the data (IS_COPIED is set)");
@@ -155,30 +172,12 @@ void gdl_source_fill(gdl_source *s, gdl_owner *owner, const gdl_inspected *v, ui
 	s->owner = owner;
 	s->pending = NULL;
 	s->view.data = v->data;
+	s->view.shape = v->shape;
+	s->view.strides = v->strides;
 	s->view.device = v->device;
 	s->view.dtype = v->dtype;
 	s->view.ndim = v->ndim;
 	s->view.flags = flags;
-	if (v->ndim > 0) {
-		gdl_copy_dims((int64_t *)s->view.shape, v->shape, v->ndim);
-		gdl_copy_dims((int64_t *)s->view.strides, v->strides, v->ndim);
-	}
 	s->need = gdl_min_version(v->dtype, v->device);
 	s->nbytes = v->nbytes;
-}
-
-PyObject *gdl_adopt(void *managed, PyObject *(*make)(int32_t ndim, gdl_source **src)) {
-	int64_t strides[GDL_MAX_NDIM];
-	gdl_inspected v;
-	if (gdl_validate(managed, true, strides, &v) != 0)
-		return NULL;
-	gdl_source *s;
-	PyObject *o = make(v.ndim, &s);
-	if (o == NULL) {
-		gdl_delete_keeping_error(managed, true);
-		return NULL;
-	}
-	gdl_source_fill(s, NULL, &v, v.flags);
-	gdl_source_adopt(s, managed, true);
-	return o;
 }

@@ -1,7 +1,7 @@
 /* The Tensor type: properties, the DLPack producer methods and the buffer protocol. */
 #include <math.h>
 #include <string.h>
-#include "tensor.h"
+#include "tensor_object.h"
 #include "_cgo_export.h"
 
 /*
@@ -15,7 +15,13 @@
 static TensorObject *freelist[FREELIST_NDIM + 1][FREELIST_SIZE];
 static int nfree[FREELIST_NDIM + 1];
 
-TensorObject *gdl_tensor_alloc(int32_t ndim) {
+/*
+ * The one constructor of Tensors: tensor_alloc makes the object, whose
+ * source is empty (owner NULL) but for view.ndim, view.shape and
+ * view.strides, which point to the object's dims; tensor_finish completes it
+ * once the source is filled. Every door below goes through both.
+ */
+static TensorObject *tensor_alloc(int32_t ndim) {
 	TensorObject *t;
 	if (ndim >= 0 && ndim <= FREELIST_NDIM && nfree[ndim] > 0) {
 		t = freelist[ndim][--nfree[ndim]];
@@ -31,7 +37,7 @@ TensorObject *gdl_tensor_alloc(int32_t ndim) {
 	return t;
 }
 
-PyObject *gdl_tensor_finish(TensorObject *t) {
+static PyObject *tensor_finish(TensorObject *t) {
 	const gdl_view *v = &t->src.view;
 	bool padded = (v->flags & GDL_FLAG_IS_SUBBYTE_TYPE_PADDED) != 0;
 	int64_t size = 1;
@@ -46,11 +52,38 @@ PyObject *gdl_tensor_finish(TensorObject *t) {
 	return (PyObject *)t;
 }
 
-PyObject *gdl_tensor_share(TensorObject *src, bool cpu) {
+PyObject *gdl_tensor_from_source(gdl_source *src) {
+	int32_t nd = src->view.ndim;
+	TensorObject *t = tensor_alloc(nd);
+	if (t == NULL) {
+		gdl_source_release(src);
+		return NULL;
+	}
+	gdl_copy_dims(TENSOR_SHAPE(t), src->view.shape, nd);
+	gdl_copy_dims(TENSOR_STRIDES(t), src->view.strides, nd);
+	t->src = *src;
+	t->src.view.shape = TENSOR_SHAPE(t);
+	t->src.view.strides = TENSOR_STRIDES(t);
+	return tensor_finish(t);
+}
+
+PyObject *gdl_tensor_from_import(gdl_imported *im) {
+	gdl_source s;
+	gdl_source_fill(&s, NULL, &im->v, im->flags);
+	gdl_source_adopt(&s, im->managed, im->versioned);
+	return gdl_tensor_from_source(&s);
+}
+
+/*
+ * tensor_share makes a Tensor over src's memory, as a zero-copy export and
+ * import would (from_dlpack of our own Tensor takes this short cut); cpu
+ * relabels CPU-accessible memory as device (1, 0).
+ */
+static PyObject *tensor_share(TensorObject *src, bool cpu) {
 	gdl_owner *owner = gdl_source_owner(&src->src);
 	if (owner == NULL)
 		return PyErr_NoMemory();
-	TensorObject *t = gdl_tensor_alloc(src->src.view.ndim);
+	TensorObject *t = tensor_alloc(src->src.view.ndim);
 	if (t == NULL)
 		return NULL;
 	gdl_owner_retain(owner);
@@ -69,17 +102,27 @@ PyObject *gdl_tensor_share(TensorObject *src, bool cpu) {
 	return (PyObject *)t;
 }
 
-/* tensor_make is gdl_adopt's maker of Tensors. */
-static PyObject *tensor_make(int32_t ndim, gdl_source **src) {
-	TensorObject *t = gdl_tensor_alloc(ndim);
-	if (t != NULL)
-		*src = &t->src;
-	return (PyObject *)t;
+PyObject *gdl_tensor_import(PyObject *x, const gdl_request *req) {
+	if (Py_IS_TYPE(x, &gdl_TensorType) && req->copy != 1) {
+		TensorObject *t = (TensorObject *)x;
+		if (gdl_device_refused(req, t->src.view.device) != 0)
+			return NULL;
+		return tensor_share(t, req->has_device && req->device.device_type == kDLCPU);
+	}
+	int64_t strides[GDL_MAX_NDIM];
+	gdl_imported im;
+	if (gdl_import(x, req, strides, &im) != 0)
+		return NULL;
+	return gdl_tensor_from_import(&im);
 }
 
 PyObject *gdl_tensor_adopt(void *managed) {
-	PyObject *t = gdl_adopt(managed, tensor_make);
-	return t == NULL ? NULL : gdl_tensor_finish((TensorObject *)t);
+	int64_t strides[GDL_MAX_NDIM];
+	gdl_imported im = {.managed = managed, .versioned = true};
+	if (gdl_validate(managed, true, strides, &im.v) != 0)
+		return NULL;
+	im.flags = im.v.flags;
+	return gdl_tensor_from_import(&im);
 }
 
 /*
@@ -572,20 +615,32 @@ static int numpy_str(TensorObject *self, PyObject **out) {
 }
 
 /*
+ * The plain printer, for where NumPy cannot be imported: the function its
+ * package named (gdl_tensor_set_plain_printer), imported on first use.
+ */
+static char plain_module[128], plain_function[64];
+static PyObject *plain;
+
+void gdl_tensor_set_plain_printer(const char *module, const char *function) {
+	PyOS_snprintf(plain_module, sizeof plain_module, "%s", module);
+	PyOS_snprintf(plain_function, sizeof plain_function, "%s", function);
+	Py_CLEAR(plain);
+}
+
+/*
  * tensor_str prints a Tensor as NumPy prints the same array (numpy_str).
- * Without NumPy, godlpack's Tensors print through godlpack._format's plain
- * printer, given the elements it shows (shown_dim, with None for "..."),
- * which lays them out as NumPy would; an extension's Tensor prints as its
- * repr: importing godlpack for it would start one more Go runtime in the
- * process. Data that cannot be read, or a forked child (whose minifloats
- * would need Go to read), gets repr; an empty tensor is "[]", as NumPy
- * prints one of any shape.
+ * Without NumPy, it calls the plain printer its package named, given the
+ * elements it shows (shown_dim, with None for "..."), which lays them out as
+ * NumPy would (godlpack's does), or prints as its repr where none was named
+ * (an extension's Tensor: importing godlpack for it would start one more Go
+ * runtime in the process). Data that cannot be read, or a forked child
+ * (whose minifloats would need Go to read), gets repr; an empty tensor is
+ * "[]", as NumPy prints one of any shape.
  */
 #define PLAIN_THRESHOLD 1000 /* NumPy's default print options */
 #define PLAIN_EDGE 3
 
 static PyObject *tensor_str(TensorObject *self) {
-	static PyObject *plain;
 	if (gdl_forked_child() || !gdl_is_cpu_accessible(self->src.view.device) || (self->itemsize == 0 && self->size > 0))
 		return tensor_repr(self);
 	if (self->size == 0)
@@ -594,13 +649,13 @@ static PyObject *tensor_str(TensorObject *self) {
 	int rc = numpy_str(self, &s);
 	if (rc <= 0)
 		return rc == 0 ? s : NULL;
-	if (!gdl_tensor_types_godlpack)
+	if (plain_module[0] == 0)
 		return tensor_repr(self);
 	if (plain == NULL) {
-		PyObject *m = PyImport_ImportModule("godlpack._format");
+		PyObject *m = PyImport_ImportModule(plain_module);
 		if (m == NULL)
 			return NULL;
-		plain = PyObject_GetAttrString(m, "tensor_str");
+		plain = PyObject_GetAttrString(m, plain_function);
 		Py_DECREF(m);
 		if (plain == NULL)
 			return NULL;

@@ -6,33 +6,15 @@
  * readies them (gdl_tensor_types_ready): godlpack.Tensor in godlpack._core,
  * rowstats.Tensor in an extension rowstats. Every function here is called
  * with the GIL held.
+ *
+ * The object's struct is private to the tensor files of this package
+ * (tensor_object.h): every Tensor is made by tensor.c's one constructor,
+ * through the doors below.
  */
 #ifndef GODLPACK_TENSOR_H
 #define GODLPACK_TENSOR_H
 
 #include "capsule.h"
-
-/*
- * The Tensor object: a gdl_source (what __dlpack__ exports) whose shape and
- * element strides live in dims, followed by the byte strides the buffer
- * protocol shows. src.view.flags holds READ_ONLY, IS_COPIED (this tensor
- * owns a copy alone) and IS_SUBBYTE_TYPE_PADDED.
- */
-typedef struct {
-	PyObject_VAR_HEAD
-	gdl_source src;
-	int64_t size, itemsize;
-	PyObject *weakrefs;
-	int64_t dims[1]; /* shape[ndim], strides[ndim], byte strides[ndim] */
-} TensorObject;
-
-#define TENSOR_SHAPE(t) ((t)->dims)
-#define TENSOR_STRIDES(t) ((t)->dims + (t)->src.view.ndim)
-#define TENSOR_BYTE_STRIDES(t) ((t)->dims + 2 * (t)->src.view.ndim)
-
-extern PyTypeObject gdl_TensorType;
-extern PyTypeObject gdl_DTypeType;
-extern PyTypeObject gdl_DeviceType;
 
 /*
  * gdl_tensor_types_ready names the Tensor, DType and Device types after
@@ -47,36 +29,69 @@ int gdl_tensor_types_ready(const char *module);
 /* gdl_tensor_types_readied says whether gdl_tensor_types_ready readied the types. */
 extern bool gdl_tensor_types_readied;
 
-/* gdl_tensor_types_godlpack says whether the types are godlpack's own (module "godlpack"). */
-extern bool gdl_tensor_types_godlpack;
-
 /*
  * gdl_tensor_types_add adds Tensor, DType, Device and _rebuild, the function
  * every pickle of a Tensor names, to the module m. -1 with an exception.
  */
 int gdl_tensor_types_add(PyObject *m);
 
+/*
+ * gdl_tensor_set_plain_printer names the function that prints a Tensor's
+ * elements where NumPy cannot be imported: module.function, imported when
+ * first needed and called with the elements shown (nested lists, None where
+ * "..." stands) and the number of dimensions. Without one, a Tensor prints
+ * its repr there. The package that owns the module calls it (godlpack._core
+ * names godlpack._format.tensor_str); nothing here knows a package by name.
+ */
+void gdl_tensor_set_plain_printer(const char *module, const char *function);
+
 /* gdl_device_new returns a new Device, the tuple (d.device_type, d.device_id). */
 PyObject *gdl_device_new(DLDevice d);
 
-/*
- * gdl_tensor_alloc returns a new Tensor of ndim dimensions whose source is
- * empty (owner NULL) but for view.ndim, view.shape and view.strides, which
- * point to the object's dims; gdl_tensor_finish completes it once the source
- * is filled. NULL with an exception.
- */
-TensorObject *gdl_tensor_alloc(int32_t ndim);
-PyObject *gdl_tensor_finish(TensorObject *t);
+/* ---- Making Tensors: the doors of the one constructor ---- */
 
 /*
- * gdl_tensor_share makes a Tensor over src's memory, as a zero-copy export and
- * import would (from_dlpack of our own Tensor takes this short cut); cpu
- * relabels CPU-accessible memory as device (1, 0).
+ * A gdl_source with room for its shape and strides, for a caller that
+ * describes a tensor without room of its own (a Go function's result, a
+ * creation function).
  */
-PyObject *gdl_tensor_share(TensorObject *src, bool cpu);
+typedef struct {
+	gdl_source src;
+	int64_t dims[2 * GDL_MAX_NDIM];
+} gdl_source_room;
+
+/* gdl_source_room_init points r's source at its room: shape first, then strides. */
+static inline void gdl_source_room_init(gdl_source_room *r) {
+	r->src.view.shape = r->dims;
+	r->src.view.strides = r->dims + GDL_MAX_NDIM;
+}
+
+/*
+ * gdl_tensor_from_source returns a new Tensor of the tensor src describes
+ * (its shape and strides are copied): src's owner or pending managed
+ * tensor passes to it. On failure src is released: NULL with an exception.
+ */
+PyObject *gdl_tensor_from_source(gdl_source *src);
+
+/*
+ * gdl_tensor_from_import returns a new Tensor holding the managed tensor
+ * gdl_import imported (never a borrowed view), which it deletes on
+ * failure: NULL with an exception.
+ */
+PyObject *gdl_tensor_from_import(gdl_imported *im);
+
+/*
+ * gdl_tensor_import is from_dlpack: a Tensor of x's tensor held to req by
+ * the rules of gdl_import. A Tensor of this library's type shares its
+ * storage without a capsule, by the same rules (a copy asked for is made as
+ * for any producer).
+ */
+PyObject *gdl_tensor_import(PyObject *x, const gdl_request *req);
 
 /* gdl_tensor_adopt makes a Tensor owning a versioned managed tensor: the exchange API's to_py_object. */
 PyObject *gdl_tensor_adopt(void *managed);
+
+/* ---- DTypes (dtype.c) ---- */
 
 /* DType objects, one per table entry, registered from Go when the types are readied. */
 int gdl_dtype_register(uint8_t code, uint8_t bits, uint16_t lanes, const char *name, int64_t itemsize);
@@ -91,17 +106,5 @@ PyObject *gdl_dtype_get(DLDataType dt); /* new reference */
 int gdl_dtype_of(PyObject *o, DLDataType *dt);
 /* gdl_dtype_of_format reads a buffer's struct format ("f", "<d", "Zf", "?") into *dt; -1, with no exception, otherwise. */
 int gdl_dtype_of_format(const char *format, DLDataType *dt);
-
-/*
- * Pickling and copying (tensor_pickle.c): the Tensor methods
- * __reduce_ex__(protocol), __reduce__(), __copy__() and __deepcopy__(memo),
- * and gdl_pickle_register, which adds _rebuild, the function every pickle of
- * a Tensor names, to the module.
- */
-PyObject *gdl_tensor_reduce_ex(PyObject *self, PyObject *protocol);
-PyObject *gdl_tensor_reduce(PyObject *self, PyObject *unused);
-PyObject *gdl_tensor_copy(PyObject *self, PyObject *unused);
-PyObject *gdl_tensor_deepcopy(PyObject *self, PyObject *memo);
-int gdl_pickle_register(PyObject *m);
 
 #endif

@@ -16,7 +16,7 @@
  * copied C-contiguously by producer.CopyOf, as NumPy makes such arrays
  * C-contiguous. That copy is the only way into Go here.
  */
-#include "tensor.h"
+#include "tensor_object.h"
 #include "_cgo_export.h"
 
 /* Copies from this size release the GIL, as capsule.WithoutGIL's do (1 MiB). */
@@ -104,23 +104,24 @@ static TensorObject *densely(TensorObject *t) {
 }
 
 /*
- * fill describes in t (from gdl_tensor_alloc, ndim dimensions) the tensor of
- * shape and strides at data on the CPU, which owner keeps alive (t takes the
- * caller's reference), and finishes it.
+ * tensor_of returns a new Tensor of ndim dimensions of shape and strides at
+ * data on the CPU, which owner keeps alive (the Tensor takes the caller's
+ * reference, dropped on failure).
  */
-static PyObject *fill(TensorObject *t, gdl_owner *owner, void *data, const int64_t *shape, const int64_t *strides,
-                      DLDataType dt, int64_t nbytes, uint64_t flags) {
+static PyObject *tensor_of(int32_t ndim, gdl_owner *owner, void *data, const int64_t *shape, const int64_t *strides,
+                           DLDataType dt, int64_t nbytes, uint64_t flags) {
 	gdl_inspected v = {
 		.data = data,
 		.shape = shape,
 		.strides = strides,
 		.dtype = dt,
 		.device = {kDLCPU, 0},
-		.ndim = t->src.view.ndim,
+		.ndim = ndim,
 		.nbytes = nbytes,
 	};
-	gdl_source_fill(&t->src, owner, &v, flags);
-	return gdl_tensor_finish(t);
+	gdl_source s;
+	gdl_source_fill(&s, owner, &v, flags);
+	return gdl_tensor_from_source(&s);
 }
 
 /* ---- copy.copy and copy.deepcopy ---- */
@@ -139,20 +140,15 @@ static PyObject *copy_of(TensorObject *t) {
 		return (PyObject *)d; /* a fresh copy already, or NULL */
 	Py_DECREF(d);
 	const gdl_view *s = &t->src.view;
-	TensorObject *c = gdl_tensor_alloc(s->ndim);
-	if (c == NULL)
-		return NULL;
 	void *data;
 	gdl_owner *owner = gdl_owner_alloc((size_t)t->src.nbytes, &data);
-	if (owner == NULL) {
-		Py_DECREF(c);
+	if (owner == NULL)
 		return PyErr_Format(PyExc_MemoryError, "cannot allocate %lld bytes for a copy of a tensor",
 		                    (long long)t->src.nbytes);
-	}
 	if (t->size > 0)
 		copy_bytes(data, s->data, t->src.nbytes);
-	return fill(c, owner, data, s->shape, s->strides, s->dtype, t->src.nbytes,
-	            GDL_FLAG_IS_COPIED | (s->flags & GDL_FLAG_IS_SUBBYTE_TYPE_PADDED));
+	return tensor_of(s->ndim, owner, data, s->shape, s->strides, s->dtype, t->src.nbytes,
+	                 GDL_FLAG_IS_COPIED | (s->flags & GDL_FLAG_IS_SUBBYTE_TYPE_PADDED));
 }
 
 PyObject *gdl_tensor_copy(PyObject *self, PyObject *unused) { return copy_of((TensorObject *)self); }
@@ -166,19 +162,14 @@ PyObject *gdl_tensor_deepcopy(PyObject *self, PyObject *memo) {
 
 /* raw_view returns a 1-d uint8 Tensor over d's bytes, sharing its memory and read-only when d is. */
 static PyObject *raw_view(TensorObject *d) {
-	TensorObject *r = gdl_tensor_alloc(1);
-	if (r == NULL)
-		return NULL;
 	const int64_t one = 1;
 	void *data = d->src.view.data != NULL ? d->src.view.data : (void *)no_data;
 	gdl_owner *owner = gdl_source_owner(&d->src);
-	if (owner == NULL) {
-		Py_DECREF(r);
+	if (owner == NULL)
 		return PyErr_NoMemory();
-	}
 	gdl_owner_retain(owner);
-	return fill(r, owner, data, &d->src.nbytes, &one, (DLDataType){kDLUInt, 8, 1}, d->src.nbytes,
-	            d->src.view.flags & GDL_FLAG_READ_ONLY);
+	return tensor_of(1, owner, data, &d->src.nbytes, &one, (DLDataType){kDLUInt, 8, 1}, d->src.nbytes,
+	                 d->src.view.flags & GDL_FLAG_READ_ONLY);
 }
 
 /* elements returns the buffer argument of _rebuild: a PickleBuffer over d's memory (protocol 5) or a bytes copy. */
@@ -317,45 +308,39 @@ static int read_dtype(PyObject *o, DLDataType *dt) {
 	return 0;
 }
 
-/* wrong_size drops t and raises the ValueError of a buffer of got bytes where nbytes are needed. */
-static PyObject *wrong_size(TensorObject *t, int64_t nbytes, Py_ssize_t got) {
-	Py_DECREF(t);
+/* wrong_size raises the ValueError of a buffer of got bytes where nbytes are needed. */
+static PyObject *wrong_size(int64_t nbytes, Py_ssize_t got) {
 	return PyErr_Format(PyExc_ValueError, "_rebuild(): the tensor needs %lld bytes, the buffer holds %zd",
 	                    (long long)nbytes, got);
 }
 
 /*
- * wrap describes in t the tensor at buf's memory, zero-copy: t holds a
- * Py_buffer of buf until its last holder lets go, and is read-only when the
- * buffer is. A bytes object is copied instead, into writable memory of our
- * own: it is what pickle makes of the in-band bytes of a read-only tensor,
- * and of every tensor below protocol 5, and data loaded in band is writable.
- * t is the caller's reference, dropped on failure.
+ * wrap returns a Tensor of ndim dimensions at buf's memory, zero-copy: it
+ * holds a Py_buffer of buf until its last holder lets go, and is read-only
+ * when the buffer is. A bytes object is copied instead, into writable
+ * memory of our own: it is what pickle makes of the in-band bytes of a
+ * read-only tensor, and of every tensor below protocol 5, and data loaded in
+ * band is writable.
  */
-static PyObject *wrap(TensorObject *t, PyObject *buf, const int64_t *shape, const int64_t *strides, DLDataType dt,
+static PyObject *wrap(int32_t ndim, PyObject *buf, const int64_t *shape, const int64_t *strides, DLDataType dt,
                       int64_t nbytes, uint64_t flags) {
 	if (PyBytes_CheckExact(buf)) {
 		if (PyBytes_GET_SIZE(buf) != nbytes)
-			return wrong_size(t, nbytes, PyBytes_GET_SIZE(buf));
+			return wrong_size(nbytes, PyBytes_GET_SIZE(buf));
 		void *data;
 		gdl_owner *owner = gdl_owner_alloc((size_t)nbytes, &data);
-		if (owner == NULL) {
-			Py_DECREF(t);
+		if (owner == NULL)
 			return PyErr_Format(PyExc_MemoryError, "cannot allocate %lld bytes to unpickle a tensor",
 			                    (long long)nbytes);
-		}
 		copy_bytes(data, PyBytes_AS_STRING(buf), nbytes);
-		return fill(t, owner, data, shape, strides, dt, nbytes, flags | GDL_FLAG_IS_COPIED);
+		return tensor_of(ndim, owner, data, shape, strides, dt, nbytes, flags | GDL_FLAG_IS_COPIED);
 	}
 	/* malloc'd, not PyMem: the owner's release may free it on a thread without the GIL. */
 	Py_buffer *view = malloc(sizeof *view);
-	if (view == NULL) {
-		Py_DECREF(t);
+	if (view == NULL)
 		return PyErr_NoMemory();
-	}
 	if (PyObject_GetBuffer(buf, view, PyBUF_C_CONTIGUOUS) != 0) {
 		free(view);
-		Py_DECREF(t);
 		return NULL;
 	}
 	gdl_owner *owner = view->len == nbytes ? gdl_owner_new(release_buffer, view, 0) : NULL;
@@ -363,12 +348,10 @@ static PyObject *wrap(TensorObject *t, PyObject *buf, const int64_t *shape, cons
 		Py_ssize_t got = view->len;
 		PyBuffer_Release(view);
 		free(view);
-		if (got != nbytes)
-			return wrong_size(t, nbytes, got);
-		Py_DECREF(t);
-		return PyErr_NoMemory();
+		return got != nbytes ? wrong_size(nbytes, got) : PyErr_NoMemory();
 	}
-	return fill(t, owner, view->buf, shape, strides, dt, nbytes, flags | (view->readonly ? GDL_FLAG_READ_ONLY : 0));
+	return tensor_of(ndim, owner, view->buf, shape, strides, dt, nbytes,
+	                 flags | (view->readonly ? GDL_FLAG_READ_ONLY : 0));
 }
 
 static PyObject *mod_rebuild(PyObject *m, PyObject *const *args, Py_ssize_t nargs) {
@@ -408,10 +391,7 @@ static PyObject *mod_rebuild(PyObject *m, PyObject *const *args, Py_ssize_t narg
 		}
 		strides = given;
 	}
-	TensorObject *t = gdl_tensor_alloc(ndim);
-	if (t == NULL)
-		return NULL;
-	return wrap(t, args[0], shape, strides, dt, nbytes, padded ? GDL_FLAG_IS_SUBBYTE_TYPE_PADDED : 0);
+	return wrap(ndim, args[0], shape, strides, dt, nbytes, padded ? GDL_FLAG_IS_SUBBYTE_TYPE_PADDED : 0);
 }
 
 static PyMethodDef pickle_methods[] = {

@@ -5,9 +5,9 @@
  * import, so the types are named after the first module that readies them.
  */
 #include <stdio.h>
-#include "tensor.h"
+#include "tensor_object.h"
 
-bool gdl_tensor_types_godlpack, gdl_tensor_types_readied;
+bool gdl_tensor_types_readied;
 
 /* The names the types carry: tp_name must outlive them, and they live as long as the process. */
 static char tensor_name[128], dtype_name[128], device_name[128];
@@ -33,7 +33,6 @@ int gdl_tensor_types_ready(const char *module) {
 	if (gdl_register_exporter(&gdl_TensorType, offsetof(TensorObject, src), gdl_tensor_adopt) != 0 ||
 	    PyType_Ready(&gdl_TensorType) < 0 || PyType_Ready(&gdl_DTypeType) < 0 || PyType_Ready(&gdl_DeviceType) < 0)
 		return -1;
-	gdl_tensor_types_godlpack = strcmp(module, "godlpack") == 0;
 	gdl_tensor_types_readied = true;
 	return 1;
 }

@@ -24,7 +24,10 @@ import (
 	"github.com/godlpack/godlpack/scalar"
 )
 
-var opsAttr = C.CString("_ops")
+var (
+	opsAttr                    = C.CString("_ops")
+	plainModule, plainFunction = C.CString("godlpack._format"), C.CString("tensor_str")
+)
 
 func main() {}
 
@@ -58,6 +61,8 @@ func PyInit__core() (m *C.PyObject) {
 		C.Py_DecRef(m)
 		return nil
 	}
+	// Without NumPy, godlpack's Tensors print through godlpack's own plain printer.
+	C.gdl_tensor_set_plain_printer(plainModule, plainFunction)
 	ops, err := pymodule.New("godlpack.ops", "Kernels written in Go (re-exported by godlpack.ops).", opsFunctions...)
 	if err != nil || C.PyModule_AddObjectRef(m, opsAttr, (*C.PyObject)(ops)) != 0 {
 		capsule.DecRef(ops)

@@ -89,18 +89,6 @@ static int parse_device(PyObject *o, bool *has, DLDevice *d) {
 
 static gdl_signature from_dlpack_signature = GDL_SIGNATURE("from_dlpack", 3, 1, 1, 1, "x", "device", "copy");
 
-/* share_own imports our own Tensor: its storage is shared without a capsule, by the same rules. */
-static PyObject *share_own(TensorObject *t, const gdl_request *req) {
-	DLDevice d = t->src.view.device;
-	bool cpu = gdl_is_cpu_accessible(d);
-	if (req->has_device && !(req->device.device_type == kDLCPU ? cpu : req->device.device_type == d.device_type &&
-	                                                                     req->device.device_id == d.device_id))
-		return PyErr_Format(PyExc_BufferError, "cannot import a tensor on device (%d, %d) to device (%d, %d)",
-		                    (int)d.device_type, (int)d.device_id, (int)req->device.device_type,
-		                    (int)req->device.device_id);
-	return gdl_tensor_share(t, req->has_device && req->device.device_type == kDLCPU);
-}
-
 static PyObject *mod_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
 	GDL_CHECK_FORK(NULL);
 	PyObject *a[3];
@@ -112,22 +100,7 @@ static PyObject *mod_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_
 	gdl_request req = {.func = "from_dlpack"};
 	if (gdl_parse_copy(a[2], &req.copy) != 0 || parse_device(a[1], &req.has_device, &req.device) != 0)
 		return NULL;
-	PyObject *x = a[0];
-	if (Py_IS_TYPE(x, &gdl_TensorType) && req.copy != 1)
-		return share_own((TensorObject *)x, &req);
-
-	int64_t strides[GDL_MAX_NDIM];
-	gdl_imported im;
-	if (gdl_import(x, &req, strides, &im) != 0)
-		return NULL;
-	TensorObject *t = gdl_tensor_alloc(im.v.ndim);
-	if (t == NULL) {
-		gdl_delete_keeping_error(im.managed, im.versioned);
-		return NULL;
-	}
-	gdl_source_fill(&t->src, NULL, &im.v, im.flags);
-	gdl_source_adopt(&t->src, im.managed, im.versioned);
-	return gdl_tensor_finish(t);
+	return gdl_tensor_import(a[0], &req);
 }
 
 /* ---- creation ---- */
@@ -144,11 +117,11 @@ static const DLDataType default_float = {kDLFloat, 64, 1};
  * goCreate's checks run too. false leaves the tensor to goCreate, which also
  * says what is wrong with a layout.
  */
-static bool create_in_c(const gdl_create_args *a, TensorObject *t) {
+static bool create_in_c(const gdl_create_args *a, gdl_source *s) {
 	int64_t elements, nbytes;
 	void *data;
 	if ((a->kind != GDL_EMPTY && a->kind != GDL_ZEROS) || a->dtype.bits < 8 ||
-	    !gdl_contiguous(a->ndim, a->shape, a->dtype, false, (int64_t *)t->src.view.strides, &elements, &nbytes) ||
+	    !gdl_contiguous(a->ndim, a->shape, a->dtype, false, (int64_t *)s->view.strides, &elements, &nbytes) ||
 	    nbytes >= GDL_C_CREATE_MAX)
 		return false;
 	gdl_owner *owner = gdl_owner_alloc((size_t)nbytes, &data);
@@ -156,7 +129,6 @@ static bool create_in_c(const gdl_create_args *a, TensorObject *t) {
 		return false; /* goCreate raises the MemoryError */
 	if (a->kind == GDL_ZEROS)
 		memset(data, 0, (size_t)nbytes);
-	gdl_source *s = &t->src;
 	s->owner = owner;
 	s->view.data = data;
 	s->view.device = (DLDevice){kDLCPU, 0};
@@ -181,22 +153,26 @@ static int go_create(gdl_create_args *a) {
 	return goCreate(a);
 }
 
+/* new_tensor makes the Tensor a asks for: in C where create_in_c can, else in Go. */
+static PyObject *new_tensor(gdl_create_args *a) {
+	gdl_source_room r;
+	memset(&r.src, 0, sizeof r.src);
+	gdl_source_room_init(&r);
+	r.src.view.ndim = a->ndim;
+	if (!create_in_c(a, &r.src)) {
+		a->out = &r.src;
+		if (go_create(a) != 0)
+			return NULL;
+	}
+	return gdl_tensor_from_source(&r.src);
+}
+
 static PyObject *create(gdl_create_args *a, PyObject *shape, PyObject *dtype, DLDataType default_dtype) {
 	a->dtype = default_dtype;
 	if (parse_shape(shape, &a->ndim, a->shape) != 0 ||
 	    (dtype != NULL && dtype != Py_None && gdl_dtype_of(dtype, &a->dtype) != 0))
 		return NULL;
-	TensorObject *t = gdl_tensor_alloc(a->ndim);
-	if (t == NULL)
-		return NULL;
-	if (!create_in_c(a, t)) {
-		a->out = &t->src;
-		if (go_create(a) != 0) {
-			Py_DECREF(t);
-			return NULL;
-		}
-	}
-	return gdl_tensor_finish(t);
+	return new_tensor(a);
 }
 
 static gdl_signature empty_signature = GDL_SIGNATURE("empty", 2, 0, 2, 1, "shape", "dtype");
@@ -432,15 +408,7 @@ static PyObject *mod_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs
 			return NULL;
 		c.has_dtype = true;
 	}
-	TensorObject *t = gdl_tensor_alloc(1);
-	if (t == NULL)
-		return NULL;
-	c.out = &t->src;
-	if (go_create(&c) != 0) {
-		Py_DECREF(t);
-		return NULL;
-	}
-	return gdl_tensor_finish(t);
+	return new_tensor(&c);
 }
 
 static PyObject *mod_live_storages(PyObject *m, PyObject *unused) { return PyLong_FromLongLong(gdl_owner_live()); }

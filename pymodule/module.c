@@ -380,19 +380,8 @@ static const char *const from_dlpack_module[] = {NULL, "numpy", "torch", "godlpa
  * makes of it.
  */
 static PyObject *convert_tensor(const gdl_bound *b, gdl_result_tensor *r) {
-	TensorObject *t = gdl_tensor_alloc(r->src.view.ndim);
-	if (t == NULL) {
-		gdl_source_release(&r->src);
-		return NULL;
-	}
-	int32_t nd = r->src.view.ndim;
-	gdl_copy_dims(TENSOR_SHAPE(t), r->src.view.shape, nd);
-	gdl_copy_dims(TENSOR_STRIDES(t), r->src.view.strides, nd);
-	t->src = r->src;
-	t->src.view.shape = TENSOR_SHAPE(t);
-	t->src.view.strides = TENSOR_STRIDES(t);
-	PyObject *e = gdl_tensor_finish(t);
-	if (b->return_as == GDL_RETURN_TENSOR)
+	PyObject *e = gdl_tensor_from_source(&r->src);
+	if (e == NULL || b->return_as == GDL_RETURN_TENSOR)
 		return e;
 	PyObject **fn = &from_dlpack[b->return_as];
 	if (*fn == NULL) {

@@ -105,10 +105,7 @@ typedef struct {
 } gdl_param;
 
 /* Where Go's result tensors go: a source and its shape and strides, for C to wrap once back with the GIL. */
-typedef struct {
-	gdl_source src;
-	int64_t dims[2 * GDL_MAX_NDIM];
-} gdl_result_tensor;
+typedef gdl_source_room gdl_result_tensor;
 
 /* How tensor results come out. */
 enum { GDL_RETURN_TENSOR = 0, GDL_RETURN_NUMPY, GDL_RETURN_TORCH, GDL_RETURN_GODLPACK };

@@ -321,6 +321,7 @@ func (a Array) describe(c *call, v *C.gdl_value) error {
 	defer a.buf.Release()
 	idx := int(c.nout)
 	out := &c.out[idx]
+	out.src.pending = nil
 	out.src.view.shape = &out.dims[0]
 	out.src.view.strides = &out.dims[dlpack.MaxNDim]
 	if err := a.buf.Describe(a.layout, unsafe.Pointer(&out.src)); err != nil {

@@ -1,0 +1,53 @@
+/*
+ * The Tensor object's struct and its types, private to the tensor files of
+ * package capsule (tensor.c, tensor_pickle.c, tensor_types.c, dtype.c,
+ * device_type.c): every other file makes and reads Tensors through
+ * tensor.h.
+ */
+#ifndef GODLPACK_TENSOR_OBJECT_H
+#define GODLPACK_TENSOR_OBJECT_H
+
+#include "tensor.h"
+
+/*
+ * The Tensor object: a gdl_source (what __dlpack__ exports) whose shape and
+ * element strides live in dims, followed by the byte strides the buffer
+ * protocol shows. src.view.flags holds READ_ONLY, IS_COPIED (this tensor
+ * owns a copy alone) and IS_SUBBYTE_TYPE_PADDED.
+ */
+typedef struct {
+	PyObject_VAR_HEAD
+	gdl_source src;
+	int64_t size, itemsize;
+	PyObject *weakrefs;
+	int64_t dims[1]; /* shape[ndim], strides[ndim], byte strides[ndim] */
+} TensorObject;
+
+#define TENSOR_SHAPE(t) ((t)->dims)
+#define TENSOR_STRIDES(t) ((t)->dims + (t)->src.view.ndim)
+#define TENSOR_BYTE_STRIDES(t) ((t)->dims + 2 * (t)->src.view.ndim)
+
+extern PyTypeObject gdl_TensorType;
+extern PyTypeObject gdl_DTypeType;
+extern PyTypeObject gdl_DeviceType;
+
+/*
+ * gdl_tensor_share makes a Tensor over src's memory, as a zero-copy export and
+ * import would (from_dlpack of our own Tensor takes this short cut); cpu
+ * relabels CPU-accessible memory as device (1, 0).
+ */
+PyObject *gdl_tensor_share(TensorObject *src, bool cpu);
+
+/*
+ * Pickling and copying (tensor_pickle.c): the Tensor methods
+ * __reduce_ex__(protocol), __reduce__(), __copy__() and __deepcopy__(memo),
+ * and gdl_pickle_register, which adds _rebuild, the function every pickle of
+ * a Tensor names, to the module.
+ */
+PyObject *gdl_tensor_reduce_ex(PyObject *self, PyObject *protocol);
+PyObject *gdl_tensor_reduce(PyObject *self, PyObject *unused);
+PyObject *gdl_tensor_copy(PyObject *self, PyObject *unused);
+PyObject *gdl_tensor_deepcopy(PyObject *self, PyObject *memo);
+int gdl_pickle_register(PyObject *m);
+
+#endif
