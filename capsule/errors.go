@@ -37,22 +37,18 @@ func pyErr(what string) error { return fmt.Errorf("%w: %s failed", ErrPython, wh
 // An Exception is a kind of Python exception that Raise sets.
 type Exception int
 
-// Python exceptions a Go extension raises for DLPack errors. Their values
-// are those of capsule.h.
+// Python exceptions a Go extension raises for DLPack errors, each the
+// value of its kind in capsule.h, which gdl_raise reads.
 const (
-	TypeError Exception = iota + 1
-	ValueError
+	TypeError  Exception = C.GDL_TYPE_ERROR
+	ValueError Exception = C.GDL_VALUE_ERROR
 	// BufferError is the protocol's exception for data that cannot be
 	// exchanged as asked.
-	BufferError
-	MemoryError
-	OverflowError
-	RuntimeError
+	BufferError   Exception = C.GDL_BUFFER_ERROR
+	MemoryError   Exception = C.GDL_MEMORY_ERROR
+	OverflowError Exception = C.GDL_OVERFLOW_ERROR
+	RuntimeError  Exception = C.GDL_RUNTIME_ERROR
 )
-
-// The constants above must follow capsule.h: this fails to compile if not.
-const _ = uint(RuntimeError-C.GDL_RUNTIME_ERROR) + uint(C.GDL_RUNTIME_ERROR-RuntimeError) +
-	uint(TypeError-C.GDL_TYPE_ERROR) + uint(C.GDL_TYPE_ERROR-TypeError)
 
 // Raise sets a Python exception of kind exc with a formatted message and
 // returns nil, for a Go extension function to return.

@@ -13,7 +13,7 @@
 
 /* Arguments of goCreate: empty, zeros, full and arange, into t's source. */
 enum { GDL_EMPTY, GDL_ZEROS, GDL_FULL, GDL_ARANGE };
-/* The kinds of scalar.Scalar. */
+/* The kinds of number gdl_parse_scalar reads; create.go's scalarKinds names each one's scalar.Kind. */
 enum { GDL_SCALAR_BOOL, GDL_SCALAR_INT, GDL_SCALAR_UINT, GDL_SCALAR_FLOAT, GDL_SCALAR_COMPLEX, GDL_SCALAR_BIGINT };
 
 /* A number as scalar.Scalar holds it: the fields its kind names. */

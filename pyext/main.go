@@ -31,11 +31,6 @@ var (
 
 func main() {}
 
-// The kinds of scalar.Scalar must be ext.h's: this fails to compile if not.
-const _ = uint(scalar.Complex-C.GDL_SCALAR_COMPLEX) + uint(C.GDL_SCALAR_COMPLEX-scalar.Complex) +
-	uint(scalar.Bool-C.GDL_SCALAR_BOOL) + uint(C.GDL_SCALAR_BOOL-scalar.Bool) +
-	uint(scalar.BigInt-C.GDL_SCALAR_BIGINT) + uint(C.GDL_SCALAR_BIGINT-scalar.BigInt)
-
 // PyInit__core is the module's entry point. Being a Go function, it returns
 // only once the Go runtime has finished starting, so that a fork right after
 // import never catches the runtime half-started.

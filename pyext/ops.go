@@ -116,7 +116,7 @@ func opsScale(x pymodule.Tensor, a capsule.Object) error {
 		return err
 	}
 	defer done(t)
-	s := scalar.Scalar{Kind: scalar.Kind(f.kind), Int: int64(f.ival), Uint: uint64(f.uval), Real: float64(f.re)}
+	s := scalarOf(&f)
 	capsule.WithoutGIL(ops.Work(t), func() { err = ops.Scale(t, s) })
 	return opError(err)
 }

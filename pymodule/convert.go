@@ -6,7 +6,6 @@ import "C"
 import (
 	"unsafe"
 
-	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/producer"
 	"github.com/godlpack/godlpack/strided"
@@ -28,7 +27,7 @@ func (s *tensorSpec) convert(a *C.gdl_arg_tensor) (*producer.Buffer, error) {
 	if !s.allows(to) {
 		to = dlpack.DataType{}
 		for _, dt := range s.dtypes {
-			if (dt == dlpack.Float32 || dt == dlpack.Float64) && castable(v.DType) {
+			if (dt == dlpack.Float32 || dt == dlpack.Float64) && strided.Castable(v.DType) {
 				to = dt
 				break
 			}
@@ -58,11 +57,7 @@ func (s *tensorSpec) convert(a *C.gdl_arg_tensor) (*producer.Buffer, error) {
 			defer tmp.Release()
 			dst = tmp
 		}
-		if to == dlpack.Float32 {
-			castInto(unsafe.Slice((*float32)(dst.Pointer()), n), v)
-		} else {
-			castInto(unsafe.Slice((*float64)(dst.Pointer()), n), v)
-		}
+		strided.Cast(dst.Pointer(), to, v.Data, v.Strides, v.Shape, v.DType)
 		src, srcStrides = dst.Pointer(), contiguous
 	}
 	strides := contiguous
@@ -107,65 +102,4 @@ func (s *tensorSpec) allows(dt dlpack.DataType) bool {
 		}
 	}
 	return s.dtypes == nil
-}
-
-// castable reports whether castInto reads dt.
-func castable(dt dlpack.DataType) bool {
-	switch dt {
-	case dlpack.Bool, dlpack.Int8, dlpack.Int16, dlpack.Int32, dlpack.Int64, dlpack.Uint8, dlpack.Uint16,
-		dlpack.Uint32, dlpack.Uint64, dlpack.Float32, dlpack.Float64:
-		return true
-	}
-	return false
-}
-
-// castInto writes v's elements, in C order, into dst as D.
-func castInto[D float32 | float64](dst []D, v consumer.View) {
-	switch v.DType {
-	case dlpack.Bool:
-		i := 0
-		for p := range must(consumer.ViewElements[bool](v)) {
-			if *p {
-				dst[i] = 1
-			} else {
-				dst[i] = 0
-			}
-			i++
-		}
-	case dlpack.Int8:
-		castFrom[int8](dst, v)
-	case dlpack.Int16:
-		castFrom[int16](dst, v)
-	case dlpack.Int32:
-		castFrom[int32](dst, v)
-	case dlpack.Int64:
-		castFrom[int64](dst, v)
-	case dlpack.Uint8:
-		castFrom[uint8](dst, v)
-	case dlpack.Uint16:
-		castFrom[uint16](dst, v)
-	case dlpack.Uint32:
-		castFrom[uint32](dst, v)
-	case dlpack.Uint64:
-		castFrom[uint64](dst, v)
-	case dlpack.Float32:
-		castFrom[float32](dst, v)
-	case dlpack.Float64:
-		castFrom[float64](dst, v)
-	}
-}
-
-func castFrom[S int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64, D float32 | float64](dst []D, v consumer.View) {
-	i := 0
-	for p := range must(consumer.ViewElements[S](v)) {
-		dst[i] = D(*p)
-		i++
-	}
-}
-
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
 }

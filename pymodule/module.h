@@ -9,6 +9,7 @@
 #define GODLPACK_PYMODULE_H
 
 #include "tensor.h"
+#include "kinds.h"
 
 #define GDL_BIND_MAX_PARAMS GDL_SIGNATURE_MAX /* what gdl_parse can name */
 #define GDL_BIND_MAX_TENSORS 8                /* tensor parameters of one function */
@@ -16,28 +17,6 @@
 #define GDL_BIND_ERROR_LEN 512                /* room for the message of a Go error */
 #define GDL_BIND_PYTHON_ERROR (-1)            /* gdl_call.error: the Python exception Go found set is the error */
 #define GDL_BIND_FORKED (-2)                  /* gdl_call.error: Go returned capsule.ErrForked */
-
-/* The kinds of values that cross; pymodule's kind constants have the same values. */
-enum {
-	GDL_KIND_NONE = 0,
-	GDL_KIND_BOOL,
-	GDL_KIND_INT8,
-	GDL_KIND_INT16,
-	GDL_KIND_INT32,
-	GDL_KIND_INT64,
-	GDL_KIND_UINT8,
-	GDL_KIND_UINT16,
-	GDL_KIND_UINT32,
-	GDL_KIND_UINT64,
-	GDL_KIND_FLOAT32,
-	GDL_KIND_FLOAT64,
-	GDL_KIND_COMPLEX64,
-	GDL_KIND_COMPLEX128,
-	GDL_KIND_STRING, /* args: a view of the str's UTF-8; results: C memory the call frees */
-	GDL_KIND_BYTES,  /* the same for bytes */
-	GDL_KIND_TENSOR, /* args: an index into gdl_call.tensors; results: an index into gdl_call.out */
-	GDL_KIND_OBJECT, /* a PyObject: borrowed as an argument, a new reference as a result */
-};
 
 /* One value: an argument after conversion, or a result Go wrote. */
 typedef struct {

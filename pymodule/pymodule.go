@@ -109,34 +109,6 @@ import (
 // call is the C struct of one call (module.h's gdl_call).
 type call = C.gdl_call
 
-// kind is a value's kind as module.h numbers it.
-type kind uint8
-
-const (
-	kindNone kind = iota
-	kindBool
-	kindInt8
-	kindInt16
-	kindInt32
-	kindInt64
-	kindUint8
-	kindUint16
-	kindUint32
-	kindUint64
-	kindFloat32
-	kindFloat64
-	kindComplex64
-	kindComplex128
-	kindString
-	kindBytes
-	kindTensor
-	kindObject
-)
-
-// The kinds must be module.h's: this fails to compile if not.
-const _ = uint(kindObject-C.GDL_KIND_OBJECT) + uint(C.GDL_KIND_OBJECT-kindObject) +
-	uint(kindTensor-C.GDL_KIND_TENSOR) + uint(C.GDL_KIND_TENSOR-kindTensor)
-
 // Optional is a parameter or result that may be None: Valid is false for
 // None (or an argument not passed whose default is None).
 type Optional[T any] struct {
@@ -178,20 +150,17 @@ const (
 	// same object as godlpack.Tensor): shape, dtype, device, repr, the
 	// buffer protocol, tolist, pickling, the DLPack methods and the exchange
 	// table, over the result's memory without a copy.
-	AsTensor ReturnKind = iota
+	AsTensor ReturnKind = C.GDL_RETURN_TENSOR
 	// AsNumPy returns them as NumPy arrays over the same memory (numpy.from_dlpack).
-	AsNumPy
+	AsNumPy ReturnKind = C.GDL_RETURN_NUMPY
 	// AsTorch returns them as PyTorch tensors over the same memory (torch.from_dlpack).
-	AsTorch
+	AsTorch ReturnKind = C.GDL_RETURN_TORCH
 	// AsGodlpack returns them as godlpack.Tensor objects over the same memory
 	// (godlpack.from_dlpack): shape, dtype, device, repr, the buffer
 	// protocol, tolist, pickling. The godlpack package must be installed;
 	// its Go runtime shares the process with the extension's.
-	AsGodlpack
+	AsGodlpack ReturnKind = C.GDL_RETURN_GODLPACK
 )
-
-// The kinds must be module.h's: this fails to compile if not.
-const _ = uint(AsGodlpack-C.GDL_RETURN_GODLPACK) + uint(C.GDL_RETURN_GODLPACK-AsGodlpack)
 
 // Def describes a function named name whose Python parameters are params, a
 // parameter list as Python writes it ("x, /, lo=-inf, hi=inf", see
@@ -377,43 +346,12 @@ var (
 	errorType  = reflect.TypeFor[error]()
 )
 
-// scalarKind is the kind of a Go number, bool or string type.
+// scalarKind is the kind of a Go number, bool or string type, or of []byte.
 func scalarKind(t reflect.Type) kind {
-	switch t.Kind() {
-	case reflect.Bool:
-		return kindBool
-	case reflect.Int8:
-		return kindInt8
-	case reflect.Int16:
-		return kindInt16
-	case reflect.Int32:
-		return kindInt32
-	case reflect.Int64, reflect.Int:
-		return kindInt64
-	case reflect.Uint8:
-		return kindUint8
-	case reflect.Uint16:
-		return kindUint16
-	case reflect.Uint32:
-		return kindUint32
-	case reflect.Uint64, reflect.Uint, reflect.Uintptr:
-		return kindUint64
-	case reflect.Float32:
-		return kindFloat32
-	case reflect.Float64:
-		return kindFloat64
-	case reflect.Complex64:
-		return kindComplex64
-	case reflect.Complex128:
-		return kindComplex128
-	case reflect.String:
-		return kindString
-	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 {
-			return kindBytes
-		}
+	if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+		return kindBytes
 	}
-	return kindNone
+	return goKinds[t.Kind()] // kindNone for any other type
 }
 
 func paramKind(t reflect.Type) (k kind, optional bool, validOff uintptr, err error) {
@@ -460,29 +398,10 @@ func resultKind(t reflect.Type) (kind, outPlan, error) {
 
 // typeName says what a parameter takes, in a TypeError.
 func (p *param) typeName() string {
-	var s string
-	switch p.kind {
-	case kindBool:
-		s = "a bool"
-	case kindInt8, kindInt16, kindInt32, kindInt64, kindUint8, kindUint16, kindUint32, kindUint64:
-		s = "an int"
-	case kindFloat32, kindFloat64:
-		s = "a float"
-	case kindComplex64, kindComplex128:
-		s = "a complex"
-	case kindString:
-		s = "a str"
-	case kindBytes:
-		s = "bytes"
-	case kindTensor:
-		s = "a tensor (an object with __dlpack__)"
-	default:
-		s = "an object"
-	}
 	if p.optional {
-		s += " or None"
+		return kinds[p.kind].param + " or None"
 	}
-	return s
+	return kinds[p.kind].param
 }
 
 // cStruct makes the C description of b that calls read. nil with an exception.

@@ -1,6 +1,7 @@
 package pymodule
 
 import (
+	_ "embed"
 	"flag"
 	"fmt"
 	"os"
@@ -93,7 +94,7 @@ class _Tensor(Protocol):
                    dl_device: Any = ..., copy: bool | None = ...) -> Any: ...
     def __dlpack_device__(self) -> tuple[int, int]: ...
 `)
-	b.WriteString(tensorClasses)
+	b.WriteString(tensorAliases + tensorClasses)
 	for _, d := range defs {
 		b.WriteString("\n" + d)
 	}
@@ -135,60 +136,29 @@ func (b *binding) stub(imports map[string]bool) string {
 
 // pyType is the type a parameter accepts.
 func (p *param) pyType() string {
-	var t string
-	switch p.kind {
-	case kindBool:
-		t = "bool"
-	case kindInt8, kindInt16, kindInt32, kindInt64, kindUint8, kindUint16, kindUint32, kindUint64:
-		t = "int | SupportsIndex"
-	case kindFloat32, kindFloat64:
-		t = "float"
-	case kindComplex64, kindComplex128:
-		t = "complex"
-	case kindString:
-		t = "str"
-	case kindBytes:
-		t = "bytes"
-	case kindTensor:
-		t = "_Tensor"
-	default:
-		t = "Any"
-	}
 	if p.optional {
-		t += " | None"
+		return kinds[p.kind].stubParam + " | None"
 	}
-	return t
+	return kinds[p.kind].stubParam
 }
 
+// resultType is the type of a result of kind k, whose tensors come out as as says.
 func resultType(k kind, as ReturnKind, imports map[string]bool) string {
-	switch k {
-	case kindBool:
-		return "bool"
-	case kindInt8, kindInt16, kindInt32, kindInt64, kindUint8, kindUint16, kindUint32, kindUint64:
-		return "int"
-	case kindFloat32, kindFloat64:
-		return "float"
-	case kindComplex64, kindComplex128:
-		return "complex"
-	case kindString:
-		return "str"
-	case kindBytes:
-		return "bytes"
-	case kindTensor:
-		switch as {
-		case AsNumPy:
-			imports["numpy"] = true
-			return "numpy.ndarray[Any, Any]"
-		case AsTorch:
-			imports["torch"] = true
-			return "torch.Tensor"
-		case AsGodlpack:
-			imports["godlpack"] = true
-			return "godlpack.Tensor"
-		}
-		return "Tensor"
+	if k != kindTensor {
+		return kinds[k].stubResult
 	}
-	return "Any"
+	switch as {
+	case AsNumPy:
+		imports["numpy"] = true
+		return "numpy.ndarray[Any, Any]"
+	case AsTorch:
+		imports["torch"] = true
+		return "torch.Tensor"
+	case AsGodlpack:
+		imports["godlpack"] = true
+		return "godlpack.Tensor"
+	}
+	return kinds[k].stubResult
 }
 
 // docstring quotes doc as a Python docstring, indented.
@@ -206,11 +176,9 @@ func docstring(doc, indent string) string {
 	return indent + `"""` + doc + `"""`
 }
 
-// tensorClasses are the stub of the types capsule.AddTensorTypes adds to
-// every module, after the aliases they use: the same text as
-// python/godlpack/_core.pyi types godlpack's own with (tests/test_binder.py
-// checks that _core.pyi holds it).
-const tensorClasses = `
+// tensorAliases are the protocols and aliases the classes of
+// tensor_classes.pyi use, as an extension's stub declares them.
+const tensorAliases = `
 @type_check_only
 class _SupportsDLPackDevice(Protocol):
     def __dlpack_device__(self) -> tuple[int, int]: ...
@@ -224,81 +192,12 @@ _DTypeLike = Union["DType", str, _SupportsDLPackDataType, type, Any]
 # A (device_type, device_id) tuple (a Device is one), a str such as "cpu" or "cuda:1", a torch.device.
 _DeviceLike = Union[tuple[int, int], str, _SupportsDLPackDevice, Any]
 
-@final
-class Device(tuple[int, int]):
-    """A device as DLPack names it: the (device_type, device_id) tuple, with type and index by name."""
-
-    def __new__(cls, device: _DeviceLike, index: int | None = None) -> "Device": ...
-    @property
-    def type(self) -> str: ...
-    # torch.device's name for the device id; it hides tuple.index, of no use on a pair.
-    @property
-    def index(self) -> int: ...  # type: ignore[override]
-    def __dlpack_device__(self) -> tuple[int, int]: ...
-
-@final
-class DType:
-    """An element type of the DLPack table; equal to its name, and to NumPy's and PyTorch's dtypes of it."""
-
-    def __new__(cls, name: _DTypeLike) -> "DType": ...
-    @property
-    def code(self) -> int: ...
-    @property
-    def bits(self) -> int: ...
-    @property
-    def lanes(self) -> int: ...
-    @property
-    def itemsize(self) -> int: ...
-    @property
-    def name(self) -> str: ...
-    def __eq__(self, other: object, /) -> bool: ...
-    def __hash__(self) -> int: ...
-    def __dlpack_data_type__(self) -> tuple[int, int, int]: ...
-
-@final
-class Tensor:
-    """An n-dimensional array that speaks DLPack."""
-
-    # DLPack 1.3's C exchange API: a "dlpack_exchange_api" capsule on the type, read by C consumers.
-    __dlpack_c_exchange_api__: ClassVar[CapsuleType]
-    @property
-    def shape(self) -> tuple[int, ...]: ...
-    @property
-    def strides(self) -> tuple[int, ...]: ...
-    @property
-    def ndim(self) -> int: ...
-    @property
-    def size(self) -> int: ...
-    @property
-    def itemsize(self) -> int: ...
-    @property
-    def nbytes(self) -> int: ...
-    @property
-    def dtype(self) -> DType: ...
-    @property
-    def device(self) -> Device: ...
-    @property
-    def readonly(self) -> bool: ...
-    @property
-    def is_copied(self) -> bool: ...
-    def data_ptr(self) -> int: ...
-    def __len__(self) -> int: ...
-    def __bool__(self) -> bool: ...
-    def tolist(self) -> Any: ...
-    def __dlpack__(
-        self,
-        *,
-        stream: int | None = None,
-        max_version: tuple[int, int] | None = None,
-        dl_device: _DeviceLike | None = None,
-        copy: bool | None = None,
-    ) -> Any: ...
-    def __dlpack_device__(self) -> tuple[int, int]: ...
-    if sys.version_info >= (3, 12):
-        # PEP 688: CPython 3.12 gives every type with the buffer protocol a __buffer__ method.
-        def __buffer__(self, flags: int, /) -> memoryview: ...
-    def __reduce_ex__(self, protocol: SupportsIndex, /) -> tuple[Any, ...]: ...
-    def __reduce__(self) -> tuple[Any, ...]: ...
-    def __copy__(self) -> Tensor: ...
-    def __deepcopy__(self, memo: dict[int, Any] | None, /) -> Tensor: ...
 `
+
+// tensorClasses is the stub of the types capsule.AddTensorTypes adds to
+// every module: Device, DType and Tensor, as python/godlpack/_core.pyi types
+// godlpack's own with too (go generate copies them there;
+// TestCoreStubTensorClasses fails while the copy is stale).
+//
+//go:embed tensor_classes.pyi
+var tensorClasses string

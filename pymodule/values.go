@@ -1,5 +1,3 @@
-//go:generate go run gen_funcs.go
-
 package pymodule
 
 // #include <stdlib.h>
@@ -56,7 +54,7 @@ func argAt[T any](c *call, place int8, i int, d func(*call) T, room *T) *T {
 // or bytes argument is copied into Go memory).
 func decoder[T any](b *binding, i int) func(*call) T {
 	p := b.params[i]
-	k, opt, validOff := p.kind, p.optional, p.validOff
+	k, opt, validOff, size := p.kind, p.optional, p.validOff, kinds[p.kind].size
 	return func(c *call) (t T) {
 		a := &c.args[i]
 		dst := unsafe.Pointer(&t)
@@ -73,22 +71,31 @@ func decoder[T any](b *binding, i int) func(*call) T {
 				*(*Tensor)(dst) = *(*Tensor)(unsafe.Pointer(&c.tensors[*(*int32)(src)].view))
 			case kindObject:
 				*(*capsule.Object)(dst) = *(*capsule.Object)(src)
-			case kindBool, kindInt8, kindUint8:
-				*(*uint8)(dst) = *(*uint8)(src)
-			case kindInt16, kindUint16:
-				*(*uint16)(dst) = *(*uint16)(src)
-			case kindInt32, kindUint32, kindFloat32:
-				*(*uint32)(dst) = *(*uint32)(src)
-			case kindInt64, kindUint64, kindFloat64, kindComplex64:
-				*(*uint64)(dst) = *(*uint64)(src)
-			case kindComplex128:
-				*(*[2]uint64)(dst) = *(*[2]uint64)(src)
+			default:
+				copyValue(dst, src, size)
 			}
 		}
 		if opt {
 			*(*bool)(unsafe.Add(dst, validOff)) = bool(a.present)
 		}
 		return t
+	}
+}
+
+// copyValue copies a number's or a bool's size bytes (its kind's, in kinds)
+// from src to dst, as they are: a gdl_value holds each Go type's bits.
+func copyValue(dst, src unsafe.Pointer, size uintptr) {
+	switch size {
+	case 1:
+		*(*uint8)(dst) = *(*uint8)(src)
+	case 2:
+		*(*uint16)(dst) = *(*uint16)(src)
+	case 4:
+		*(*uint32)(dst) = *(*uint32)(src)
+	case 8:
+		*(*uint64)(dst) = *(*uint64)(src)
+	case 16:
+		*(*[2]uint64)(dst) = *(*[2]uint64)(src)
 	}
 }
 
@@ -100,7 +107,7 @@ type cBytes struct {
 
 // encoder returns the function that writes result j of a call from an R.
 func encoder[R any](b *binding, j int) func(*call, R) error {
-	k, pin := b.results[j], b.outs[j].pin
+	k, pin, size := b.results[j], b.outs[j].pin, kinds[b.results[j]].size
 	return func(c *call, r R) error {
 		v := &c.results[j]
 		src, dst := unsafe.Pointer(&r), unsafe.Pointer(&v.v)
@@ -140,16 +147,8 @@ func encoder[R any](b *binding, j int) func(*call, R) error {
 				return nil
 			}
 			*(*capsule.Object)(dst) = o
-		case kindBool, kindInt8, kindUint8:
-			*(*uint8)(dst) = *(*uint8)(src)
-		case kindInt16, kindUint16:
-			*(*uint16)(dst) = *(*uint16)(src)
-		case kindInt32, kindUint32, kindFloat32:
-			*(*uint32)(dst) = *(*uint32)(src)
-		case kindInt64, kindUint64, kindFloat64, kindComplex64:
-			*(*uint64)(dst) = *(*uint64)(src)
-		case kindComplex128:
-			*(*[2]uint64)(dst) = *(*[2]uint64)(src)
+		default:
+			copyValue(dst, src, size)
 		}
 		v.present = true
 		return nil
