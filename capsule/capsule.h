@@ -349,8 +349,8 @@ int gdl_device_refused(const gdl_request *req, DLDevice d);
  * (__dlpack_c_exchange_api__), whose functions export its instances. wrap,
  * unless NULL, becomes what the table's managed_tensor_to_py_object_no_sync
  * calls: it makes an object owning a versioned managed tensor (gdl_tensor_adopt),
- * or deletes the tensor and returns NULL with an exception. Call it before
- * PyType_Ready. -1 with an exception.
+ * or deletes the tensor and returns NULL with an exception. Call it on a
+ * type just made, before any instance exists. -1 with an exception.
  */
 int gdl_register_exporter(PyTypeObject *type, Py_ssize_t source_offset, PyObject *(*wrap)(void *managed));
 

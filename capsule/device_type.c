@@ -7,7 +7,8 @@
 #include "tensor_object.h"
 
 PyObject *gdl_device_new(DLDevice d) {
-	PyObject *t = gdl_DeviceType.tp_alloc(&gdl_DeviceType, 2);
+	PyTypeObject *device = gdl_library_types.device;
+	PyObject *t = device->tp_alloc(device, 2);
 	if (t == NULL)
 		return NULL;
 	/* DLDeviceType is an unsigned enum: a type read from a pair of int32 values is shown as that value. */
@@ -33,7 +34,7 @@ static PyObject *device_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
 	static char *kwlist[] = {"device", "index", NULL};
 	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:Device", kwlist, &device, &index))
 		return NULL;
-	if (Py_IS_TYPE(device, &gdl_DeviceType) && index == NULL) {
+	if (Py_IS_TYPE(device, gdl_library_types.device) && index == NULL) {
 		Py_INCREF(device);
 		return device;
 	}
@@ -114,18 +115,22 @@ static PyGetSetDef device_getset[] = {
 	{NULL},
 };
 
-PyTypeObject gdl_DeviceType = {
-	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "Device", /* named after its module by gdl_tensor_types_ready */
-	.tp_repr = device_repr,
-	.tp_str = device_str,
-	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_TUPLE_SUBCLASS,
-	.tp_doc = "Device(device, index=None)\n--\n\n"
-	          "A device as DLPack names it: the (device_type, device_id) tuple, equal to it and hashed as it, with "
-	          "type ('cpu', 'cuda', ...) and index by name. device is such a tuple, a str ('cpu', 'cpu:0', "
-	          "'cuda:1'; with index: Device('cuda', 1)), a torch.device or an object with __dlpack_device__.",
-	.tp_methods = device_methods,
-	.tp_getset = device_getset,
-	.tp_base = &PyTuple_Type,
-	.tp_new = device_new,
+static PyType_Slot device_slots[] = {
+	{Py_tp_repr, device_repr},
+	{Py_tp_str, device_str},
+	{Py_tp_doc, "Device(device, index=None)\n--\n\n"
+	            "A device as DLPack names it: the (device_type, device_id) tuple, equal to it and hashed as it, with "
+	            "type ('cpu', 'cuda', ...) and index by name. device is such a tuple, a str ('cpu', 'cpu:0', "
+	            "'cuda:1'; with index: Device('cuda', 1)), a torch.device or an object with __dlpack_device__."},
+	{Py_tp_methods, device_methods},
+	{Py_tp_getset, device_getset},
+	{Py_tp_new, device_new},
+	{0, NULL},
+};
+
+/* The Device type's spec, a tuple subclass (gdl_tensor_types_ready gives it its base): immutable, not subclassed. */
+PyType_Spec gdl_device_spec = {
+	.name = "Device",
+	.flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+	.slots = device_slots,
 };

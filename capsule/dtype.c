@@ -17,7 +17,7 @@ static PyObject *key_of(DLDataType dt) {
 }
 
 static PyObject *dtype_make(DLDataType dt, PyObject *name, int64_t itemsize) {
-	DTypeObject *d = PyObject_New(DTypeObject, &gdl_DTypeType);
+	DTypeObject *d = PyObject_New(DTypeObject, gdl_library_types.dtype);
 	if (d == NULL)
 		return NULL;
 	d->dt = dt;
@@ -327,7 +327,7 @@ static int dtype_of_object(PyObject *o, DLDataType *dt) {
 }
 
 int gdl_dtype_of(PyObject *o, DLDataType *dt) {
-	if (Py_IS_TYPE(o, &gdl_DTypeType)) {
+	if (Py_IS_TYPE(o, gdl_library_types.dtype)) {
 		*dt = ((DTypeObject *)o)->dt;
 		return 0;
 	}
@@ -341,7 +341,7 @@ int gdl_dtype_of(PyObject *o, DLDataType *dt) {
 	int rc = dtype_of_object(o, dt);
 	if (rc > 0) {
 		PyErr_Format(PyExc_TypeError, "dtype must be a %s, a str such as 'float32' or 'f4', a NumPy or PyTorch "
-		             "dtype or an object with __dlpack_data_type__(), got %.200s", gdl_DTypeType.tp_name, Py_TYPE(o)->tp_name);
+		             "dtype or an object with __dlpack_data_type__(), got %.200s", gdl_library_types.dtype->tp_name, Py_TYPE(o)->tp_name);
 		rc = -1;
 	}
 	return rc;
@@ -352,7 +352,7 @@ static PyObject *dtype_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 	static char *kwlist[] = {"name", NULL};
 	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:DType", kwlist, &name))
 		return NULL;
-	if (Py_IS_TYPE(name, &gdl_DTypeType)) {
+	if (Py_IS_TYPE(name, gdl_library_types.dtype)) {
 		Py_INCREF(name);
 		return name;
 	}
@@ -361,8 +361,10 @@ static PyObject *dtype_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 }
 
 static void dtype_dealloc(DTypeObject *self) {
+	PyTypeObject *type = Py_TYPE(self);
 	Py_XDECREF(self->name);
 	PyObject_Free(self);
+	Py_DECREF(type);
 }
 
 static PyObject *dtype_str(DTypeObject *self) {
@@ -378,7 +380,7 @@ static PyObject *dtype_richcompare(DTypeObject *self, PyObject *other, int op) {
 	if (op != Py_EQ && op != Py_NE)
 		Py_RETURN_NOTIMPLEMENTED;
 	int eq;
-	if (Py_IS_TYPE(other, &gdl_DTypeType)) {
+	if (Py_IS_TYPE(other, gdl_library_types.dtype)) {
 		DLDataType a = self->dt, b = ((DTypeObject *)other)->dt;
 		eq = a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
 	} else if (PyUnicode_Check(other)) {
@@ -418,7 +420,7 @@ static PyGetSetDef dtype_getset[] = {
 };
 
 static PyObject *dtype_reduce(DTypeObject *self, PyObject *unused) {
-	return Py_BuildValue("(O(O))", (PyObject *)&gdl_DTypeType, self->name);
+	return Py_BuildValue("(O(O))", (PyObject *)Py_TYPE(self), self->name);
 }
 
 static PyObject *dtype_dlpack_data_type(DTypeObject *self, PyObject *unused) {
@@ -432,21 +434,26 @@ static PyMethodDef dtype_methods[] = {
 	{NULL},
 };
 
-PyTypeObject gdl_DTypeType = {
-	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "DType", /* named after its module by gdl_tensor_types_ready */
-	.tp_basicsize = sizeof(DTypeObject),
-	.tp_dealloc = (destructor)dtype_dealloc,
-	.tp_repr = (reprfunc)dtype_repr,
-	.tp_str = (reprfunc)dtype_str,
-	.tp_hash = (hashfunc)dtype_hash,
-	.tp_richcompare = (richcmpfunc)dtype_richcompare,
-	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_doc = "DType(name)\n--\n\nAn element type of the DLPack table: code, bits and lanes. name is a name "
-	          "('float32', 'torch.float32', NumPy's 'f4', '<f8', 'double'), a NumPy dtype or scalar type, a PyTorch "
-	          "dtype, Python's bool, int, float or complex, or an object with __dlpack_data_type__(). Equal to its "
-	          "name as a str, and to the NumPy and PyTorch dtypes of the same DLPack type; hashed as its name.",
-	.tp_methods = dtype_methods,
-	.tp_getset = dtype_getset,
-	.tp_new = dtype_new,
+static PyType_Slot dtype_slots[] = {
+	{Py_tp_dealloc, dtype_dealloc},
+	{Py_tp_repr, dtype_repr},
+	{Py_tp_str, dtype_str},
+	{Py_tp_hash, dtype_hash},
+	{Py_tp_richcompare, dtype_richcompare},
+	{Py_tp_doc, "DType(name)\n--\n\nAn element type of the DLPack table: code, bits and lanes. name is a name "
+	            "('float32', 'torch.float32', NumPy's 'f4', '<f8', 'double'), a NumPy dtype or scalar type, a PyTorch "
+	            "dtype, Python's bool, int, float or complex, or an object with __dlpack_data_type__(). Equal to its "
+	            "name as a str, and to the NumPy and PyTorch dtypes of the same DLPack type; hashed as its name."},
+	{Py_tp_methods, dtype_methods},
+	{Py_tp_getset, dtype_getset},
+	{Py_tp_new, dtype_new},
+	{0, NULL},
+};
+
+/* The DType type's spec: named after its module by gdl_tensor_types_ready; immutable, not subclassed. */
+PyType_Spec gdl_dtype_spec = {
+	.name = "DType",
+	.basicsize = sizeof(DTypeObject),
+	.flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+	.slots = dtype_slots,
 };

@@ -135,9 +135,11 @@ int gdl_register_exporter(PyTypeObject *type, Py_ssize_t source_offset, PyObject
 		PyErr_SetString(PyExc_RuntimeError, "too many exporter types registered");
 		return -1;
 	}
-	/* The type's dict exists only after PyType_Ready: make it now, for the attribute to be there from the start. */
-	if (type->tp_dict == NULL && (type->tp_dict = PyDict_New()) == NULL)
-		return -1;
+	/*
+	 * Into the dict of a type just made, which may be immutable to setattr
+	 * (Py_TPFLAGS_IMMUTABLETYPE); PyType_Modified gives it a new version tag,
+	 * so that no lookup cached before sees the type without the attribute.
+	 */
 	PyObject *capsule = PyCapsule_New(&api, GDL_EXCHANGE_API_NAME, NULL);
 	if (capsule == NULL)
 		return -1;
@@ -145,6 +147,7 @@ int gdl_register_exporter(PyTypeObject *type, Py_ssize_t source_offset, PyObject
 	Py_DECREF(capsule);
 	if (rc != 0)
 		return -1;
+	PyType_Modified(type);
 	exporters[nexporters].type = type;
 	exporters[nexporters].offset = source_offset;
 	nexporters++;

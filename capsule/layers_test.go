@@ -101,7 +101,7 @@ func TestTensorObjectIsPrivate(t *testing.T) {
 			t.Fatal(err)
 		}
 		src := cComment.ReplaceAllString(string(b), " ")
-		for _, private := range []string{"TensorObject", `"tensor_object.h"`, "gdl_TensorType"} {
+		for _, private := range []string{"TensorObject", `"tensor_object.h"`, "gdl_library_types"} {
 			if strings.Contains(src, private) {
 				t.Errorf("%s uses %s, which only the tensor files of package capsule may", p, private)
 			}

@@ -25,8 +25,8 @@ static TensorObject *tensor_alloc(int32_t ndim) {
 	TensorObject *t;
 	if (ndim >= 0 && ndim <= FREELIST_NDIM && nfree[ndim] > 0) {
 		t = freelist[ndim][--nfree[ndim]];
-		PyObject_InitVar((PyVarObject *)t, &gdl_TensorType, 3 * (Py_ssize_t)ndim);
-	} else if ((t = PyObject_NewVar(TensorObject, &gdl_TensorType, 3 * (Py_ssize_t)ndim)) == NULL) {
+		PyObject_InitVar((PyVarObject *)t, gdl_library_types.tensor, 3 * (Py_ssize_t)ndim);
+	} else if ((t = PyObject_NewVar(TensorObject, gdl_library_types.tensor, 3 * (Py_ssize_t)ndim)) == NULL) {
 		return NULL;
 	}
 	memset(&t->src, 0, sizeof t->src);
@@ -103,7 +103,7 @@ static PyObject *tensor_share(TensorObject *src, bool cpu) {
 }
 
 PyObject *gdl_tensor_import(PyObject *x, const gdl_request *req) {
-	if (Py_IS_TYPE(x, &gdl_TensorType) && req->copy != 1) {
+	if (Py_IS_TYPE(x, gdl_library_types.tensor) && req->copy != 1) {
 		TensorObject *t = (TensorObject *)x;
 		if (gdl_device_refused(req, t->src.view.device) != 0)
 			return NULL;
@@ -134,12 +134,14 @@ PyObject *gdl_tensor_adopt(void *managed) {
 static void tensor_dealloc(TensorObject *self) {
 	if (self->weakrefs != NULL)
 		PyObject_ClearWeakRefs((PyObject *)self);
+	PyTypeObject *type = Py_TYPE(self); /* a heap type, which each instance holds a reference to */
 	int32_t ndim = self->src.view.ndim;
 	gdl_source_release(&self->src);
 	if (ndim >= 0 && ndim <= FREELIST_NDIM && nfree[ndim] < FREELIST_SIZE)
 		freelist[ndim][nfree[ndim]++] = self;
 	else
 		PyObject_Free(self);
+	Py_DECREF(type);
 }
 
 static int tensor_readonly(const TensorObject *t) { return (t->src.view.flags & GDL_FLAG_READ_ONLY) != 0; }
@@ -696,9 +698,6 @@ static int tensor_bool(TensorObject *self) {
 	return truth;
 }
 
-static PySequenceMethods tensor_as_sequence = {.sq_length = (lenfunc)tensor_length};
-static PyNumberMethods tensor_as_number = {.nb_bool = (inquiry)tensor_bool};
-
 /* ---- buffer protocol ---- */
 
 static const char *buffer_format(DLDataType dt) {
@@ -766,26 +765,38 @@ static int tensor_getbuffer(TensorObject *self, Py_buffer *view, int flags) {
 	return 0;
 }
 
-static PyBufferProcs tensor_as_buffer = {(getbufferproc)tensor_getbuffer, NULL};
-
 _Static_assert(sizeof(Py_ssize_t) == sizeof(int64_t), "the buffer protocol shares the int64 shape arrays");
 
-PyTypeObject gdl_TensorType = {
-	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "Tensor", /* named after its module by gdl_tensor_types_ready */
-	.tp_basicsize = offsetof(TensorObject, dims),
-	.tp_itemsize = sizeof(int64_t),
-	.tp_dealloc = (destructor)tensor_dealloc,
-	.tp_repr = (reprfunc)tensor_repr,
-	.tp_str = (reprfunc)tensor_str,
-	.tp_as_number = &tensor_as_number,
-	.tp_as_sequence = &tensor_as_sequence,
-	.tp_as_buffer = &tensor_as_buffer,
-	/* A Tensor references no Python object: the GC never needs to see it. */
-	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_doc = "An n-dimensional array that speaks DLPack, over memory made in Go or C or imported zero-copy: any "
-	          "from_dlpack takes it without a copy.",
-	.tp_methods = tensor_methods,
-	.tp_getset = tensor_getset,
-	.tp_weaklistoffset = offsetof(TensorObject, weakrefs),
+static PyMemberDef tensor_members[] = {
+	{"__weaklistoffset__", Py_T_PYSSIZET, offsetof(TensorObject, weakrefs), Py_READONLY, NULL},
+	{NULL},
+};
+
+static PyType_Slot tensor_slots[] = {
+	{Py_tp_dealloc, tensor_dealloc},
+	{Py_tp_repr, tensor_repr},
+	{Py_tp_str, tensor_str},
+	{Py_nb_bool, tensor_bool},
+	{Py_sq_length, tensor_length},
+	{Py_bf_getbuffer, tensor_getbuffer},
+	{Py_tp_doc, "An n-dimensional array that speaks DLPack, over memory made in Go or C or imported zero-copy: any "
+	            "from_dlpack takes it without a copy."},
+	{Py_tp_methods, tensor_methods},
+	{Py_tp_getset, tensor_getset},
+	{Py_tp_members, tensor_members},
+	{0, NULL},
+};
+
+/*
+ * The Tensor type's spec: named after its module by gdl_tensor_types_ready.
+ * A Tensor references no Python object, so the GC never needs to see it;
+ * the type is immutable, cannot be subclassed, and only this package makes
+ * instances.
+ */
+PyType_Spec gdl_tensor_spec = {
+	.name = "Tensor",
+	.basicsize = offsetof(TensorObject, dims),
+	.itemsize = sizeof(int64_t),
+	.flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+	.slots = tensor_slots,
 };

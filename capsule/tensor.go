@@ -20,7 +20,7 @@ import (
 // modules of the same library, add nothing. The error wraps [ErrPython].
 func AddTensorTypes(m Object, module string) error {
 	cmodule := C.CString(module)
-	rc := C.gdl_tensor_types_ready(cmodule)
+	rc := C.gdl_tensor_types_ready((*C.PyObject)(m), cmodule)
 	C.free(unsafe.Pointer(cmodule))
 	switch rc {
 	case 0:

@@ -17,14 +17,14 @@
 #include "capsule.h"
 
 /*
- * gdl_tensor_types_ready names the Tensor, DType and Device types after
- * module ("rowstats" makes rowstats.Tensor), readies them and puts the
- * exchange API on Tensor: 1 when this call did so, 0 when an earlier call
+ * gdl_tensor_types_ready makes the Tensor, DType and Device types, heap
+ * types of the module m named module ("rowstats" makes rowstats.Tensor),
+ * and puts the exchange API on Tensor: 1 when this call did so, 0 when an earlier call
  * had (the types keep its names), -1 with an exception. The caller then
  * registers the dtype table (gdl_dtype_register) and adds the types to the
  * module (gdl_tensor_types_add).
  */
-int gdl_tensor_types_ready(const char *module);
+int gdl_tensor_types_ready(PyObject *m, const char *module);
 
 /* gdl_tensor_types_readied says whether gdl_tensor_types_ready readied the types. */
 extern bool gdl_tensor_types_readied;

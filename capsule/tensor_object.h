@@ -9,6 +9,13 @@
 
 #include "tensor.h"
 
+/* PyMemberDef's names from 3.12; before, structmember.h's. */
+#if PY_VERSION_HEX < 0x030C0000
+#include <structmember.h>
+#define Py_T_PYSSIZET T_PYSSIZET
+#define Py_READONLY READONLY
+#endif
+
 /*
  * The Tensor object: a gdl_source (what __dlpack__ exports) whose shape and
  * element strides live in dims, followed by the byte strides the buffer
@@ -27,9 +34,23 @@ typedef struct {
 #define TENSOR_STRIDES(t) ((t)->dims + (t)->src.view.ndim)
 #define TENSOR_BYTE_STRIDES(t) ((t)->dims + 2 * (t)->src.view.ndim)
 
-extern PyTypeObject gdl_TensorType;
-extern PyTypeObject gdl_DTypeType;
-extern PyTypeObject gdl_DeviceType;
+/*
+ * The types of this extension library's Tensors, DTypes and Devices: heap
+ * types made from their specs (gdl_tensor_spec, gdl_dtype_spec,
+ * gdl_device_spec) by gdl_tensor_types_ready, with the first module that
+ * readies them (PyType_FromModuleAndSpec), and named after it. They are
+ * process-wide, one set per library, because Tensors are made where no
+ * module is at hand: a bound function of another module of the library
+ * returns one, another library's exchange table hands one over, a pickle is
+ * loaded; and godlpack runs in the main interpreter only (runtime.c). This
+ * holds a reference to each, never dropped.
+ */
+typedef struct {
+	PyTypeObject *tensor, *dtype, *device;
+} gdl_types;
+extern gdl_types gdl_library_types;
+
+extern PyType_Spec gdl_tensor_spec, gdl_dtype_spec, gdl_device_spec;
 
 /*
  * gdl_tensor_share makes a Tensor over src's memory, as a zero-copy export and

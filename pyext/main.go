@@ -21,7 +21,6 @@ import (
 
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/pymodule"
-	"github.com/godlpack/godlpack/scalar"
 )
 
 var (
