@@ -37,9 +37,10 @@
 //
 // The extension must link against no libpython (the interpreter provides
 // the symbols): build it with go build -buildmode=c-shared and
-// `#cgo pkg-config: python3`. For that reason this package has no Go tests of
-// its own; godlpack's Python tests and the example extension in the
-// repository's examples directory exercise it from Python.
+// `#cgo pkg-config: python3`. So this package's Go tests cover only what
+// runs without an interpreter (its errors, the requests it sends, the rooms
+// of its C files); godlpack's Python tests and the example extensions in
+// the repository's examples directory exercise the rest from Python.
 //
 // The extension exports only its PyInit_ function: this package links it
 // with exports.so, a linker script that keeps every other symbol (the Go

@@ -532,6 +532,12 @@ func godlpackBindCall(c *call) {
 	}
 }
 
+// The errors of a call that are no Python exception of the protocol's (module.h).
+const (
+	pythonErrorKind = C.GDL_BIND_PYTHON_ERROR // the Python exception Go found set
+	forkedKind      = C.GDL_BIND_FORKED       // capsule.ErrForked
+)
+
 // failCall writes into c the error err of b's Go function: its message
 // after the function's name (once, should the message name it already),
 // and the exception to raise, or GDL_BIND_PYTHON_ERROR for an error that
@@ -539,7 +545,7 @@ func godlpackBindCall(c *call) {
 // the one the caller must see. capsule.ErrForked is written as it is.
 func (b *binding) failCall(c *call, err error) {
 	if err == capsule.ErrForked { // nothing more may run: no message to make
-		c.error = C.GDL_BIND_FORKED
+		c.error = forkedKind
 		return
 	}
 	msg := goPackages.Replace(err.Error())
@@ -548,7 +554,7 @@ func (b *binding) failCall(c *call, err error) {
 	}
 	exc := exceptionOf(err)
 	if errors.Is(err, capsule.ErrPython) {
-		exc = C.GDL_BIND_PYTHON_ERROR
+		exc = pythonErrorKind
 	}
 	fail(c, exc, msg)
 }

@@ -1,0 +1,153 @@
+package pymodule
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/consumer"
+)
+
+// TestPlanRefusals holds Def's mistakes to what New reports: the binder
+// plans each function at registration, with no Python, and says what is
+// wrong with a description before any call.
+func TestPlanRefusals(t *testing.T) {
+	type point struct{ X, Y float64 }
+	tests := []struct {
+		name string
+		f    Function
+		want string
+	}{
+		{"count", Def("f", "a, b", F1(func(int) {}), ""), `parameters "a, b" name 2 parameters, and the Go function has 1`},
+		{"name", Def("f-g", "a", F1(func(int) {}), ""), `"f-g" is not a Python name`},
+		{"syntax", Def("f", "a b", F1(func(int) {}), ""), "a b"},
+		{"go type", Def("f", "p", F1(func(point) {}), ""), "parameter p: a Go pymodule.point cannot come from Python"},
+		{"result type", Def("f", "", F0R(func() point { return point{} }), ""), "result 0: a Go pymodule.point cannot go to Python"},
+		{"annotation", Def("f", "x: tensor[float32]", F1(func(float64) {}), ""), "parameter x: a tensor annotation on a Go float64"},
+		{"dtype", Def("f", "x: tensor[float33]", F1(func(Tensor) {}), ""), `parameter x: unknown dtype "float33"`},
+		{"device", Def("f", "x: tensor[device=tpu9]", F1(func(Tensor) {}), ""), `parameter x: unknown device "tpu9"`},
+		{"required after default", Def("f", "*, a=1, b", F2(func(int, int) {}), ""),
+			"parameter b: a required keyword-only parameter after one with a default is not supported"},
+		{"error in the middle", Def("f", "", F0R2(func() (error, int) { return nil, 0 }), ""),
+			"result 0: an error result must be the last, alone of its type"},
+		{"too many parameters", Def("f", manyParams(17), Fn{in: make([]reflect.Type, 17)}, ""), "17 parameters: at most 16"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := plan(tt.f)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("plan(%s) = %v, want an error containing %q", tt.name, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestTextSignature checks what inspect.signature reads of a function.
+func TestTextSignature(t *testing.T) {
+	tests := []struct{ params, want string }{
+		{"", "f($module)"},
+		{"x, /, lo=-inf, hi=inf", "f($module, x, /, lo=-1e999, hi=1e999)"},
+		{"a, *, b=2", "f($module, a, *, b=2)"},
+		{"*, s='-'", "f($module, *, s='-')"},
+	}
+	for _, tt := range tests {
+		fn := map[string]Fn{
+			"":                      F0(func() {}),
+			"x, /, lo=-inf, hi=inf": F3(func(Tensor, float64, float64) {}),
+			"a, *, b=2":             F2(func(int, int) {}),
+			"*, s='-'":              F1(func(string) {}),
+		}[tt.params]
+		b, err := plan(Def("f", tt.params, fn, ""))
+		if err != nil {
+			t.Fatalf("plan(%q): %v", tt.params, err)
+		}
+		if got := b.textSignature(); got != tt.want {
+			t.Errorf("textSignature of %q = %q, want %q", tt.params, got, tt.want)
+		}
+	}
+}
+
+// TestTypeNames checks the words of TypeErrors and the stub's types, kinds.go's table.
+func TestTypeNames(t *testing.T) {
+	b, err := plan(Def("f", "a, b=None, c=None, x=None", F4(func(int8, Optional[float32], capsule.Object,
+		Optional[Tensor]) {
+	}), ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names, types []string
+	for i := range b.params {
+		names = append(names, b.params[i].typeName())
+		types = append(types, b.params[i].pyType())
+	}
+	if got, want := fmt.Sprint(names), "[an int a float or None an object a tensor (an object with __dlpack__) or None]"; got != want {
+		t.Errorf("typeNames = %s, want %s", got, want)
+	}
+	if got, want := fmt.Sprint(types), "[int | SupportsIndex float | None Any _Tensor | None]"; got != want {
+		t.Errorf("pyTypes = %s, want %s", got, want)
+	}
+}
+
+// TestExceptionOf checks which Python exception a Go function's error raises.
+func TestExceptionOf(t *testing.T) {
+	tests := []struct {
+		err  error
+		want capsule.Exception
+	}{
+		{errors.New("plain"), capsule.RuntimeError}, // as nanobind makes of a C++ exception
+		{capsule.Errorf(capsule.ValueError, "v"), capsule.ValueError},
+		{fmt.Errorf("wrapped: %w", capsule.Errorf(capsule.OverflowError, "o")), capsule.OverflowError},
+		{consumer.ErrReadOnly, capsule.BufferError},
+		{fmt.Errorf("x: %w", consumer.ErrDevice), capsule.BufferError},
+		{consumer.ErrDType, capsule.TypeError},
+	}
+	for _, tt := range tests {
+		if got := exceptionOf(tt.err); got != tt.want {
+			t.Errorf("exceptionOf(%v) = %d, want %d", tt.err, got, tt.want)
+		}
+	}
+}
+
+// TestFailCall checks the message and the exception a failed call writes.
+func TestFailCall(t *testing.T) {
+	b := &binding{Function: Function{name: "f"}}
+	tests := []struct {
+		err     error
+		message string
+		error   int
+	}{
+		{capsule.Errorf(capsule.ValueError, "a bad value"), "f(): a bad value", int(capsule.ValueError)},
+		{errors.New("f(): names the function already"), "f(): names the function already", int(capsule.RuntimeError)},
+		{fmt.Errorf("consumer: wrapped: %w", errors.New("x")), "f(): wrapped: x", int(capsule.RuntimeError)},
+		{capsule.PythonError("reading"), "f(): a Python exception is set: reading failed", pythonErrorKind},
+		{capsule.ErrForked, "", forkedKind},
+	}
+	for _, tt := range tests {
+		var c call
+		c.message[0] = 0
+		b.failCall(&c, tt.err)
+		if got := cString(&c); got != tt.message || int(c.error) != tt.error {
+			t.Errorf("failCall(%v) wrote %q, %d; want %q, %d", tt.err, got, c.error, tt.message, tt.error)
+		}
+	}
+}
+
+// cString is the message a call holds.
+func cString(c *call) string {
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&c.message[0])), len(c.message))
+	return string(b[:bytes.IndexByte(b, 0)])
+}
+
+// manyParams is a parameter list of n names.
+func manyParams(n int) string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("p%d", i)
+	}
+	return strings.Join(names, ", ")
+}
