@@ -12,7 +12,7 @@ import inspect
 from typing import Any, Callable, Optional
 
 from godlpack.check._dlpack import IS_COPIED, READ_ONLY, Decoded
-from godlpack.check._memory import CONSUMER, InstrumentedProducer, Memory
+from godlpack.check._memory import CONSUMER, InstrumentedProducer, Memory, negotiated
 from godlpack.check._model import Check, Difference, Failed, NotApplicable, describe_exception
 from godlpack.check._producer import MATRIX, VECTOR, data_of, read
 from godlpack.check._target import Target
@@ -55,8 +55,15 @@ def consume(target: Target, producer: InstrumentedProducer, **kwargs: Any) -> An
     if target.from_dlpack_takes_capsules:
         if kwargs:
             raise NotApplicable(f"{target.name}'s from_dlpack takes a capsule, with no {', '.join(kwargs)}")
-        return target.from_dlpack(producer.__dlpack__())
-    return target.from_dlpack(producer, **kwargs)
+        result = target.from_dlpack(producer.__dlpack__())
+    else:
+        result = target.from_dlpack(producer, **kwargs)
+    unmet = [m.unmet for m in producer.memories if m.unmet]
+    if unmet:
+        del result
+        producer.release_capsules()
+        raise NotApplicable(unmet[0])
+    return result
 
 
 def producer_of(make: Callable[[dict[str, Any]], Memory], **options: Any) -> InstrumentedProducer:
@@ -64,8 +71,9 @@ def producer_of(make: Callable[[dict[str, Any]], Memory], **options: Any) -> Ins
 
 
 def sample(**fields: Any) -> Callable[[dict[str, Any]], Memory]:
-    """A producer's answer to every call: a fresh 1-D float32 tensor of VECTOR with these Memory fields."""
-    return lambda kwargs: Memory.of(VECTOR, FLOAT32, **fields)
+    """A producer's answer to every call: a fresh 1-D float32 tensor of VECTOR with these Memory fields, versioned
+    where the call asked for it (see negotiated)."""
+    return lambda kwargs: negotiated(kwargs, lambda **f: Memory.of(VECTOR, FLOAT32, **f), **fields)
 
 
 def inspect_result(target: Target, result: Any) -> tuple[Decoded, list[bytes]]:
@@ -128,7 +136,7 @@ def import_and_release(target: Target, producer: InstrumentedProducer, **kwargs:
     "in use the capsule names dltensor and used_dltensor will need a _versioned suffix'",
 )
 def capsule_versioned(target: Target) -> str:
-    producer = producer_of(sample())
+    producer = producer_of(sample(versioned=True))
     result = consume(target, producer)
     memory = producer.memories[-1]
     if not memory.consumed():
@@ -210,6 +218,8 @@ def version_major_2(target: Target) -> str:
     producer = producer_of(sample(version=(2, 0)))
     try:
         result = consume(target, producer)
+    except (NotApplicable, Difference):
+        raise
     except Exception as error:
         return f"refused: {describe_exception(error)}; " + deleted_once(producer, "after the refusal")
     del result
@@ -246,16 +256,12 @@ def deleter_lifetime(target: Target) -> str:
     "dlpack.h: each managed tensor's deleter is called when its borrower is done, whatever memory it views",
 )
 def deleter_imported_twice(target: Target) -> str:
-    first = Memory.of(VECTOR, FLOAT32)
-    second = Memory(first.raw, first.dtype, first.shape, first.strides)
-    second.buffer = first.buffer  # one memory, two managed tensors over it
-    second.struct.dl_tensor.data = first.struct.dl_tensor.data
-    answers = iter([first, second])
-    producer = producer_of(lambda kwargs: next(answers))
+    shared = Memory.of(VECTOR, FLOAT32)  # one memory, and a managed tensor of its own for each import
+    producer = producer_of(lambda kwargs: negotiated(kwargs, shared.sharing))
     a = consume(target, producer)
     b = consume(target, producer)
-    holds_memory(target, a, first)
-    holds_memory(target, b, second)
+    holds_memory(target, a, producer.memories[0])
+    holds_memory(target, b, producer.memories[1])
     del a, b
     return deleted_once(producer, "after both arrays over one memory were dropped")
 
@@ -265,7 +271,7 @@ def deleter_imported_twice(target: Target) -> str:
 
 @check("copy.true", "copy", "array API from_dlpack: copy 'If True, the function must always copy'")
 def copy_true(target: Target) -> str:
-    producer = producer_of(lambda kwargs: Memory.of(VECTOR, FLOAT32, flags=IS_COPIED if kwargs.get("copy") else 0))
+    producer = producer_of(lambda kwargs: sample(flags=IS_COPIED if kwargs.get("copy") else 0)(kwargs))
     result = consume(target, producer, copy=True)
     asked = producer.calls[-1].get("copy") if producer.calls else None
     d = holds_memory(target, result, producer.memories[-1])
@@ -424,6 +430,8 @@ def device_other(target: Target) -> str:
         result = consume(target, producer)
     except BufferError as error:
         return f"BufferError ({error}); " + deleted_once(producer, "after the refusal")
+    except (NotApplicable, Difference):
+        raise
     except Exception as error:
         deleted_once(producer, "after the refusal")
         raise Failed(f"CUDA memory (no CUDA here) was refused with {describe_exception(error)}, not BufferError")
@@ -459,7 +467,7 @@ def dtype_check(dtype: DType) -> Callable[[Target], str]:
         raw = bytes(range(6 * dtype.itemsize))
         if dtype.name == "bool":
             raw = bytes([0, 1, 1, 0, 1, 0])
-        producer = producer_of(lambda kwargs: Memory(raw, dtype.triple, (6,), (1,)))
+        producer = producer_of(lambda kwargs: negotiated(kwargs, lambda **f: Memory(raw, dtype.triple, (6,), (1,), **f)))
         return import_and_release(target, producer)
 
     return body
@@ -483,8 +491,8 @@ RULE_LAYOUT = (
 )
 
 
-def layout(target: Target, memory: Callable[[], Memory], refusable: bool) -> str:
-    producer = producer_of(lambda kwargs: memory())
+def layout(target: Target, memory: Callable[..., Memory], refusable: bool) -> str:
+    producer = producer_of(lambda kwargs: negotiated(kwargs, memory))
     try:
         return import_and_release(target, producer)
     except BufferError as error:
@@ -493,13 +501,13 @@ def layout(target: Target, memory: Callable[[], Memory], refusable: bool) -> str
         return f"refused with BufferError ({error}); " + deleted_once(producer, "after the refusal")
 
 
-def matrix() -> Memory:
-    return Memory.of(MATRIX, FLOAT32)
+def matrix(**fields: Any) -> Memory:
+    return Memory.of(MATRIX, FLOAT32, **fields)
 
 
 @check("layout.0-d", "layouts", "dlpack.h DLTensor: ndim 0, shape and strides NULL: one element")
 def layout_0d(target: Target) -> str:
-    return layout(target, lambda: Memory.of(7.0, FLOAT32), refusable=False)
+    return layout(target, lambda **f: Memory.of(7.0, FLOAT32, **f), refusable=False)
 
 
 @check(
@@ -508,27 +516,27 @@ def layout_0d(target: Target) -> str:
     "or 0'",
 )
 def layout_size_0(target: Target) -> str:
-    return layout(target, lambda: Memory(b"", FLOAT32.triple, (0,), (1,), null_data=True), refusable=False)
+    return layout(target, lambda **f: Memory(b"", FLOAT32.triple, (0,), (1,), null_data=True, **f), refusable=False)
 
 
 @check("layout.transposed", "layouts", RULE_LAYOUT)
 def layout_transposed(target: Target) -> str:
-    return layout(target, lambda: matrix().transposed(), refusable=True)
+    return layout(target, lambda **f: matrix(**f).transposed(), refusable=True)
 
 
 @check("layout.negative-strides", "layouts", RULE_LAYOUT)
 def layout_negative(target: Target) -> str:
-    return layout(target, lambda: Memory.of(VECTOR, FLOAT32).reversed(), refusable=True)
+    return layout(target, lambda **f: Memory.of(VECTOR, FLOAT32, **f).reversed(), refusable=True)
 
 
 @check("layout.byte-offset", "layouts", RULE_LAYOUT)
 def layout_offset(target: Target) -> str:
-    return layout(target, lambda: Memory.of(VECTOR, FLOAT32).offset(), refusable=False)
+    return layout(target, lambda **f: Memory.of(VECTOR, FLOAT32, **f).offset(), refusable=False)
 
 
 @check("layout.strided", "layouts", RULE_LAYOUT)
 def layout_strided(target: Target) -> str:
-    return layout(target, lambda: matrix().every_other_column(), refusable=True)
+    return layout(target, lambda **f: matrix(**f).every_other_column(), refusable=True)
 
 
 @check(
@@ -537,7 +545,7 @@ def layout_strided(target: Target) -> str:
     "array' (legacy and 1.0/1.1 tensors)",
 )
 def layout_null_strides(target: Target) -> str:
-    return layout(target, lambda: Memory(matrix().raw, FLOAT32.triple, (2, 3), None, versioned=False), refusable=False)
+    return layout(target, lambda **f: Memory(matrix().raw, FLOAT32.triple, (2, 3), None, versioned=False), refusable=False)
 
 
 # ---- errors ----
@@ -561,6 +569,8 @@ def error_propagates(target: Target) -> str:
         consume(target, producer)
     except BufferError as error:
         return f"BufferError reached the caller{'' if error is refusal else ' (another instance)'}"
+    except (NotApplicable, Difference):
+        raise
     except Exception as error:
         raise Failed(f"the producer's BufferError reached the caller as {describe_exception(error)}")
     raise Failed("the producer raised BufferError and from_dlpack returned")

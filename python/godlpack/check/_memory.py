@@ -38,6 +38,7 @@ from godlpack.check._values import DTYPE_BY_NAME, DType, encode, flatten, shape_
 _HANDED_OUT: set["Memory"] = set()
 _LOCK = threading.Lock()
 
+ALIGNMENT = 256
 CONSUMER = "the consumer"
 DESTRUCTOR = "the capsule destructor (the capsule was never consumed)"
 
@@ -56,13 +57,21 @@ class Memory:
     versioned: bool = True
     device: tuple[int, int] = (1, 0)
     null_data: bool = False
+    # Why this tensor is not the one the check wanted ("" when it is): set where the consumer asked for a legacy
+    # capsule, which cannot carry the flags or version the check is about.
+    unmet: str = ""
     deleted_by: list[str] = field(default_factory=list)
     wrong_pointers: list[int] = field(default_factory=list)
     _capsule: Any = field(default=None, repr=False)
     _keep: list[Any] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
-        self.buffer = (ctypes.c_uint8 * max(len(self.raw), 1)).from_buffer_copy(self.raw.ljust(1, b"\0"))
+        # dlpack.h: the data pointer 'is always aligned to 256 bytes as in CUDA'; some consumers copy (JAX) or
+        # abort (TensorFlow) on less.
+        size = max(len(self.raw), 1)
+        storage = (ctypes.c_uint8 * (size + ALIGNMENT))()
+        self.buffer = (ctypes.c_uint8 * size).from_buffer(storage, -ctypes.addressof(storage) % ALIGNMENT)
+        ctypes.memmove(self.buffer, self.raw, len(self.raw))
         self.struct: Any = DLManagedTensorVersioned() if self.versioned else DLManagedTensor()
         t = self.struct.dl_tensor
         t.data = None if self.null_data else ctypes.addressof(self.buffer)
@@ -111,7 +120,10 @@ class Memory:
         return (self.dtype[1] * self.dtype[2] + 7) // 8
 
     def _relaid(self, shape: Sequence[int], strides: Sequence[int], byte_offset: int = 0) -> "Memory":
-        return Memory(self.raw, self.dtype, tuple(shape), tuple(strides), byte_offset=byte_offset)
+        return Memory(
+            self.raw, self.dtype, tuple(shape), tuple(strides), byte_offset=byte_offset, flags=self.flags,
+            version=self.version, versioned=self.versioned, device=self.device,
+        )
 
     def transposed(self) -> "Memory":
         """The 2-D tensor's transpose: the same bytes, shape and strides swapped."""
@@ -132,6 +144,13 @@ class Memory:
         """The 2-D tensor's columns 0, 2, 4, …: stride 2 along the last dimension."""
         rows, columns = self._dims(2)
         return self._relaid((rows, (columns + 1) // 2), (columns, 2))
+
+    def sharing(self, **fields: Any) -> "Memory":
+        """Another managed tensor over this one's very buffer (one memory, two tensors, two deleters)."""
+        other = Memory(self.raw, self.dtype, self.shape, self.strides, **fields)
+        other.buffer = self.buffer
+        other.struct.dl_tensor.data = ctypes.addressof(self.buffer)
+        return other
 
     def _dims(self, ndim: int) -> tuple[int, ...]:
         if self.shape is None or len(self.shape) != ndim:
@@ -208,6 +227,28 @@ def _encoded(dtype: DType, value: Any) -> bytes:
     if b is None:
         raise ValueError(f"the checker cannot encode {dtype.name} elements")
     return b
+
+
+def asks_versioned(kwargs: dict[str, Any]) -> bool:
+    """Whether a __dlpack__ call asked for a versioned capsule (max_version with major 1 or more)."""
+    max_version = kwargs.get("max_version")
+    return isinstance(max_version, tuple) and len(max_version) == 2 and max_version[0] >= 1
+
+
+def negotiated(kwargs: dict[str, Any], memory: Callable[..., "Memory"], **fields: Any) -> "Memory":
+    """memory(**fields) as a producer answers this call: versioned when asked for, else legacy.
+
+    A legacy answer cannot carry flags or a version: where fields set them (or versioned=True insists), the
+    tensor is made legacy without them and says why in `unmet`.
+    """
+    if asks_versioned(kwargs) or fields.get("versioned") is False:
+        return memory(**fields)
+    wanted = [name for name in ("flags", "version") if fields.get(name)] + (["versioned"] if fields.get("versioned") else [])
+    kept = {k: v for k, v in fields.items() if k not in ("flags", "version", "versioned")}
+    made = memory(versioned=False, **kept)
+    if wanted:
+        made.unmet = f"the consumer asked for a legacy capsule (__dlpack__({kwargs})), which cannot carry {', '.join(wanted)}"
+    return made
 
 
 class InstrumentedProducer:

@@ -87,10 +87,21 @@ def plain(target: Target) -> Any:
     return target.array(VECTOR)
 
 
+def made(what: str, make: Callable[[], Any]) -> Any:
+    """make(), where a failure is the adapter's limit, not the library's DLPack: NotApplicable."""
+    try:
+        return make()
+    except NotApplicable:
+        raise
+    except Exception as error:
+        raise NotApplicable(f"could not make {what}: {describe_exception(error)}")
+
+
 def readonly_array(target: Target) -> Any:
-    if target.readonly is None:
+    readonly = target.readonly
+    if readonly is None:
         raise NotApplicable(f"{target.name} has no read-only arrays (or no adapter makes one)")
-    return target.readonly(VECTOR, target.dtype("float32"))
+    return made("a read-only array", lambda: readonly(VECTOR, target.dtype("float32")))
 
 
 def data_of(d: Decoded) -> int:
@@ -134,7 +145,7 @@ def max_version_0(target: Target) -> str:
 def versioned_answer(target: Target, max_version: tuple[int, int]) -> str:
     d, elements = read(target, plain(target), max_version=max_version)
     if not d.versioned:
-        raise Failed(f"max_version={max_version} was answered with a legacy 'dltensor' capsule")
+        return f"a legacy 'dltensor' capsule ('or of a different version'); {holds(d, elements, VECTOR)}"
     return f"{version_text(d)}; {holds(d, elements, VECTOR)}"
 
 
@@ -182,7 +193,8 @@ def destructor_unconsumed(target: Target) -> str:
             continue
         taken.drop_capsule()
         if taken.calls != 1:
-            raise Failed(f"{version_text(taken.decoded)} dropped unconsumed: the deleter ran {taken.calls} times, not once")
+            raise Failed(f"{version_text(taken.decoded)} dropped unconsumed: its destructor called the managed "
+                         f"tensor's deleter {taken.calls} times, not once")
         seen.append(f"{version_text(taken.decoded)}: deleter ran once")
     return "; ".join(seen)
 
@@ -446,6 +458,8 @@ def read_only_flag(target: Target) -> str:
     "flagged READ_ONLY",
 )
 def read_only_clear(target: Target) -> str:
+    if target.immutable:
+        raise NotApplicable(f"{target.name} arrays are all read-only")
     d, _ = read(target, plain(target), max_version=(1, 3))
     if d.flags & READ_ONLY:
         raise Failed(f"a writable array was exported with flags {d.flags:#x}: READ_ONLY is set")
@@ -478,13 +492,12 @@ def read_only_legacy(target: Target) -> str:
 def dtype_check(dtype: DType) -> Callable[[Target], str]:
     def body(target: Target) -> str:
         values = sample_values(dtype)
+        x = made(f"a {dtype.name} array", lambda: target.array(values, dtype.name))
         try:
-            x = target.array(values, dtype.name)
-        except NotApplicable:
-            raise
-        except Exception as error:
-            raise NotApplicable(f"could not make a {dtype.name} array: {describe_exception(error)}")
-        d, elements = read(target, x, max_version=(1, 3))
+            d, elements = read(target, x, max_version=(1, 3))
+        except BufferError as error:
+            raise NotApplicable(f"{dtype.name} is refused with BufferError, as for data 'that cannot be exported as "
+                                f"DLPack (e.g., incompatible dtype)': {error}")
         return holds(d, elements, values, dtype)
 
     return body
@@ -509,10 +522,7 @@ RULE_LAYOUT = (
 
 
 def layout(target: Target, make: Callable[[], Any], values: Any) -> str:
-    try:
-        x = make()
-    except NotApplicable:
-        raise
+    x = made("the view", make)
     d, elements = read(target, x, max_version=(1, 3))
     return holds(d, elements, values)
 

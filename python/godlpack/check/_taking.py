@@ -24,6 +24,10 @@ from godlpack.check._dlpack import (
 from godlpack.check._model import Failed
 
 UNCONSUMED = ("dltensor", "dltensor_versioned")
+# Every trampoline ever installed: a producer may call a deleter long after the check let its Taken go (a capsule
+# dropped later, a consumer that holds on), and a freed ctypes callback would crash it. A few hundred small
+# objects a run.
+_TRAMPOLINES: list[Any] = []
 # A capsule keeps a pointer to its name: the new names must live as long as the process.
 _USED = {"dltensor": b"used_dltensor", "dltensor_versioned": b"used_dltensor_versioned"}
 
@@ -53,7 +57,6 @@ class Taken:
         self.decoded: Decoded = decode_managed(self.pointer, versioned=self.versioned, name=self.name)
         self.calls = 0
         self._original: Any = None
-        self._keep: list[Any] = []
         if self.versioned and self.decoded.version is not None and self.decoded.version[0] != 1:
             return  # another major version: no field past the version may be read or written (dlpack.h)
         self._watch()
@@ -72,7 +75,7 @@ class Taken:
 
         callback = kind(trampoline)
         self._original = original
-        self._keep += [original, callback]
+        _TRAMPOLINES.extend([original, callback])
         managed.deleter = callback
 
     @property

@@ -60,7 +60,7 @@ class Target:
     writes v into x's first element and raises where the library refuses; None where the library has no way to
     write. cpu_device is what from_dlpack(device=...) takes for the CPU. cpu_accessible() returns an array on
     memory the CPU reads though its device is not kDLCPU (CUDA host memory, ...), with that device; None where
-    the library has none here.
+    the library has none here. immutable says every array is read-only.
     """
 
     name: str
@@ -79,6 +79,8 @@ class Target:
     dlpack_device: Callable[[Array], Any] = _dlpack_device
     cpu_device: Any = None
     cpu_accessible: Optional[Callable[[], tuple[Array, tuple[int, int]]]] = None
+    # Every array of the library is read-only (no writable one can be made): readonly is make.
+    immutable: bool = False
     notes: list[str] = field(default_factory=list)
     # Objects to keep alive as long as the target (memory that made arrays view).
     keep: list[Any] = field(default_factory=list)
