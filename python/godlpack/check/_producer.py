@@ -275,7 +275,7 @@ RULE_DL_DEVICE = (
 def dl_device_own(target: Target) -> str:
     x = plain(target)
     plain_d, _ = read(target, x, max_version=(1, 3))
-    d, elements = read(target, x, max_version=(1, 3), dl_device=tuple(target.dlpack_device(x)))
+    d, elements = read(target, x, max_version=(1, 3), dl_device=plain_d.device)
     if data_of(d) != data_of(plain_d) or d.flags & IS_COPIED:
         raise Failed("dl_device equal to the array's own device made a copy")
     return holds(d, elements, VECTOR) + ", same memory"

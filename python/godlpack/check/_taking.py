@@ -57,8 +57,8 @@ class Taken:
         self.decoded: Decoded = decode_managed(self.pointer, versioned=self.versioned, name=self.name)
         self.calls = 0
         self._original: Any = None
-        if self.versioned and self.decoded.version is not None and self.decoded.version[0] != 1:
-            return  # another major version: no field past the version may be read or written (dlpack.h)
+        # Whatever the major version, the deleter is where 1.x has it: dlpack.h keeps 'everything until' flags
+        # stable 'to ensure that deleter can be correctly called'.
         self._watch()
 
     def _watch(self) -> None:
