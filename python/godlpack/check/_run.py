@@ -69,13 +69,21 @@ class Report:
 
 
 def run_in_process(target: Target, checks: Iterable[Check], spec: str = "") -> Report:
-    """Every check on target in this process: quick, but a crash of the library ends the process."""
+    """Every check on target in this process: quick, but a crash of the library ends the process.
+
+    What existed when the run began (the library's import above all) is frozen for the run (gc.freeze), so that
+    the checks' many collections do not scan it. Where nothing was frozen before, it is thawed afterwards; where
+    the caller had frozen objects itself (a test session that froze its imports), it stays frozen, since
+    gc.unfreeze() would thaw the caller's objects too and every later collection would scan them again.
+    """
+    thaw = gc.get_freeze_count() == 0
     gc.collect()
-    gc.freeze()  # what the library's import made is not ours to scan at each check's collection
+    gc.freeze()
     try:
         results = [run_body(c, target) for c in checks]
     finally:
-        gc.unfreeze()
+        if thaw:
+            gc.unfreeze()
     return Report(spec or target.name, target.name, target.version, results, list(target.notes))
 
 
