@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional
 
 from godlpack.check._dlpack import IS_COPIED, READ_ONLY, Decoded
 from godlpack.check._memory import CONSUMER, InstrumentedProducer, Memory, negotiated
-from godlpack.check._model import Check, Difference, Failed, NotApplicable, describe_exception
+from godlpack.check._model import VERDICTS, Check, Difference, Failed, NotApplicable, describe_exception
 from godlpack.check._producer import MATRIX, VECTOR, data_of, read
 from godlpack.check._target import Target
 from godlpack.check._values import DTYPES, FLOAT32, DType, show
@@ -218,7 +218,7 @@ def version_major_2(target: Target) -> str:
     producer = producer_of(sample(version=(2, 0)))
     try:
         result = consume(target, producer)
-    except (NotApplicable, Difference):
+    except VERDICTS:
         raise
     except Exception as error:
         return f"refused: {describe_exception(error)}; " + deleted_once(producer, "after the refusal")
@@ -430,7 +430,7 @@ def device_other(target: Target) -> str:
         result = consume(target, producer)
     except BufferError as error:
         return f"BufferError ({error}); " + deleted_once(producer, "after the refusal")
-    except (NotApplicable, Difference):
+    except VERDICTS:
         raise
     except Exception as error:
         deleted_once(producer, "after the refusal")
@@ -569,7 +569,7 @@ def error_propagates(target: Target) -> str:
         consume(target, producer)
     except BufferError as error:
         return f"BufferError reached the caller{'' if error is refusal else ' (another instance)'}"
-    except (NotApplicable, Difference):
+    except VERDICTS:
         raise
     except Exception as error:
         raise Failed(f"the producer's BufferError reached the caller as {describe_exception(error)}")

@@ -35,6 +35,10 @@ class Difference(Exception):
     """Raised by a check body: the library follows one standard where they differ; the message says which."""
 
 
+# A check's own verdicts: a body that catches what the library raises (`except Exception`) lets these through.
+VERDICTS = (Failed, NotApplicable, Difference)
+
+
 @dataclass(frozen=True)
 class Check:
     """One rule held to a library: `body` returns what it saw when the rule holds and raises otherwise.

@@ -8,7 +8,7 @@ from typing import Any, Callable, Optional
 
 from godlpack.check import _exchange as exchange
 from godlpack.check._dlpack import IS_COPIED, READ_ONLY, Decoded, contiguous_strides, decode_dltensor, decode_managed
-from godlpack.check._model import Check, Difference, Failed, NotApplicable, describe_exception
+from godlpack.check._model import VERDICTS, Check, Difference, Failed, NotApplicable, describe_exception
 from godlpack.check._taking import Taken, version_text
 from godlpack.check._target import Target
 from godlpack.check._values import (
@@ -91,7 +91,7 @@ def made(what: str, make: Callable[[], Any]) -> Any:
     """make(), where a failure is the adapter's limit, not the library's DLPack: NotApplicable."""
     try:
         return make()
-    except NotApplicable:
+    except VERDICTS:
         raise
     except Exception as error:
         raise NotApplicable(f"could not make {what}: {describe_exception(error)}")
@@ -333,6 +333,8 @@ def stream_none(target: Target) -> str:
 def stream_minus_one(target: Target) -> str:
     try:
         d, elements = read(target, plain(target), stream=-1, max_version=(1, 3))
+    except VERDICTS:
+        raise
     except Exception as error:
         raise Difference(
             f"refuses stream=-1 on the CPU ({describe_exception(error)}): it follows the array API's 'On CPU ... only "
@@ -348,6 +350,8 @@ def stream_minus_one(target: Target) -> str:
 def stream_cpu_int(target: Target) -> str:
     try:
         read(target, plain(target), stream=1, max_version=(1, 3))
+    except VERDICTS:
+        raise
     except Exception as error:
         return f"stream=1 refused: {describe_exception(error)}"
     raise Failed("stream=1 (CUDA's legacy default stream) was accepted for CPU data")
