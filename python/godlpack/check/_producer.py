@@ -41,11 +41,24 @@ def check(id: str, group: str, rule: str) -> Callable[[Callable[[Target], str]],
 # ---- reading what the producer hands over ----
 
 
+def readable_version(d: Decoded, judging_version: bool = False) -> None:
+    """Raise unless d is a tensor whose fields can be read: legacy, or of major version 1.
+
+    dlpack.h says of a tensor of another major version that 'It is not safe to access any other fields': it fails
+    the checks that judge the version a producer answers (judging_version, the max_version checks) and leaves
+    nothing for the others to judge (NotApplicable), so that one wrong version is one failure.
+    """
+    if not d.versioned or d.version is None or d.version[0] == 1:
+        return
+    if judging_version:
+        raise Failed(f"major version {d.version[0]} in a 'dltensor_versioned' capsule")
+    raise NotApplicable(f"the capsule holds a DLPack {d.version[0]}.{d.version[1]} tensor, whose fields dlpack.h says "
+                        "it 'is not safe to access' (the max_version checks fail for it)")
+
+
 def structural_faults(d: Decoded) -> list[str]:
-    """What makes a decoded tensor unreadable as DLPack describes it."""
+    """What makes a decoded tensor of a readable version unreadable as DLPack describes it."""
     faults = []
-    if d.versioned and d.version is not None and d.version[0] != 1:
-        return [f"major version {d.version[0]} in a 'dltensor_versioned' capsule"]
     if d.ndim < 0:
         faults.append(f"ndim {d.ndim}")
     if d.ndim > 0 and d.shape is None:
@@ -55,10 +68,14 @@ def structural_faults(d: Decoded) -> list[str]:
     return faults
 
 
-def read(target: Target, x: Any, **kwargs: Any) -> tuple[Decoded, list[bytes]]:
-    """Export x with kwargs, read every field and element, then consume the capsule and call its deleter once."""
+def read(target: Target, x: Any, judging_version: bool = False, **kwargs: Any) -> tuple[Decoded, list[bytes]]:
+    """Export x with kwargs, read every field and element, then consume the capsule and call its deleter once.
+
+    judging_version: the check judges the version of the answer (see readable_version).
+    """
     taken = Taken(target.export(x, **kwargs))
     try:
+        readable_version(taken.decoded, judging_version)
         faults = structural_faults(taken.decoded)
         if faults:
             raise Failed("; ".join(faults))
@@ -119,7 +136,7 @@ RULE_LEGACY = (
 @check("max_version.absent", "capsules and max_version", RULE_LEGACY)
 def max_version_absent(target: Target) -> str:
     try:
-        d, elements = read(target, plain(target))
+        d, elements = read(target, plain(target), judging_version=True)
     except BufferError as error:
         return f"refused a legacy capsule with BufferError, as the array API allows from March 2025 ({error})"
     if d.versioned:
@@ -134,7 +151,7 @@ def max_version_absent(target: Target) -> str:
 )
 def max_version_0(target: Target) -> str:
     try:
-        d, elements = read(target, plain(target), max_version=(0, 8))
+        d, elements = read(target, plain(target), judging_version=True, max_version=(0, 8))
     except BufferError as error:
         return f"refused with BufferError ({error})"
     if d.versioned:
@@ -143,7 +160,7 @@ def max_version_0(target: Target) -> str:
 
 
 def versioned_answer(target: Target, max_version: tuple[int, int]) -> str:
-    d, elements = read(target, plain(target), max_version=max_version)
+    d, elements = read(target, plain(target), judging_version=True, max_version=max_version)
     if not d.versioned:
         return f"a legacy 'dltensor' capsule ('or of a different version'); {holds(d, elements, VECTOR)}"
     return f"{version_text(d)}; {holds(d, elements, VECTOR)}"
@@ -233,14 +250,17 @@ def outlives_array(target: Target) -> str:
     x = target.array(VECTOR)
     taken = Taken(target.export(x, max_version=(1, 3)))
     taken.consume()
-    del x
-    gc.collect()
-    # Arrays of the same size made now would reuse the memory if the producer had freed it.
-    churn = [target.array([9.0] * len(VECTOR)) for _ in range(8)]
-    elements = read_elements(taken.decoded)
-    del churn
-    taken.delete()
-    taken.drop_capsule()
+    try:
+        readable_version(taken.decoded)
+        del x
+        gc.collect()
+        # Arrays of the same size made now would reuse the memory if the producer had freed it.
+        churn = [target.array([9.0] * len(VECTOR)) for _ in range(8)]
+        elements = read_elements(taken.decoded)
+        del churn
+    finally:
+        taken.delete()
+        taken.drop_capsule()
     return holds(taken.decoded, elements, VECTOR) + "; the data stayed after the array was dropped"
 
 
