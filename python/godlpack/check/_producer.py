@@ -602,7 +602,12 @@ def layout_strided(target: Target) -> str:
 # ---- the C exchange API ----
 
 
-def table(target: Target, x: Any) -> exchange.Table:
+def table(target: Target, x: Any, *uses: str) -> exchange.Table:
+    """type(x)'s exchange table, whose functions `uses` the check calls.
+
+    A function the table leaves NULL is exchange.table's failure, reported there once: a check that would call it
+    has nothing to judge (NotApplicable), as for the optional dltensor_from_py_object_no_sync.
+    """
     if not hasattr(type(x), exchange.ATTRIBUTE):
         raise NotApplicable(f"{type(x).__qualname__} has no {exchange.ATTRIBUTE} (it is optional)")
     try:
@@ -611,6 +616,10 @@ def table(target: Target, x: Any) -> exchange.Table:
         raise Failed(str(error))
     if t.version[0] != 1:
         raise Failed(f"the table speaks DLPack {t.version[0]}.{t.version[1]}")
+    for name in uses:
+        if not t.pointer(name):
+            why = "it is optional" if name == "dltensor_from_py_object_no_sync" else "exchange.table fails for it"
+            raise NotApplicable(f"{name} is NULL ({why})")
     return t
 
 
@@ -662,7 +671,7 @@ def same_description(a: Decoded, b: Decoded) -> list[str]:
     "DLManagedTensorVersioned': the tensor __dlpack__ exports, whose deleter the consumer calls once",
 )
 def exchange_matches(target: Target) -> str:
-    t = table(target, plain(target))
+    t = table(target, plain(target), "managed_tensor_from_py_object_no_sync")
     seen = []
     for name, x in exchange_cases(target):
         d, _ = read(target, x, max_version=(1, 3))
@@ -687,9 +696,7 @@ def exchange_matches(target: Target) -> str:
     "(optional: NULL where absent)",
 )
 def exchange_dltensor(target: Target) -> str:
-    t = table(target, plain(target))
-    if not t.pointer("dltensor_from_py_object_no_sync"):
-        raise NotApplicable("dltensor_from_py_object_no_sync is NULL (it is optional)")
+    t = table(target, plain(target), "dltensor_from_py_object_no_sync")
     seen = []
     for name, x in exchange_cases(target):
         d, _ = read(target, x, max_version=(1, 3))
@@ -708,7 +715,7 @@ def exchange_dltensor(target: Target) -> str:
     "producer library. The allocation is defined via the prototype DLTensor'",
 )
 def exchange_allocator(target: Target) -> str:
-    t = table(target, plain(target))
+    t = table(target, plain(target), "managed_tensor_allocator")
     managed = exchange.allocate(t, FLOAT32.triple, (2, 3))
     watch = exchange.watch_deleter(managed)
     d = decode_managed(ctypes.addressof(managed.contents))
@@ -727,7 +734,7 @@ def exchange_allocator(target: Target) -> str:
 )
 def exchange_to_py_object(target: Target) -> str:
     x = plain(target)
-    t = table(target, x)
+    t = table(target, x, "managed_tensor_from_py_object_no_sync", "managed_tensor_to_py_object_no_sync")
     managed = exchange.from_py_object(t, x)
     address = decode_managed(ctypes.addressof(managed.contents))
     obj = exchange.to_py_object(t, managed)
@@ -743,7 +750,7 @@ def exchange_to_py_object(target: Target) -> str:
     "the producer can simply return NULL when queried'",
 )
 def exchange_stream(target: Target) -> str:
-    t = table(target, plain(target))
+    t = table(target, plain(target), "current_work_stream")
     stream = exchange.current_work_stream(t, 1, 0)
     return f"CPU stream {'NULL' if stream is None else hex(stream)}"
 
