@@ -3,9 +3,11 @@ deleters count their calls.
 
 A Memory is one DLManagedTensor(Versioned) built with ctypes over a buffer the checker fills. Its deleter records
 every call (how many, with which pointer), and its capsule has no destructor: the checker plays the capsule
-destructor itself when it lets the capsule go (`release_capsule`), calling the deleter exactly when the capsule
-still has its unconsumed name, as DLPack's Python specification says a producer's destructor does. That keeps
-Python code out of the capsule's deallocation, where a consumer's pending exception could be disturbed.
+destructor itself when it lets the capsule go (`release_capsule`), calling the deleter when the capsule still has
+its unconsumed name, as DLPack's Python specification says a producer's destructor does. That keeps Python code
+out of the capsule's deallocation, where a consumer's pending exception could be disturbed. A tensor the consumer
+deleted while it left the capsule's name unchanged is not deleted a second time: consumer.capsule.* report that
+consumer, once, where a second call would make every check that counts the deleter's calls fail with them.
 
 A Memory that handed out its tensor stays alive until its deleter has run: memory a consumer still views is
 never freed under it, even when the consumer never calls the deleter.
@@ -193,9 +195,10 @@ class Memory:
         return self._capsule is not None and capsule_name(self._capsule).startswith("used_")
 
     def release_capsule(self) -> None:
-        """Let the capsule go as DLPack's capsule destructor does: delete the tensor unless a consumer took it."""
+        """Let the capsule go as DLPack's capsule destructor does: delete the tensor unless a consumer took it (or
+        deleted it without renaming the capsule, see the module's docstring)."""
         capsule, self._capsule = self._capsule, None
-        if capsule is not None and not capsule_name(capsule).startswith("used_"):
+        if capsule is not None and not capsule_name(capsule).startswith("used_") and not self.deleted:
             self._deleter(ctypes.cast(self.address, ctypes.c_void_p), by=DESTRUCTOR)
 
     def _deleter(self, pointer: Any, by: str = CONSUMER) -> None:
