@@ -576,11 +576,15 @@ def error_propagates(target: Target) -> str:
     raise Failed("the producer raised BufferError and from_dlpack returned")
 
 
-@check(
-    "error.not-a-producer", "errors",
-    "array API from_dlpack: raises 'AttributeError If the __dlpack__ and __dlpack_device__ methods are not present "
-    "on the input array'",
+RULE_NOT_A_PRODUCER = (
+    "array API from_dlpack, Raises: 'AttributeError If the __dlpack__ and __dlpack_device__ methods are not present "
+    "on the input array'; its data interchange page: then 'from_dlpack may raise an AttributeError'; its "
+    "Exceptions page: a Raises section's exception types are guidance, 'should rather than must', and libraries use "
+    "'builtin exception ... types that are appropriate for the situation'"
 )
+
+
+@check("error.not-a-producer", "errors", RULE_NOT_A_PRODUCER)
 def error_not_a_producer(target: Target) -> str:
     if target.from_dlpack is None:
         raise NotApplicable(f"{target.name} has no from_dlpack")
@@ -590,6 +594,16 @@ def error_not_a_producer(target: Target) -> str:
         target.from_dlpack(object())
     except AttributeError as error:
         return f"AttributeError ({error})"
+    except TypeError as error:
+        # Python's own type for 'an operation or function applied to an object of inappropriate type'; the array
+        # API's Exceptions page leaves a Raises section's types to the library ('should rather than must').
+        raise Difference(
+            f"an object without __dlpack__ raised {describe_exception(error)}: the Raises section names "
+            "AttributeError, which the array API's Exceptions page makes guidance ('should rather than must'), "
+            "asking for the built-in type appropriate to the situation, Python's TypeError for an argument of the "
+            "wrong type"
+        )
     except Exception as error:
-        raise Failed(f"an object without __dlpack__ raised {describe_exception(error)}, not AttributeError")
+        raise Failed(f"an object without __dlpack__ raised {describe_exception(error)}, not AttributeError (or "
+                     "TypeError, the built-in type for an argument of the wrong type)")
     raise Failed("from_dlpack(object()) returned")

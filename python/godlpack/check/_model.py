@@ -18,8 +18,8 @@ class Outcome(str, enum.Enum):
     PASS = "pass"
     FAIL = "fail"
     NOT_APPLICABLE = "n/a"
-    # The library follows one standard where the DLPack header and the array API standard (or two of its
-    # versions) say different things; the detail names both.
+    # The library follows one text where the DLPack header and the array API standard (or two of the standard's
+    # versions, or two of its pages) say different things or leave the choice open; the detail names both.
     DIFFERENCE = "difference"
 
 
