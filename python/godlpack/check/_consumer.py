@@ -13,7 +13,15 @@ from typing import Any, Callable, Optional
 
 from godlpack.check._dlpack import IS_COPIED, READ_ONLY, Decoded
 from godlpack.check._memory import CONSUMER, InstrumentedProducer, Memory, negotiated
-from godlpack.check._model import VERDICTS, Check, Difference, Failed, NotApplicable, describe_exception
+from godlpack.check._model import (
+    VERDICTS,
+    Check,
+    Difference,
+    Failed,
+    NotApplicable,
+    describe_exception,
+    registrar,
+)
 from godlpack.check._producer import MATRIX, VECTOR, data_of, read
 from godlpack.check._target import Target
 from godlpack.check._values import DTYPES, FLOAT32, DType, show
@@ -22,12 +30,7 @@ CHECKS: list[Check] = []
 CUDA = (2, 0)
 
 
-def check(id: str, group: str, rule: str) -> Callable[[Callable[[Target], str]], Callable[[Target], str]]:
-    def register(body: Callable[[Target], str]) -> Callable[[Target], str]:
-        CHECKS.append(Check(f"consumer.{id}", "consumer", group, rule, body))
-        return body
-
-    return register
+check = registrar("consumer", CHECKS)
 
 
 # ---- calling the consumer ----
@@ -130,20 +133,26 @@ def import_and_release(target: Target, producer: InstrumentedProducer, **kwargs:
 # ---- capsules, versions, what the consumer asks ----
 
 
+def renamed(target: Target, versioned: bool) -> str:
+    """A versioned or legacy capsule imported: renamed "used_…", read as it says, deleted once."""
+    name = "dltensor_versioned" if versioned else "dltensor"
+    producer = producer_of(sample(versioned=versioned))
+    result = consume(target, producer)
+    memory = producer.memories[-1]
+    if not memory.consumed():
+        raise Failed(f"the consumer kept the tensor but left the capsule named {name!r}")
+    holds_memory(target, result, memory)
+    del result
+    return f"renamed 'used_{name}'; " + deleted_once(producer, "after the result was dropped")
+
+
 @check(
     "capsule.versioned", "capsules and versions",
     "DLPack Python spec: the consumer takes the tensor by renaming the capsule; 'when DLManagedTensorVersioned is "
     "in use the capsule names dltensor and used_dltensor will need a _versioned suffix'",
 )
 def capsule_versioned(target: Target) -> str:
-    producer = producer_of(sample(versioned=True))
-    result = consume(target, producer)
-    memory = producer.memories[-1]
-    if not memory.consumed():
-        raise Failed("the consumer kept the tensor but left the capsule named 'dltensor_versioned'")
-    holds_memory(target, result, memory)
-    del result
-    return "renamed 'used_dltensor_versioned'; " + deleted_once(producer, "after the result was dropped")
+    return renamed(target, versioned=True)
 
 
 @check(
@@ -152,14 +161,7 @@ def capsule_versioned(target: Target) -> str:
     "version. This means the consumer must verify the version'; a legacy capsule is renamed \"used_dltensor\"",
 )
 def capsule_legacy(target: Target) -> str:
-    producer = producer_of(sample(versioned=False))
-    result = consume(target, producer)
-    memory = producer.memories[-1]
-    if not memory.consumed():
-        raise Failed("the consumer kept the tensor but left the capsule named 'dltensor'")
-    holds_memory(target, result, memory)
-    del result
-    return "renamed 'used_dltensor'; " + deleted_once(producer, "after the result was dropped")
+    return renamed(target, versioned=False)
 
 
 @check(
@@ -474,13 +476,7 @@ def dtype_check(dtype: DType) -> Callable[[Target], str]:
 
 
 for _dtype in DTYPES:
-    CHECKS.append(
-        Check(
-            f"consumer.dtype.{_dtype.name}", "consumer", "dtypes",
-            f"dlpack.h DLDataType: code {_dtype.code}, bits {_dtype.bits}, lanes {_dtype.lanes} is {_dtype.name}",
-            dtype_check(_dtype),
-        )
-    )
+    check(f"dtype.{_dtype.name}", "dtypes", _dtype.rule)(dtype_check(_dtype))
 
 
 # ---- layouts ----

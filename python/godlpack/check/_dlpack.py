@@ -146,8 +146,66 @@ def decode_dltensor(t: DLTensor) -> Decoded:
     )
 
 
+def managed_tensor(
+    keep: list[Any],
+    *,
+    versioned: bool,
+    data: Optional[int],
+    device: tuple[int, int],
+    dtype: tuple[int, int, int],
+    shape: Optional[Sequence[int]],
+    strides: Optional[Sequence[int]],
+    byte_offset: int = 0,
+    ndim: Optional[int] = None,
+    version: tuple[int, int] = (1, 3),
+    flags: int = 0,
+    deleter: Optional[Callable[[Any], None]] = None,
+) -> Any:
+    """A DLManagedTensorVersioned (a DLManagedTensor where not versioned) with these fields.
+
+    shape or strides None is NULL (an empty sequence is an array nobody reads, as ndim is 0); ndim is len(shape)
+    unless given; deleter None is a NULL deleter. The arrays and the deleter's C callback it points at are appended
+    to keep, which must live as long as the struct.
+    """
+    struct = DLManagedTensorVersioned() if versioned else DLManagedTensor()
+    t = struct.dl_tensor
+    t.data = data
+    t.device = DLDevice(*device)
+    t.dtype = DLDataType(*dtype)
+    t.byte_offset = byte_offset
+    t.ndim = ndim if ndim is not None else (len(shape) if shape is not None else 0)
+    for name, dims in (("shape", shape), ("strides", strides)):
+        if dims is not None:
+            array = (ctypes.c_int64 * max(len(dims), 1))(*dims)
+            keep.append(array)
+            setattr(t, name, ctypes.cast(array, ctypes.POINTER(ctypes.c_int64)))
+    if deleter is not None:
+        callback = (VersionedDeleter if versioned else LegacyDeleter)(deleter)
+        keep.append(callback)
+        struct.deleter = callback
+    if versioned:
+        struct.version = DLPackVersion(*version)
+        struct.flags = flags
+    return struct
+
+
+class OwnTensor:
+    """A managed tensor built here (`struct`) over a buffer of its own (`buffer`)."""
+
+    struct: Any
+    buffer: Any
+
+    @property
+    def address(self) -> int:
+        return ctypes.addressof(self.struct)
+
+    @property
+    def data_address(self) -> int:
+        return ctypes.addressof(self.buffer)
+
+
 @dataclass
-class HandMade:
+class HandMade(OwnTensor):
     """A managed tensor built by hand over a buffer this object keeps alive.
 
     `deleted` counts the calls of its deleter; `capsule()` wraps it, with the
@@ -173,43 +231,16 @@ class HandMade:
 
     def __post_init__(self) -> None:
         self.buffer = (ctypes.c_uint8 * max(self.nbytes, 1))()
-        cls = DLManagedTensorVersioned if self.versioned else DLManagedTensor
-        self.struct = cls()
-        t = self.struct.dl_tensor
-        t.data = None if self.null_data else ctypes.addressof(self.buffer)
-        t.device = DLDevice(*self.device)
-        t.dtype = DLDataType(*self.dtype)
-        t.byte_offset = self.byte_offset
-        ndim = self.ndim if self.ndim is not None else (len(self.shape) if self.shape is not None else 0)
-        t.ndim = ndim
-        if self.shape is not None:
-            arr = (ctypes.c_int64 * max(len(self.shape), 1))(*self.shape)
-            self._keep.append(arr)
-            t.shape = ctypes.cast(arr, ctypes.POINTER(ctypes.c_int64))
-        if self.strides is not None:
-            arr = (ctypes.c_int64 * max(len(self.strides), 1))(*self.strides)
-            self._keep.append(arr)
-            t.strides = ctypes.cast(arr, ctypes.POINTER(ctypes.c_int64))
-        if self.versioned:
-            self.struct.version = DLPackVersion(*self.version)
-            self.struct.flags = self.flags
-        if not self.null_deleter:
-            kind = VersionedDeleter if self.versioned else LegacyDeleter
 
-            def deleter(_: Any) -> None:
-                self.deleted += 1
+        def deleter(_: Any) -> None:
+            self.deleted += 1
 
-            callback = kind(deleter)
-            self._keep.append(callback)
-            self.struct.deleter = callback
-
-    @property
-    def address(self) -> int:
-        return ctypes.addressof(self.struct)
-
-    @property
-    def data_address(self) -> int:
-        return ctypes.addressof(self.buffer)
+        self.struct = managed_tensor(
+            self._keep, versioned=self.versioned, data=None if self.null_data else ctypes.addressof(self.buffer),
+            device=self.device, dtype=self.dtype, shape=self.shape, strides=self.strides,
+            byte_offset=self.byte_offset, ndim=self.ndim, version=self.version, flags=self.flags,
+            deleter=None if self.null_deleter else deleter,
+        )
 
     def capsule(self, name: Optional[str] = None) -> Any:
         """A capsule holding this tensor, with no destructor: the test checks `deleted` itself."""

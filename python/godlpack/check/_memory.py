@@ -21,19 +21,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
-from godlpack.check._dlpack import (
-    DLDataType,
-    DLDevice,
-    DLManagedTensor,
-    DLManagedTensorVersioned,
-    DLPackVersion,
-    LegacyDeleter,
-    READ_ONLY,
-    VersionedDeleter,
-    _api,
-    capsule_name,
-    contiguous_strides,
-)
+from godlpack.check._dlpack import READ_ONLY, OwnTensor, _api, capsule_name, contiguous_strides, managed_tensor
 from godlpack.check._values import DTYPE_BY_NAME, DType, encode, flatten, shape_of
 
 # Memories whose tensor was handed out and not yet deleted (see the module's docstring).
@@ -46,7 +34,7 @@ DESTRUCTOR = "the capsule destructor (the capsule was never consumed)"
 
 
 @dataclass(eq=False)
-class Memory:
+class Memory(OwnTensor):
     """A managed tensor over `raw` (the buffer's bytes), described by the other fields."""
 
     raw: bytes
@@ -74,25 +62,13 @@ class Memory:
         storage = (ctypes.c_uint8 * (size + ALIGNMENT))()
         self.buffer = (ctypes.c_uint8 * size).from_buffer(storage, -ctypes.addressof(storage) % ALIGNMENT)
         ctypes.memmove(self.buffer, self.raw, len(self.raw))
-        self.struct: Any = DLManagedTensorVersioned() if self.versioned else DLManagedTensor()
-        t = self.struct.dl_tensor
-        t.data = None if self.null_data else ctypes.addressof(self.buffer)
-        t.device = DLDevice(*self.device)
-        t.dtype = DLDataType(*self.dtype)
-        t.byte_offset = self.byte_offset
-        t.ndim = len(self.shape) if self.shape is not None else 0
-        for name, dims in (("shape", self.shape), ("strides", self.strides)):
-            if dims is not None and len(dims):
-                array = (ctypes.c_int64 * len(dims))(*dims)
-                self._keep.append(array)
-                setattr(t, name, ctypes.cast(array, ctypes.POINTER(ctypes.c_int64)))
-        kind = VersionedDeleter if self.versioned else LegacyDeleter
-        callback = kind(self._deleter)
-        self._keep.append(callback)
-        self.struct.deleter = callback
-        if self.versioned:
-            self.struct.version = DLPackVersion(*self.version)
-            self.struct.flags = self.flags
+        # A 0-d tensor's shape and strides are NULL, as DLPack's producers hand them out.
+        self.struct = managed_tensor(
+            self._keep, versioned=self.versioned, data=None if self.null_data else ctypes.addressof(self.buffer),
+            device=self.device, dtype=self.dtype, shape=self.shape or None, strides=self.strides or None,
+            byte_offset=self.byte_offset, ndim=len(self.shape) if self.shape is not None else 0,
+            version=self.version, flags=self.flags, deleter=self._deleter,
+        )
 
     # ---- making one ----
 
@@ -160,14 +136,6 @@ class Memory:
         return tuple(self.shape)
 
     # ---- handing it out ----
-
-    @property
-    def address(self) -> int:
-        return ctypes.addressof(self.struct)
-
-    @property
-    def data_address(self) -> int:
-        return ctypes.addressof(self.buffer)
 
     @property
     def deleted(self) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, Callable, Literal
+from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar, Union
 
 if TYPE_CHECKING:
     from godlpack.check._target import Target
@@ -74,6 +74,23 @@ class Result:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Result":
         return cls(**{**data, "outcome": Outcome(data["outcome"])})
+
+
+Body = TypeVar("Body", bound=Callable[["Target"], str])
+
+
+def registrar(side: Side, checks: list[Check]) -> Callable[[str, str, str], Callable[[Body], Body]]:
+    """The decorator factory of one side's checks: check(id, group, rule)(body) appends the Check "side.id" to
+    checks and returns body as it was (its signature too)."""
+
+    def check(id: str, group: str, rule: str) -> Callable[[Body], Body]:
+        def register(body: Body) -> Body:
+            checks.append(Check(f"{side}.{id}", side, group, rule, body))
+            return body
+
+        return register
+
+    return check
 
 
 def describe_exception(error: BaseException) -> str:

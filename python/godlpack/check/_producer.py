@@ -8,7 +8,15 @@ from typing import Any, Callable, Optional
 
 from godlpack.check import _exchange as exchange
 from godlpack.check._dlpack import IS_COPIED, READ_ONLY, Decoded, contiguous_strides, decode_dltensor, decode_managed
-from godlpack.check._model import VERDICTS, Check, Difference, Failed, NotApplicable, describe_exception
+from godlpack.check._model import (
+    VERDICTS,
+    Check,
+    Difference,
+    Failed,
+    NotApplicable,
+    describe_exception,
+    registrar,
+)
 from godlpack.check._taking import Taken, version_text
 from godlpack.check._target import Target
 from godlpack.check._values import (
@@ -30,12 +38,7 @@ CUDA = (2, 0)
 CHECKS: list[Check] = []
 
 
-def check(id: str, group: str, rule: str) -> Callable[[Callable[[Target], str]], Callable[[Target], str]]:
-    def register(body: Callable[[Target], str]) -> Callable[[Target], str]:
-        CHECKS.append(Check(f"producer.{id}", "producer", group, rule, body))
-        return body
-
-    return register
+check = registrar("producer", CHECKS)
 
 
 # ---- reading what the producer hands over ----
@@ -192,12 +195,9 @@ def max_version_2_0(target: Target) -> str:
     return versioned_answer(target, (2, 0))
 
 
-@check(
-    "capsule.destructor-unconsumed", "capsules and max_version",
-    "DLPack Python spec: the producer must 'set PyCapsule_Destructor that calls the deleter of the DLManagedTensor "
-    "when the \"dltensor\"-named capsule is no longer needed'",
-)
-def destructor_unconsumed(target: Target) -> str:
+def each_capsule(target: Target, judge: Callable[[Taken], str]) -> str:
+    """judge(taken) on a legacy and on a versioned capsule of a plain array, where the producer makes one: what it
+    saw of each."""
     seen = []
     for max_version in (None, (1, 3)):
         try:
@@ -205,15 +205,26 @@ def destructor_unconsumed(target: Target) -> str:
         except (BufferError, TypeError) as error:
             seen.append(f"{max_version}: not exported ({describe_exception(error)})")
             continue
+        seen.append(f"{version_text(taken.decoded)}: {judge(taken)}")
+    return "; ".join(seen)
+
+
+@check(
+    "capsule.destructor-unconsumed", "capsules and max_version",
+    "DLPack Python spec: the producer must 'set PyCapsule_Destructor that calls the deleter of the DLManagedTensor "
+    "when the \"dltensor\"-named capsule is no longer needed'",
+)
+def destructor_unconsumed(target: Target) -> str:
+    def judge(taken: Taken) -> str:
         if not taken.has_deleter:
-            seen.append(f"{version_text(taken.decoded)}: NULL deleter (allowed), nothing to call")
-            continue
+            return "NULL deleter (allowed), nothing to call"
         taken.drop_capsule()
         if taken.calls != 1:
             raise Failed(f"{version_text(taken.decoded)} dropped unconsumed: its destructor called the managed "
                          f"tensor's deleter {taken.calls} times, not once")
-        seen.append(f"{version_text(taken.decoded)}: deleter ran once")
-    return "; ".join(seen)
+        return "deleter ran once"
+
+    return each_capsule(target, judge)
 
 
 @check(
@@ -222,13 +233,7 @@ def destructor_unconsumed(target: Target) -> str:
     "will not get called'; the deleter is then the consumer's to call",
 )
 def destructor_consumed(target: Target) -> str:
-    seen = []
-    for max_version in (None, (1, 3)):
-        try:
-            taken = Taken(target.export(plain(target), max_version=max_version))
-        except (BufferError, TypeError) as error:
-            seen.append(f"{max_version}: not exported ({describe_exception(error)})")
-            continue
+    def judge(taken: Taken) -> str:
         taken.consume()
         taken.drop_capsule()
         if taken.calls:
@@ -238,8 +243,9 @@ def destructor_consumed(target: Target) -> str:
         gc.collect()
         if taken.has_deleter and taken.calls != 1:
             raise Failed(f"the deleter ran {taken.calls} times after the consumer's one call")
-        seen.append(f"{version_text(taken.decoded)}: left to the consumer")
-    return "; ".join(seen)
+        return "left to the consumer"
+
+    return each_capsule(target, judge)
 
 
 @check(
@@ -529,13 +535,7 @@ def dtype_check(dtype: DType) -> Callable[[Target], str]:
 
 
 for _dtype in DTYPES:
-    CHECKS.append(
-        Check(
-            f"producer.dtype.{_dtype.name}", "producer", "dtypes",
-            f"dlpack.h DLDataType: {_dtype.name} is code {_dtype.code}, bits {_dtype.bits}, lanes {_dtype.lanes}",
-            dtype_check(_dtype),
-        )
-    )
+    check(f"dtype.{_dtype.name}", "dtypes", _dtype.rule)(dtype_check(_dtype))
 
 
 # ---- layouts ----
@@ -665,6 +665,22 @@ def same_description(a: Decoded, b: Decoded) -> list[str]:
     return differ
 
 
+def each_case_as_dlpack(target: Target, what: str, describe: Callable[[Any], tuple[Decoded, list[str]]]) -> str:
+    """For each of exchange_cases: describe(x) is what the exchange API says of x, and what else it got wrong;
+    fail where that and __dlpack__'s description of x differ. The cases seen."""
+    seen = []
+    for name, x in exchange_cases(target):
+        d, _ = read(target, x, max_version=(1, 3))
+        api, wrong = describe(x)
+        differ = same_description(api, d) + wrong
+        if (api.flags & READ_ONLY) != (d.flags & READ_ONLY) and api.versioned:
+            differ.append(f"READ_ONLY {bool(api.flags & READ_ONLY)} vs {bool(d.flags & READ_ONLY)}")
+        if differ:
+            raise Failed(f"{name}: {what} and __dlpack__ differ: {'; '.join(differ)}")
+        seen.append(name)
+    return ", ".join(seen)
+
+
 @check(
     "exchange.matches-dlpack", "exchange API",
     "dlpack.h DLPackManagedTensorFromPyObjectNoSync: 'Exports a PyObject* Tensor/NDArray to a "
@@ -672,22 +688,15 @@ def same_description(a: Decoded, b: Decoded) -> list[str]:
 )
 def exchange_matches(target: Target) -> str:
     t = table(target, plain(target), "managed_tensor_from_py_object_no_sync")
-    seen = []
-    for name, x in exchange_cases(target):
-        d, _ = read(target, x, max_version=(1, 3))
+
+    def describe(x: Any) -> tuple[Decoded, list[str]]:
         managed = exchange.from_py_object(t, x)
         watch = exchange.watch_deleter(managed)
         api = decode_managed(ctypes.addressof(managed.contents))
         exchange.release(managed)
-        differ = same_description(api, d)
-        if (api.flags & READ_ONLY) != (d.flags & READ_ONLY):
-            differ.append(f"READ_ONLY {bool(api.flags & READ_ONLY)} vs {bool(d.flags & READ_ONLY)}")
-        if differ:
-            raise Failed(f"{name}: the exchange API and __dlpack__ differ: {'; '.join(differ)}")
-        if watch.calls != 1:
-            raise Failed(f"{name}: the deleter ran {watch.calls} times on one release")
-        seen.append(name)
-    return "same tensor as __dlpack__ for " + ", ".join(seen)
+        return api, [] if watch.calls == 1 else [f"the deleter ran {watch.calls} times on one release"]
+
+    return "same tensor as __dlpack__ for " + each_case_as_dlpack(target, "the exchange API", describe)
 
 
 @check(
@@ -697,16 +706,13 @@ def exchange_matches(target: Target) -> str:
 )
 def exchange_dltensor(target: Target) -> str:
     t = table(target, plain(target), "dltensor_from_py_object_no_sync")
-    seen = []
-    for name, x in exchange_cases(target):
-        d, _ = read(target, x, max_version=(1, 3))
+
+    def describe(x: Any) -> tuple[Decoded, list[str]]:
         out = exchange.dltensor_from_py_object(t, x)
-        assert out is not None
-        differ = same_description(decode_dltensor(out), d)
-        if differ:
-            raise Failed(f"{name}: the lent DLTensor and __dlpack__ differ: {'; '.join(differ)}")
-        seen.append(name)
-    return "same DLTensor as __dlpack__ for " + ", ".join(seen)
+        assert out is not None  # table() made sure the function is there
+        return decode_dltensor(out), []  # a bare DLTensor has no flags to compare
+
+    return "same DLTensor as __dlpack__ for " + each_case_as_dlpack(target, "the lent DLTensor", describe)
 
 
 @check(

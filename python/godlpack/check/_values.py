@@ -34,6 +34,11 @@ class DType:
     def itemsize(self) -> int:
         return (self.bits * self.lanes + 7) // 8
 
+    @property
+    def rule(self) -> str:
+        """What the dtype checks hold a library to."""
+        return f"dlpack.h DLDataType: {self.name} is code {self.code}, bits {self.bits}, lanes {self.lanes}"
+
 
 # The array API's dtypes, then the others libraries have (dlpack.h, DLDataTypeCode); kDLBool is 8 bits as
 # the header's example says.
