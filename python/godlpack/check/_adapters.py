@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from godlpack.check._model import NotApplicable
-from godlpack.check._target import Array, Target, namespace_dtypes, register
+from godlpack.check._target import Array, Target, library, namespace_dtypes, register
 
 
 def _no_view(library: str, view: str) -> Any:
@@ -21,7 +21,7 @@ def _no_view(library: str, view: str) -> Any:
 
 def pyarrow_target() -> Target:
     """pyarrow: 1-D arrays only (pa.array), sliced zero-copy; no consumer."""
-    import pyarrow as pa
+    pa = library("pyarrow")
 
     types = {
         "bool": pa.bool_(), "int8": pa.int8(), "int16": pa.int16(), "int32": pa.int32(), "int64": pa.int64(),
@@ -54,7 +54,7 @@ def pyarrow_target() -> Target:
 
 
 def paddle_target() -> Target:
-    import paddle
+    paddle = library("paddle")
 
     def make(values: Any, dtype: Any) -> Array:
         return paddle.to_tensor(values, dtype=dtype)
@@ -71,7 +71,7 @@ def paddle_target() -> Target:
 
 
 def tensorflow_target() -> Target:
-    import tensorflow as tf
+    tf = library("tensorflow")
 
     def make(values: Any, dtype: Any) -> Array:
         return tf.constant(values, dtype=dtype)
@@ -90,7 +90,7 @@ def tensorflow_target() -> Target:
 
 
 def mlx_target() -> Target:
-    import mlx.core as mx
+    mx = library("mlx.core")
 
     def make(values: Any, dtype: Any) -> Array:
         return mx.array(values, dtype=dtype)

@@ -17,15 +17,30 @@ IS_COPIED = 1 << 1
 IS_SUBBYTE_TYPE_PADDED = 1 << 2
 
 
+# Each structure annotates its fields with the types ctypes reads and writes them as, for type checkers only.
+
+
 class DLDevice(ctypes.Structure):
+    device_type: int
+    device_id: int
     _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
 
 
 class DLDataType(ctypes.Structure):
+    code: int
+    bits: int
+    lanes: int
     _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
 
 
 class DLTensor(ctypes.Structure):
+    data: Optional[int]
+    device: DLDevice
+    ndim: int
+    dtype: DLDataType
+    shape: ctypes._Pointer[ctypes.c_int64]
+    strides: ctypes._Pointer[ctypes.c_int64]
+    byte_offset: int
     _fields_ = [
         ("data", ctypes.c_void_p),
         ("device", DLDevice),
@@ -38,11 +53,15 @@ class DLTensor(ctypes.Structure):
 
 
 class DLPackVersion(ctypes.Structure):
+    major: int
+    minor: int
     _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
 
 
 class DLManagedTensor(ctypes.Structure):
-    pass
+    dl_tensor: DLTensor
+    manager_ctx: Optional[int]
+    deleter: ctypes._CFunctionType
 
 
 LegacyDeleter = ctypes.CFUNCTYPE(None, ctypes.POINTER(DLManagedTensor))
@@ -54,7 +73,11 @@ DLManagedTensor._fields_ = [
 
 
 class DLManagedTensorVersioned(ctypes.Structure):
-    pass
+    version: DLPackVersion
+    manager_ctx: Optional[int]
+    deleter: ctypes._CFunctionType
+    flags: int
+    dl_tensor: DLTensor
 
 
 VersionedDeleter = ctypes.CFUNCTYPE(None, ctypes.POINTER(DLManagedTensorVersioned))

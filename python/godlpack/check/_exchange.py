@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from ._dlpack import (
     DLDataType,
@@ -29,11 +29,6 @@ from ._dlpack import (
     capsule_name,
 )
 
-if TYPE_CHECKING:
-    ManagedPointer = ctypes._Pointer[DLManagedTensorVersioned]
-else:
-    ManagedPointer = Any
-
 CAPSULE_NAME = "dlpack_exchange_api"
 ATTRIBUTE = "__dlpack_c_exchange_api__"
 
@@ -42,6 +37,10 @@ KDL_CPU = 1
 
 class DLPackExchangeAPIHeader(ctypes.Structure):
     """The part of the table that stays the same across DLPack versions."""
+
+    # The fields' types as ctypes reads and writes them (the annotations are for type checkers only).
+    version: DLPackVersion
+    prev_api: ctypes._Pointer[DLPackExchangeAPIHeader]
 
 
 DLPackExchangeAPIHeader._fields_ = [
@@ -77,6 +76,12 @@ CurrentWorkStream = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_int, ctypes.c_int32
 
 
 class DLPackExchangeAPI(ctypes.Structure):
+    header: DLPackExchangeAPIHeader
+    managed_tensor_allocator: ctypes._CFunctionType
+    managed_tensor_from_py_object_no_sync: ctypes._CFunctionType
+    managed_tensor_to_py_object_no_sync: ctypes._CFunctionType
+    dltensor_from_py_object_no_sync: ctypes._CFunctionType
+    current_work_stream: ctypes._CFunctionType
     _fields_ = [
         ("header", DLPackExchangeAPIHeader),
         ("managed_tensor_allocator", ManagedTensorAllocator),
@@ -203,7 +208,7 @@ def _address_of(fn: Any) -> int:
     return address
 
 
-def from_py_object(table: Table, obj: Any) -> ManagedPointer:
+def from_py_object(table: Table, obj: Any) -> ctypes._Pointer[DLManagedTensorVersioned]:
     """Call managed_tensor_from_py_object_no_sync on obj: an owned managed tensor, to release() once.
 
     The producer's exception is raised as it set it. The object's type is not checked against the
@@ -224,7 +229,7 @@ def from_py_object(table: Table, obj: Any) -> ManagedPointer:
     return out
 
 
-def to_py_object(table: Table, managed: ManagedPointer) -> Any:
+def to_py_object(table: Table, managed: ctypes._Pointer[DLManagedTensorVersioned]) -> Any:
     """Call managed_tensor_to_py_object_no_sync: the producer's object, which now owns managed.
 
     The producer takes ownership of managed even when it fails (the header says the tensor is stolen).
@@ -283,7 +288,7 @@ def allocate(
     shape: Sequence[int],
     device: tuple[int, int] = (KDL_CPU, 0),
     gil: bool = True,
-) -> ManagedPointer:
+) -> ctypes._Pointer[DLManagedTensorVersioned]:
     """Call managed_tensor_allocator with a prototype of dtype (code, bits, lanes), shape and device.
 
     Returns the owned managed tensor, or raises AllocationError with the kind and message the producer
@@ -333,7 +338,7 @@ def allocate(
     raise AllocationError(kind, message)
 
 
-def release(managed: ManagedPointer, gil: bool = False) -> None:
+def release(managed: ctypes._Pointer[DLManagedTensorVersioned], gil: bool = False) -> None:
     """Call managed's deleter (if it has one), by default with the GIL released."""
     deleter = managed.contents.deleter
     if not deleter:
@@ -352,7 +357,7 @@ class DeleterWatch:
     _keep: list[Any] = field(default_factory=list)
 
 
-def watch_deleter(managed: ManagedPointer) -> DeleterWatch:
+def watch_deleter(managed: ctypes._Pointer[DLManagedTensorVersioned]) -> DeleterWatch:
     """Put a counting trampoline in front of managed's deleter (which must not be NULL)."""
     address = ctypes.cast(managed.contents.deleter, ctypes.c_void_p).value
     if not address:
@@ -361,7 +366,7 @@ def watch_deleter(managed: ManagedPointer) -> DeleterWatch:
     original = VersionedDeleter(address)
     watch = DeleterWatch()
 
-    def trampoline(self: ManagedPointer) -> None:
+    def trampoline(self: ctypes._Pointer[DLManagedTensorVersioned]) -> None:
         watch.calls += 1
         original(self)
 

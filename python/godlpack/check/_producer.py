@@ -572,7 +572,8 @@ def layout_0d(target: Target) -> str:
 )
 def layout_size_0(target: Target) -> str:
     seen = []
-    for values in ([], [[], []]):
+    empty: tuple[list[Any], ...] = ([], [[], []])
+    for values in empty:
         d, elements = read(target, target.array(values), max_version=(1, 3))
         holds(d, elements, values)
         seen.append(f"shape {d.shape}, data {'NULL' if not d.data else 'non-NULL'}")

@@ -96,12 +96,13 @@ def run_isolated(spec: str, checks: list[Check], timeout: float = 120.0) -> Repo
     by_id = {c.id: c for c in checks}
     remaining = [c.id for c in checks]
     results: list[Result] = []
-    name, version, notes = spec, "", []
+    name, version, notes = spec, "", list[str]()
     while remaining:
         header, got, lost = _run_worker(spec, remaining, timeout)
         if header.get("error"):
             raise TargetError(str(header["error"]))
-        name, version, notes = str(header["name"]), str(header["version"]), list(header["notes"])
+        name, version = str(header["name"]), str(header["version"])
+        notes = [str(note) for note in header["notes"]] if isinstance(header["notes"], list) else []
         results += got
         done = {r.check for r in got}
         if lost is not None:
