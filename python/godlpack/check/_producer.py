@@ -237,8 +237,8 @@ def destructor_consumed(target: Target) -> str:
         taken.consume()
         taken.drop_capsule()
         if taken.calls:
-            raise Failed(f"{version_text(taken.decoded)}, renamed 'used_…' by its consumer, called the deleter from its "
-                         "destructor")
+            raise Failed(f"{version_text(taken.decoded)}, renamed 'used_…' by its consumer, called the deleter "
+                         "from its destructor")
         taken.delete()
         gc.collect()
         if taken.has_deleter and taken.calls != 1:
