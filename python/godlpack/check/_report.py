@@ -1,0 +1,70 @@
+"""The terminal table and the JSON document of a run."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from typing import IO, Any
+
+from godlpack.check._model import Outcome
+from godlpack.check._run import Report
+
+MARK = {Outcome.PASS: "pass", Outcome.FAIL: "FAIL", Outcome.NOT_APPLICABLE: "n/a", Outcome.DIFFERENCE: "diff"}
+COLOUR = {Outcome.PASS: "32", Outcome.FAIL: "1;31", Outcome.NOT_APPLICABLE: "2", Outcome.DIFFERENCE: "33"}
+
+
+def use_colour(stream: IO[str]) -> bool:
+    """Colour where the stream is a terminal that shows it, unless NO_COLOR says otherwise (no-color.org)."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+def counts(report: Report) -> dict[Outcome, int]:
+    tally = {o: 0 for o in Outcome}
+    for r in report.results:
+        tally[r.outcome] += 1
+    return tally
+
+
+def summary(report: Report) -> str:
+    tally = counts(report)
+    return ", ".join(f"{tally[o]} {name}" for o, name in (
+        (Outcome.PASS, "passed"), (Outcome.FAIL, "failed"), (Outcome.DIFFERENCE, "differences"),
+        (Outcome.NOT_APPLICABLE, "not applicable")))
+
+
+def write_table(reports: list[Report], stream: IO[str], colour: bool) -> None:
+    """One block per library, grouped by side and group, one line a check: mark, id, what was seen."""
+    width = shutil.get_terminal_size((120, 24)).columns
+
+    def paint(code: str, text: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if colour else text
+
+    for report in reports:
+        title = f"{report.name} {report.version}".strip()
+        stream.write(paint("1", title) + "\n")
+        for note in report.notes:
+            stream.write(f"  ({note})\n")
+        side = group = None
+        id_width = max((len(r.check) for r in report.results), default=0)
+        for r in report.results:
+            if (r.side, r.group) != (side, group):
+                side, group = r.side, r.group
+                stream.write(paint("1", f"  {side}: {group}") + "\n")
+            line = f"{r.check:<{id_width}}  {r.detail}"
+            room = max(20, width - 11)
+            if colour and len(line) > room:  # a terminal gets one line a check; a file or pipe every word
+                line = line[: room - 3] + "..."
+            stream.write(f"    {paint(COLOUR[r.outcome], f'{MARK[r.outcome]:<4}')}  {line}\n")
+        stream.write(f"  {summary(report)}\n\n")
+
+
+def document(reports: list[Report]) -> dict[str, Any]:
+    from godlpack._version import __version__
+
+    return {
+        "checker": f"godlpack.check {__version__}",
+        "failed": any(r.failed() for r in reports),
+        "targets": [r.to_json() for r in reports],
+    }
