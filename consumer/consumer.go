@@ -1,14 +1,14 @@
 // Package consumer takes in DLPack managed tensors made by any producer,
-// validates them against the ABI (package dlpack) and exposes them as Go
+// validates them against the ABI (package [dlpack]) and exposes them as Go
 // views: shape, strides, dtype, device, flags and the address of the first
 // element. It never trusts a field it has not checked.
 //
-// Import takes ownership of a managed tensor (from a capsule, see package
-// capsule, or any raw pointer) as a Tensor: typed views of contiguous data
-// (Slice, WritableSlice), iteration over any strides (Elements, Raw), copies
-// (CopyTo, CopyFrom), and Release, which calls the producer's deleter exactly
-// once. Inspect only validates and describes, for callers that manage the
-// tensor's lifetime themselves.
+// [Import] takes ownership of a managed tensor (from a capsule, see package
+// capsule, or any raw pointer) as a [Tensor]: typed views of contiguous data
+// ([Slice], [WritableSlice]), iteration over any strides ([Elements], [Raw]),
+// copies ([Tensor.CopyTo], [Tensor.CopyFrom]), and [Tensor.Release], which
+// calls the producer's deleter exactly once. [Inspect] only validates and
+// describes, for callers that manage the tensor's lifetime themselves.
 package consumer
 
 import (
@@ -23,18 +23,18 @@ import (
 type View struct {
 	// Data is the address of the element at index (0, …, 0): the producer's
 	// data pointer plus its byte offset. It is nil when the producer's data
-	// pointer is NULL, which Inspect allows only for a tensor without
+	// pointer is NULL, which [Inspect] allows only for a tensor without
 	// elements, whatever the byte offset.
 	Data    unsafe.Pointer
-	Shape   []int64
-	Strides []int64 // in elements, never nil when len(Shape) > 0
-	DType   dlpack.DataType
-	Device  dlpack.Device
-	Flags   dlpack.Flags
+	Shape   []int64         // the size of each dimension
+	Strides []int64         // in elements, never nil when len(Shape) > 0
+	DType   dlpack.DataType // the data type of the elements
+	Device  dlpack.Device   // where the data is
+	Flags   dlpack.Flags    // the producer's flags; 0 for a legacy managed tensor
 	// Version is the producer's version; 0.0 for a legacy managed tensor.
 	Version   dlpack.Version
-	Versioned bool
-	Extent    dlpack.Extent
+	Versioned bool          // a [dlpack.ManagedTensorVersioned], not a legacy [dlpack.ManagedTensor]
+	Extent    dlpack.Extent // the elements and bytes the layout covers, and whether it is contiguous
 }
 
 // ReadOnly reports whether the data must not be written: the producer set
@@ -47,14 +47,16 @@ func (v *View) Copied() bool { return v.Flags&dlpack.IsCopied != 0 }
 // CPUAccessible reports whether the host can read the data.
 func (v *View) CPUAccessible() bool { return v.Device.Type.CPUAccessible() }
 
-// An Error says why Inspect refused a managed tensor, for the faults that
-// package dlpack has no error for: Version reports a major version this
-// package cannot read, and Msg names the fault and the values at fault.
+// An Error says why [Inspect] refused a managed tensor, for the faults that
+// package [dlpack] has no error for: [Error.Version] reports a major version
+// this package cannot read, and [Error.Msg] names the fault and the values at
+// fault.
 type Error struct {
-	Version bool // the major version is not ours: the tensor cannot be read at all
-	Msg     string
+	Version bool   // the major version is not ours: the tensor cannot be read at all
+	Msg     string // the fault and the values at fault
 }
 
+// Error returns [Error.Msg] prefixed with the package name.
 func (e *Error) Error() string { return "consumer: " + e.Msg }
 
 func refuse(format string, args ...any) error {

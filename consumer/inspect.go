@@ -22,10 +22,10 @@ import (
 // pointer handed to C.
 //
 // Every error names the bad value. A bad shape, strides or dtype gives
-// dlpack's error (a *dlpack.LayoutError, or one wrapping
-// dlpack.ErrUnknownDataType), so errors.Is tells its kind; every other fault
-// is an *Error, whose Version field says the tensor's major version is not
-// one this package reads.
+// dlpack's error (a [*dlpack.LayoutError], or one wrapping
+// [dlpack.ErrUnknownDataType]), so [errors.Is] tells its kind; every other
+// fault is an [*Error], whose [Error.Version] field says the tensor's major
+// version is not one this package reads.
 //
 // The rule is gdl_inspect, in C (inspect.c), which C callers that import a
 // tensor without entering Go use too; Inspect only words its faults.

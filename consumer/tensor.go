@@ -12,7 +12,7 @@ import (
 	"github.com/godlpack/godlpack/strided"
 )
 
-// Errors of the methods of Tensor. Each is wrapped with the values at fault.
+// Errors of the methods of [Tensor]. Each is wrapped with the values at fault.
 var (
 	ErrReleased = errors.New("consumer: tensor already released")
 	ErrDevice   = errors.New("consumer: data is not CPU-accessible")
@@ -23,12 +23,14 @@ var (
 )
 
 // A Tensor owns a managed tensor received from a producer: it was validated
-// by Inspect when imported, and Release calls the producer's deleter exactly
-// once. The embedded View describes it; its Shape and Strides are the
-// Tensor's own copies, valid even after Release, while Data is not.
+// by [Inspect] when imported, and [Tensor.Release] calls the producer's
+// deleter exactly once. The embedded [View] describes it; its [View.Shape]
+// and [View.Strides] are the Tensor's own copies, valid even after
+// [Tensor.Release], while [View.Data] is not.
 //
-// Reading or writing the data races with Release: release a Tensor only
-// when nothing uses it any more. Other methods may be called concurrently.
+// Reading or writing the data races with [Tensor.Release]: release a Tensor
+// only when nothing uses it any more. Other methods may be called
+// concurrently.
 type Tensor struct {
 	View
 	managed  dlpack.Managed
@@ -37,7 +39,7 @@ type Tensor struct {
 }
 
 // Import takes ownership of the managed tensor m, such as one taken out of
-// a capsule. It validates the tensor with Inspect; when that fails it calls
+// a capsule. It validates the tensor with [Inspect]; when that fails it calls
 // the deleter before returning the error, so the caller never has to. A
 // legacy tensor imports as read-only, because it cannot say whether it may
 // be written.
@@ -53,18 +55,19 @@ func Import(m dlpack.Managed) (*Tensor, error) {
 	return t, nil
 }
 
-// Borrow returns a Tensor over v that owns nothing: its Release only marks
-// it released. It is for tensors whose owner lives elsewhere, such as the
-// arguments that package pymodule hands a bound function, so that code
+// Borrow returns a [Tensor] over v that owns nothing: its [Tensor.Release]
+// only marks it released. It is for tensors whose owner lives elsewhere, such
+// as the arguments that package pymodule hands a bound function, so that code
 // written for imported tensors (package ops) serves them too. v must have
-// been validated (Inspect) and must stay valid until the Tensor is released.
+// been validated ([Inspect]) and must stay valid until the [Tensor] is
+// released.
 func Borrow(v View) *Tensor {
 	t := &Tensor{}
 	t.Reborrow(v)
 	return t
 }
 
-// Reborrow makes t a borrowed Tensor over v, as Borrow does, so that a
+// Reborrow makes t a borrowed [Tensor] over v, as [Borrow] does, so that a
 // caller may reuse released Tensors. t must own no managed tensor.
 func (t *Tensor) Reborrow(v View) {
 	t.managed = dlpack.Managed{}
@@ -87,7 +90,7 @@ func (t *Tensor) Release() {
 	}
 }
 
-// Released reports whether Release has been called.
+// Released reports whether [Tensor.Release] has been called.
 func (t *Tensor) Released() bool { return t.released.Load() }
 
 // ItemSize returns the size in bytes of one element, or 0 for packed
@@ -97,12 +100,13 @@ func (t *Tensor) ItemSize() int {
 }
 
 // NBytes returns the size of the data once copied C-contiguously, which
-// CopyTo needs: every element counts, also those a stride of 0 repeats.
-// It is t.Extent.DenseBytes, which Import found to fit in an int64.
+// [Tensor.CopyTo] needs: every element counts, also those a stride of 0
+// repeats. It is t.Extent.DenseBytes, which [Import] found to fit in an
+// int64.
 func (t *Tensor) NBytes() int64 { return t.Extent.DenseBytes }
 
 // CheckReadable returns nil if the data may be read from Go now, and
-// otherwise an error wrapping ErrReleased or ErrDevice.
+// otherwise an error wrapping [ErrReleased] or [ErrDevice].
 func (t *Tensor) CheckReadable() error {
 	if t.released.Load() {
 		return ErrReleased
@@ -114,7 +118,7 @@ func (t *Tensor) CheckReadable() error {
 }
 
 // CheckWritable returns nil if the data may be written from Go now, and
-// otherwise an error wrapping ErrReleased, ErrDevice or ErrReadOnly.
+// otherwise an error wrapping [ErrReleased], [ErrDevice] or [ErrReadOnly].
 func (t *Tensor) CheckWritable() error {
 	if err := t.CheckReadable(); err != nil {
 		return err
@@ -137,14 +141,15 @@ func checkType[T dlpack.Element](t *Tensor) error {
 }
 
 // Slice returns the data of a C-contiguous tensor as a []T of its
-// Extent.Elements elements, without copying. T must match the dtype
-// (ErrDType) and the tensor must be C-contiguous (ErrLayout) and
-// CPU-accessible (ErrDevice). The slice is valid until Release; it must
-// not be written unless CheckWritable returns nil (see WritableSlice).
+// [dlpack.Extent.Elements] elements, without copying. T must match the dtype
+// ([ErrDType]) and the tensor must be C-contiguous ([ErrLayout]) and
+// CPU-accessible ([ErrDevice]). The slice is valid until [Tensor.Release]; it
+// must not be written unless [Tensor.CheckWritable] returns nil (see
+// [WritableSlice]).
 //
 // A Go bool must be 0 or 1, as DLPack's bool bytes are meant to be; Slice
 // does not read the data to check. For bytes from a producer that may hold
-// other values, read them with Raw[uint8] and test for nonzero.
+// other values, read them with [Raw][uint8] and test for nonzero.
 func Slice[T dlpack.Element](t *Tensor) ([]T, error) {
 	if err := checkType[T](t); err != nil {
 		return nil, err
@@ -158,8 +163,8 @@ func Slice[T dlpack.Element](t *Tensor) ([]T, error) {
 	return unsafe.Slice((*T)(t.Data), t.Extent.Elements), nil
 }
 
-// WritableSlice is Slice for a tensor that may be written: it also fails
-// with ErrReadOnly.
+// WritableSlice is [Slice] for a tensor that may be written: it also fails
+// with [ErrReadOnly].
 func WritableSlice[T dlpack.Element](t *Tensor) ([]T, error) {
 	if err := t.CheckWritable(); err != nil {
 		return nil, err
@@ -169,9 +174,9 @@ func WritableSlice[T dlpack.Element](t *Tensor) ([]T, error) {
 
 // Elements returns an iterator over pointers to every element of a tensor
 // of any strides, in C (row-major) order, for reading, or for writing when
-// CheckWritable returns nil. T must match the dtype and the data must be
-// CPU-accessible. The pointers are valid until Release. A bool tensor has
-// Slice's caveat.
+// [Tensor.CheckWritable] returns nil. T must match the dtype and the data
+// must be CPU-accessible. The pointers are valid until [Tensor.Release]. A
+// bool tensor has [Slice]'s caveat.
 func Elements[T dlpack.Element](t *Tensor) (iter.Seq[*T], error) {
 	if err := checkType[T](t); err != nil {
 		return nil, err
@@ -179,9 +184,9 @@ func Elements[T dlpack.Element](t *Tensor) (iter.Seq[*T], error) {
 	return walk[T](t), nil
 }
 
-// Raw is Elements for data types Go has no type for, such as float16,
+// Raw is [Elements] for data types Go has no type for, such as float16,
 // bfloat16 and the float8 types: it yields the elements' bits as a T of
-// the same size, which the caller decodes. It fails with ErrDType only
+// the same size, which the caller decodes. It fails with [ErrDType] only
 // when the item size differs from T's.
 func Raw[T ~uint8 | ~uint16 | ~uint32 | ~uint64](t *Tensor) (iter.Seq[*T], error) {
 	if size := int(unsafe.Sizeof(*new(T))); t.ItemSize() != size {
@@ -203,10 +208,10 @@ func walk[T any](t *Tensor) iter.Seq[*T] {
 	}
 }
 
-// ViewElements is Elements for a View whose memory the caller keeps valid
+// ViewElements is [Elements] for a [View] whose memory the caller keeps valid
 // and CPU-readable (package pymodule's tensor arguments): an iterator over
 // pointers to every element, of any strides, in C order. T must match the
-// dtype (ErrDType otherwise).
+// dtype ([ErrDType] otherwise).
 func ViewElements[T dlpack.Element](v View) (iter.Seq[*T], error) {
 	if want := dlpack.DataTypeOf[T](); v.DType != want {
 		return nil, dtypeMismatch(v.DType, want)
@@ -224,7 +229,7 @@ func walkView[T any](v View) iter.Seq[*T] {
 }
 
 // Walk calls yield with a pointer to every element of v, of any strides, in
-// C order, until yield returns false: ViewElements without its dtype check,
+// C order, until yield returns false: [ViewElements] without its dtype check,
 // for an iterator of the caller's own that the compiler can inline (a loop
 // over it then allocates nothing). T must be v's element type.
 func Walk[T any](v *View, yield func(*T) bool) {
@@ -265,8 +270,9 @@ func Walk[T any](v *View, yield func(*T) bool) {
 }
 
 // CopyTo copies the elements, in C order, into dst, which may be Go memory
-// or C memory viewed with unsafe.Slice. dst must hold NBytes bytes. The
-// copy moves the longest contiguous runs at a time (see strided.Copy).
+// or C memory viewed with [unsafe.Slice]. dst must hold [Tensor.NBytes]
+// bytes. The copy moves the longest contiguous runs at a time (see
+// [strided.Copy]).
 func (t *Tensor) CopyTo(dst []byte) error {
 	if err := t.CheckReadable(); err != nil {
 		return err

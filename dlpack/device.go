@@ -7,7 +7,7 @@ import "strconv"
 type DeviceType int32
 
 // Device types of DLPack 1.3, and those dmlc/dlpack's main branch added
-// after it without changing the minor version (TPU, TPUHost, Ascend).
+// after it without changing the minor version ([TPU], [TPUHost], [Ascend]).
 // Values 5 and 6 are unused by the specification.
 const (
 	CPU         DeviceType = 1
@@ -54,7 +54,7 @@ var deviceTypeNames = [...]string{
 }
 
 // Known reports whether t is one of the device types defined by DLPack 1.3
-// or added after it (TPU, TPUHost, Ascend).
+// or added after it ([TPU], [TPUHost], [Ascend]).
 func (t DeviceType) Known() bool {
 	return t >= 0 && int(t) < len(deviceTypeNames) && deviceTypeNames[t] != ""
 }
@@ -81,12 +81,12 @@ func (t DeviceType) CPUAccessible() bool {
 // Device identifies one device: a device type and an ordinal within it. It
 // has the layout of the C struct DLDevice.
 type Device struct {
-	Type DeviceType
-	ID   int32
+	Type DeviceType // the kind of device
+	ID   int32      // which device of its type, counting from 0
 }
 
-// ParseDeviceType returns the device type String names, such as "cuda"
-// or "tpu_host"; false for any other name.
+// ParseDeviceType returns the device type [DeviceType.String] names, such as
+// "cuda" or "tpu_host"; false for any other name.
 func ParseDeviceType(name string) (DeviceType, bool) {
 	for t, n := range deviceTypeNames {
 		if n != "" && n == name {

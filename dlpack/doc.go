@@ -25,7 +25,7 @@
 // Errors from [CheckLayout] and [ContiguousLayout] are always of type
 // *[LayoutError], which wraps one of the sentinel errors [ErrTooManyDims],
 // [ErrStridesLength], [ErrNegativeDim], [ErrOverflow], [ErrUnknownDataType]
-// or [ErrPackedLayout], so callers may test for a kind with errors.Is and
-// treat every layout error alike with errors.As. Errors about data types
+// or [ErrPackedLayout], so callers may test for a kind with [errors.Is] and
+// treat every layout error alike with [errors.As]. Errors about data types
 // ([DataType.Check], [ParseDataType]) wrap [ErrUnknownDataType].
 package dlpack

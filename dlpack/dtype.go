@@ -7,11 +7,11 @@ import (
 	"strings"
 )
 
-// Code is the type code of a DataType. Its values are those of the C enum
+// Code is the type code of a [DataType]. Its values are those of the C enum
 // DLDataTypeCode; it is stored in a uint8.
 type Code uint8
 
-// Type codes of DLPack 1.3, and Bcomplex, which dmlc/dlpack's main branch
+// Type codes of DLPack 1.3, and [Bcomplex], which dmlc/dlpack's main branch
 // added after it without changing the minor version.
 const (
 	Int               Code = 0
@@ -20,7 +20,7 @@ const (
 	OpaqueHandle      Code = 3
 	Bfloat            Code = 4
 	Complex           Code = 5
-	CodeBool          Code = 6 // not Bool, which names the bool DataType
+	CodeBool          Code = 6 // not [Bool], which names the bool [DataType]
 	Float8E3M4        Code = 7
 	Float8E4M3        Code = 8
 	Float8E4M3B11FNUZ Code = 9
@@ -38,19 +38,19 @@ const (
 // DataType describes one element: a type code, a width in bits, and a
 // number of vector lanes. It has the layout of the C struct DLDataType.
 //
-// An element of a vector type (Lanes > 1) holds Lanes values of its lane
-// type, the same DataType with one lane, in Bits*Lanes bits: PyTorch's
-// float4_e2m1fn_x2 is DataType{Float4E2M1FN, 4, 2}, one byte holding two
-// float4 values. Shapes and strides count elements, never lanes.
+// An element of a vector type (Lanes > 1) holds [DataType.Lanes] values of
+// its lane type, the same DataType with one lane, in Bits*Lanes bits:
+// PyTorch's float4_e2m1fn_x2 is DataType{Float4E2M1FN, 4, 2}, one byte
+// holding two float4 values. Shapes and strides count elements, never lanes.
 type DataType struct {
-	Code  Code
-	Bits  uint8
-	Lanes uint16
+	Code  Code   // the type code
+	Bits  uint8  // the width of one lane in bits
+	Lanes uint16 // the number of vector lanes, 1 for a scalar type
 }
 
 // The classic data types of the table, each with one lane. The float8,
 // float6 and float4 types have no variables because their names would
-// collide with their type codes; use ParseDataType or a DataType literal.
+// collide with their type codes; use [ParseDataType] or a [DataType] literal.
 var (
 	Bool       = DataType{CodeBool, 8, 1}
 	Int8       = DataType{Int, 8, 1}
@@ -135,7 +135,7 @@ func DataTypes() []DataType {
 // 65535 in decimal without leading zeros, such as "float32x4" or
 // "float4_e2m1fnx2". Names are case-sensitive. A vector type whose
 // elements are not whole bytes, such as "float6_e2m3fnx2", is refused like
-// any other name; every error wraps ErrUnknownDataType.
+// any other name; every error wraps [ErrUnknownDataType].
 func ParseDataType(name string) (DataType, error) {
 	if dt, ok := lookupName(name); ok {
 		return dt, nil
@@ -164,10 +164,10 @@ func lookupName(name string) (DataType, bool) {
 	return DataType{}, false
 }
 
-// Name returns the name of dt, which ParseDataType turns back into dt:
+// Name returns the name of dt, which [ParseDataType] turns back into dt:
 // the table name for a type with one lane, and for a vector type that
-// Check accepts, the table name of its lane type followed by "x" and the
-// lane count, such as "float32x4". It returns false for any other dt.
+// [DataType.Check] accepts, the table name of its lane type followed by "x"
+// and the lane count, such as "float32x4". It returns false for any other dt.
 func (dt DataType) Name() (string, bool) {
 	if dt.Lanes != 1 {
 		if dt.Check() != nil {
@@ -200,8 +200,8 @@ func (dt DataType) ComplexPart() DataType {
 	return DataType{Float, dt.Bits / 2, 1}
 }
 
-// String returns the name of dt (see Name), or
-// "dtype(code=C, bits=B, lanes=L)" for a data type Check refuses.
+// String returns the name of dt (see [DataType.Name]), or
+// "dtype(code=C, bits=B, lanes=L)" for a data type [DataType.Check] refuses.
 func (dt DataType) String() string {
 	if name, ok := dt.Name(); ok {
 		return name
@@ -235,17 +235,18 @@ func (dt DataType) SubByte() bool { return int(dt.Bits)*int(dt.Lanes) < 8 }
 // ItemSize returns the number of bytes one element of dt occupies when
 // elements are byte-addressable: Bits*Lanes/8 for whole-byte elements, and
 // one byte for a sub-byte element, which is byte-addressable only when
-// padded (see IsSubbyteTypePadded). It returns 0 when an element has no
+// padded (see [IsSubbyteTypePadded]). It returns 0 when an element has no
 // whole-byte size, such as for Bits == 0, Lanes == 0 or a 12-bit element.
-// For the size of a packed sub-byte element, which is 0, use StorageSize.
+// For the size of a packed sub-byte element, which is 0, use
+// [DataType.StorageSize].
 func (dt DataType) ItemSize() int {
 	return dt.StorageSize(true)
 }
 
-// StorageSize is like ItemSize but says whether sub-byte elements are
-// padded to a byte each. When they are not (packed storage), elements of
-// a sub-byte type have no byte address of their own and StorageSize
-// returns 0.
+// StorageSize is like [DataType.ItemSize] but says whether sub-byte elements
+// are padded to a byte each. When they are not (packed storage), elements of
+// a sub-byte type have no byte address of their own and StorageSize returns
+// 0.
 func (dt DataType) StorageSize(padded bool) int {
 	if dt.Bits == 0 || dt.Lanes == 0 {
 		return 0
@@ -266,7 +267,7 @@ func (dt DataType) StorageSize(padded bool) int {
 // Check returns nil if dt is in the table, or is a vector type whose lane
 // type is in the table and whose elements are whole bytes (Bits*Lanes a
 // multiple of 8). Otherwise it returns an error that names dt's code, bits
-// and lanes and wraps ErrUnknownDataType.
+// and lanes and wraps [ErrUnknownDataType].
 func (dt DataType) Check() error {
 	if dt.Known() || dt.Lanes > 1 && dt.Lane().Known() && int(dt.Bits)*int(dt.Lanes)%8 == 0 {
 		return nil
@@ -276,9 +277,9 @@ func (dt DataType) Check() error {
 
 // MinVersion returns the oldest DLPack version able to describe a tensor
 // of data type dt on device dev: 0.0 for the classic data types and
-// devices, 1.0 for MAIA devices, 1.1 for the float8, float6 and float4
-// type codes, 1.2 for Trn devices, and Current for the Bcomplex code and
-// the TPU, TPUHost and Ascend devices, which came after 1.3 without a new
+// devices, 1.0 for [MAIA] devices, 1.1 for the float8, float6 and float4
+// type codes, 1.2 for [Trn] devices, and [Current] for the [Bcomplex] code and
+// the [TPU], [TPUHost] and [Ascend] devices, which came after 1.3 without a new
 // minor version; the greater requirement wins. It
 // depends on the type code alone, so a vector type needs what its lane
 // type needs.
@@ -286,7 +287,7 @@ func (dt DataType) Check() error {
 // A legacy "dltensor" capsule speaks a 0.x ABI, so a tensor may be
 // exported that way only if MinVersion(dt, dev).Major == 0. Because no
 // version can promise to understand them, device types DLPack 1.3 does not
-// define and type codes above Float4E2M1FN give Current.
+// define and type codes above [Float4E2M1FN] give [Current].
 func MinVersion(dt DataType, dev Device) Version {
 	var v Version
 	switch {

@@ -1,7 +1,7 @@
 package dlpack
 
 // An Element is a Go type whose values have the size and meaning of the
-// elements of a DLPack data type; DataTypeOf gives that type.
+// elements of a DLPack data type; [DataTypeOf] gives that type.
 type Element interface {
 	bool | int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 |
 		float32 | float64 | complex64 | complex128

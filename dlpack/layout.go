@@ -6,7 +6,7 @@ import (
 	"slices"
 )
 
-// Kinds of layout error. A *LayoutError wraps exactly one of them.
+// Kinds of layout error. A [*LayoutError] wraps exactly one of them.
 var (
 	ErrTooManyDims   = errors.New("too many dimensions")
 	ErrStridesLength = errors.New("strides do not match shape")
@@ -15,14 +15,17 @@ var (
 	ErrPackedLayout  = errors.New("packed sub-byte data is not C-contiguous")
 )
 
-// A LayoutError reports why [CheckLayout] rejected a layout. Err is one of
-// ErrTooManyDims, ErrStridesLength, ErrNegativeDim, ErrOverflow,
-// ErrUnknownDataType or ErrPackedLayout; Detail names the offending values.
+// A LayoutError reports why [CheckLayout] rejected a layout.
+// [LayoutError.Err] is one of [ErrTooManyDims], [ErrStridesLength],
+// [ErrNegativeDim], [ErrOverflow], [ErrUnknownDataType] or [ErrPackedLayout];
+// [LayoutError.Detail] names the offending values.
 type LayoutError struct {
-	Err    error
-	Detail string
+	Err    error  // the kind of fault
+	Detail string // the offending values; empty when there is nothing to name
 }
 
+// Error returns "dlpack: ", the text of [LayoutError.Err] and, when there is
+// one, [LayoutError.Detail].
 func (e *LayoutError) Error() string {
 	if e.Detail == "" {
 		return "dlpack: " + e.Err.Error()
@@ -30,8 +33,8 @@ func (e *LayoutError) Error() string {
 	return "dlpack: " + e.Err.Error() + ": " + e.Detail
 }
 
-// Unwrap returns e.Err, so that errors.Is(err, ErrOverflow) and the like
-// work on a *LayoutError.
+// Unwrap returns e.Err, so that [errors.Is](err, [ErrOverflow]) and the like
+// work on a [*LayoutError].
 func (e *LayoutError) Unwrap() error { return e.Err }
 
 // Extent describes the memory a valid layout touches, as [CheckLayout]
@@ -42,24 +45,25 @@ type Extent struct {
 	Elements int64
 	// Low and High are the lowest byte touched and one past the highest,
 	// relative to the address of the element at index (0, ..., 0).
-	// Negative strides make Low negative. Both are 0 when Elements is 0.
+	// Negative strides make Low negative. Both are 0 when [Extent.Elements]
+	// is 0.
 	Low, High int64
 	// DenseBytes is the number of bytes the elements take when laid out
-	// C-contiguously, as in a copy of them: Elements times the size of an
-	// item, or ceil(Elements*Bits*Lanes/8) for packed sub-byte data. It
-	// exceeds Bytes for a layout that repeats elements with stride 0; a
-	// layout whose copy would not fit in an int64 is not valid.
+	// C-contiguously, as in a copy of them: [Extent.Elements] times the size
+	// of an item, or ceil(Elements*Bits*Lanes/8) for packed sub-byte data. It
+	// exceeds [Extent.Bytes] for a layout that repeats elements with stride
+	// 0; a layout whose copy would not fit in an int64 is not valid.
 	DenseBytes int64
 	// CContiguous reports whether the elements lie in row-major order
 	// with no gaps. Strides of dimensions of size 1 do not matter, and an
 	// empty tensor counts as contiguous.
 	CContiguous bool
-	// FContiguous is like CContiguous for column-major order.
+	// FContiguous is like [Extent.CContiguous] for column-major order.
 	FContiguous bool
 }
 
 // Bytes returns the size of the memory the layout touches, High - Low.
-// CheckLayout guarantees it does not overflow.
+// [CheckLayout] guarantees it does not overflow.
 func (e Extent) Bytes() int64 { return e.High - e.Low }
 
 func absU(a int64) uint64 {

@@ -65,7 +65,7 @@ func CheckLayout(shape, strides []int64, dt DataType, padded bool) (Extent, erro
 // ContiguousLayout is [CheckLayout] for the C-contiguous layout of shape:
 // it writes the strides into dst[:len(shape)] as [ContiguousStrides] does
 // (allocating them when dst is too short), and returns them with the
-// extent. It costs one call into C where ContiguousStrides and CheckLayout
+// extent. It costs one call into C where [ContiguousStrides] and [CheckLayout]
 // cost two.
 func ContiguousLayout(shape []int64, dst []int64, dt DataType, padded bool) (Extent, []int64, error) {
 	if len(shape) > MaxNDim {

@@ -16,7 +16,7 @@ const (
 // Version is a DLPack ABI version. It has the layout of the C struct
 // DLPackVersion.
 type Version struct {
-	Major, Minor uint32
+	Major, Minor uint32 // the major and the minor version numbers
 }
 
 // Current is the ABI version this package implements.

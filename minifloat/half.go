@@ -14,7 +14,7 @@ import (
 // quiet NaN of the same sign.
 func EncodeFloat16(f float64) uint16 { return narrow(f, 5, 10) }
 
-// EncodeBfloat16 is EncodeFloat16 for bfloat16, the upper half of an IEEE
+// EncodeBfloat16 is [EncodeFloat16] for bfloat16, the upper half of an IEEE
 // binary32: 8 exponent and 7 mantissa bits.
 func EncodeBfloat16(f float64) uint16 { return narrow(f, 8, 7) }
 

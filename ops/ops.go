@@ -1,13 +1,14 @@
 // Package ops holds kernels that work in place on tensors imported with
-// package consumer, of any strides and any producer: the Go half of
+// package [consumer], of any strides and any producer: the Go half of
 // godlpack.ops, and an example of Go code on DLPack memory.
 //
-// Numbers cross as scalar.Scalar. Errors wrap the consumer package's:
-// consumer.ErrDType for a dtype a kernel does not support or a factor of the
-// wrong kind, consumer.ErrLayout for shapes that do not match,
-// consumer.ErrReadOnly (or ErrDevice, ErrReleased) for a tensor that may not
-// be written or read; scalar.ErrRange wraps a factor that does not fit the
-// dtype, ErrOverlap an output whose elements share memory.
+// Numbers cross as [scalar.Scalar]. Errors wrap the consumer package's:
+// [consumer.ErrDType] for a dtype a kernel does not support or a factor of the
+// wrong kind, [consumer.ErrLayout] for shapes that do not match,
+// [consumer.ErrReadOnly] (or [consumer.ErrDevice], [consumer.ErrReleased])
+// for a tensor that may not be written or read; [scalar.ErrRange] wraps a
+// factor that does not fit the dtype, [ErrOverlap] an output whose elements
+// share memory.
 package ops
 
 import (
@@ -39,9 +40,9 @@ func Work(t *consumer.Tensor) int64 {
 	return t.NBytes()
 }
 
-// Sum returns the sum of t's elements: a scalar.Int (wrapping int64, as
+// Sum returns the sum of t's elements: a [scalar.Int] (wrapping int64, as
 // NumPy's sum wraps) for signed integers and bool (the count of true
-// elements), a scalar.Uint (wrapping) for unsigned integers, a scalar.Float
+// elements), a [scalar.Uint] (wrapping) for unsigned integers, a [scalar.Float]
 // (summed in float64) for float16, bfloat16, float32 and float64.
 func Sum(t *consumer.Tensor) (scalar.Scalar, error) {
 	if err := t.CheckReadable(); err != nil {
@@ -129,7 +130,7 @@ func writable(t *consumer.Tensor) error {
 
 // Scale multiplies t's elements by factor in place, in the dtype's own
 // arithmetic: integers wrap, and need an integer factor that the dtype holds
-// (scalar.ErrRange otherwise); float16, bfloat16, float32 and float64 round
+// ([scalar.ErrRange] otherwise); float16, bfloat16, float32 and float64 round
 // the factor to the dtype first and multiply with one rounding, as NumPy's
 // x *= x.dtype.type(a) does.
 func Scale(t *consumer.Tensor, factor scalar.Scalar) error {
@@ -210,8 +211,9 @@ func scaleHalf(t *consumer.Tensor, f float64, enc func(float64) uint16, dec func
 }
 
 // Copy copies src's elements into dst in place, whatever the strides of
-// either, as consumer.Tensor.CopyFrom does: same shape (ErrLayout), same
-// dtype (ErrDType), and src may overlap dst.
+// either, as [consumer.Tensor.CopyFrom] does: same shape
+// ([consumer.ErrLayout]), same dtype ([consumer.ErrDType]), and src may
+// overlap dst.
 func Copy(dst, src *consumer.Tensor) error {
 	if err := writable(dst); err != nil {
 		return err

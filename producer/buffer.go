@@ -17,19 +17,19 @@ import (
 // cannot be allocated.
 var ErrNoMemory = errors.New("producer: out of memory")
 
-// ErrReleased is returned by the methods of a Buffer that has been released.
+// ErrReleased is returned by the methods of a [Buffer] that has been released.
 var ErrReleased = errors.New("producer: buffer already released")
 
-// Alignment is the alignment in bytes of the data of a buffer made by Alloc.
+// Alignment is the alignment in bytes of the data of a buffer made by [Alloc].
 const Alignment = 64
 
 // Alignment must be producer.h's GDL_ALIGN: this fails to compile if not.
 const _ = uint(Alignment-C.GDL_ALIGN) + uint(C.GDL_ALIGN-Alignment)
 
-// A Buffer is memory that can be exported: C memory made by Alloc, or a Go
-// slice pinned by Pin. It holds one reference to the memory's owner; each
+// A Buffer is memory that can be exported: C memory made by [Alloc], or a Go
+// slice pinned by [Pin]. It holds one reference to the memory's owner; each
 // managed tensor exported from it holds another. Its methods may be called
-// concurrently, except Release, which must come after all the others.
+// concurrently, except [Buffer.Release], which must come after all the others.
 type Buffer struct {
 	owner    *C.gdl_owner
 	data     unsafe.Pointer
@@ -37,9 +37,9 @@ type Buffer struct {
 	released atomic.Bool
 }
 
-// Alloc returns a buffer of nbytes bytes of C memory aligned to Alignment,
+// Alloc returns a buffer of nbytes bytes of C memory aligned to [Alignment],
 // with unspecified contents. Its data address is never nil, even for 0
-// bytes. When memory runs out it returns ErrNoMemory rather than aborting.
+// bytes. When memory runs out it returns [ErrNoMemory] rather than aborting.
 func Alloc(nbytes int) (*Buffer, error) {
 	if nbytes < 0 {
 		return nil, fmt.Errorf("producer: negative buffer size %d", nbytes)
@@ -52,7 +52,7 @@ func Alloc(nbytes int) (*Buffer, error) {
 	return &Buffer{owner: o, data: data, n: nbytes}, nil
 }
 
-// Pinnable is the set of Go types whose slices Pin accepts: fixed-size
+// Pinnable is the set of Go types whose slices [Pin] accepts: fixed-size
 // values that hold no Go pointers, which C may keep.
 type Pinnable interface {
 	~bool | ~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 |
@@ -66,11 +66,11 @@ type pinned struct {
 }
 
 // Pin returns a buffer over the elements of s, without copying them. The
-// memory is pinned with a runtime.Pinner, so the garbage collector neither
+// memory is pinned with a [runtime.Pinner], so the garbage collector neither
 // moves nor frees it, until the buffer is released and the last deleter of
 // a tensor exported from it has run, whichever thread that happens on. The
 // caller may keep using s; whoever writes it must agree with the consumers
-// (export it ReadOnly to forbid them writing).
+// (export it [dlpack.ReadOnly] to forbid them writing).
 //
 // An empty s gives an empty buffer of C memory, since DLPack wants a
 // non-nil data address.
@@ -114,8 +114,8 @@ func (b *Buffer) Pointer() unsafe.Pointer {
 func (b *Buffer) Len() int { return b.n }
 
 // Bytes returns the buffer's memory as a byte slice, or nil once the buffer
-// is released. The slice must not be used after Release unless a managed
-// tensor exported from the buffer is still alive.
+// is released. The slice must not be used after [Buffer.Release] unless a
+// managed tensor exported from the buffer is still alive.
 func (b *Buffer) Bytes() []byte {
 	if b.released.Load() {
 		return nil
@@ -123,7 +123,7 @@ func (b *Buffer) Bytes() []byte {
 	return unsafe.Slice((*byte)(b.data), b.n)
 }
 
-// Retain returns a new Buffer for the same memory with a reference of its
+// Retain returns a new [Buffer] for the same memory with a reference of its
 // own, to be released independently of b.
 func (b *Buffer) Retain() (*Buffer, error) {
 	if b.released.Load() {

@@ -22,15 +22,18 @@ import (
 // has no way to mark.
 var ErrVersion = errors.New("producer: the negotiated DLPack version cannot describe this tensor")
 
-// A Layout says how a tensor lies in a Buffer.
+// A Layout says how a tensor lies in a [Buffer].
 type Layout struct {
+	// Shape is the size of each dimension.
 	Shape []int64
 	// Strides are in elements; nil means C-contiguous.
 	Strides []int64
-	DType   dlpack.DataType
-	// Device is where the memory is; the zero Device means the CPU.
+	// DType is the data type of the elements.
+	DType dlpack.DataType
+	// Device is where the memory is; the zero [dlpack.Device] means the CPU.
 	Device dlpack.Device
-	// Flags may hold ReadOnly, IsCopied and IsSubbyteTypePadded.
+	// Flags may hold [dlpack.ReadOnly], [dlpack.IsCopied] and
+	// [dlpack.IsSubbyteTypePadded].
 	Flags dlpack.Flags
 	// Offset is the byte offset of element (0, …, 0) in the buffer, which
 	// negative strides need.
@@ -38,17 +41,18 @@ type Layout struct {
 }
 
 // Negotiate returns the version of the managed tensor to make for a
-// consumer that asked for at most asked (its max_version; the zero Version,
-// or any major 0, when it asked for a legacy DLManagedTensor) and a tensor
-// that needs at least need (dlpack.MinVersion of its dtype and device):
+// consumer that asked for at most asked (its max_version; the zero
+// [dlpack.Version], or any major 0, when it asked for a legacy
+// DLManagedTensor) and a tensor that needs at least need ([dlpack.MinVersion]
+// of its dtype and device):
 //
 //   - major 0: 0.0, a legacy DLManagedTensor, which cannot describe a
 //     tensor that needs a version, nor say that one is read-only (an error
-//     wrapping ErrVersion);
+//     wrapping [ErrVersion]);
 //   - major 1: 1.min(asked minor, our minor), raised to need's minor when
 //     the tensor needs more, as the array API allows: the consumer checks
 //     the version it gets;
-//   - a newer major: dlpack.Current.
+//   - a newer major: [dlpack.Current].
 func Negotiate(asked, need dlpack.Version, readOnly bool) (dlpack.Version, error) {
 	var out C.DLPackVersion
 	rc := C.gdl_negotiate(cVersion(asked), cVersion(need), C.bool(readOnly), &out)
@@ -68,8 +72,8 @@ func cVersion(v dlpack.Version) C.DLPackVersion {
 
 // Check validates l against a buffer of size bytes. It returns an error
 // naming the bad value for unknown flag bits or an offset outside the
-// buffer, a *dlpack.LayoutError for an unknown dtype or an invalid shape
-// and strides (one wrapping dlpack.ErrOverflow when the elements, copied
+// buffer, a [*dlpack.LayoutError] for an unknown dtype or an invalid shape
+// and strides (one wrapping [dlpack.ErrOverflow] when the elements, copied
 // densely, would take more than 2**63 bytes, which stride-0 dimensions
 // allow), and an error naming the bytes when an element lies outside the
 // buffer.
@@ -144,11 +148,11 @@ func (l *Layout) view(data unsafe.Pointer, shape, strides *int64) C.gdl_view {
 }
 
 // Export describes the buffer with l as a managed tensor of the version
-// Negotiate gives for asked, in one C allocation that also holds the shape
+// [Negotiate] gives for asked, in one C allocation that also holds the shape
 // and strides, and which holds a reference to the buffer's memory until its
-// deleter runs. It fails with Check's error when l does not fit the buffer,
-// with an error wrapping ErrVersion when the version cannot describe the
-// tensor, or with ErrNoMemory or ErrReleased.
+// deleter runs. It fails with [Layout.Check]'s error when l does not fit the
+// buffer, with an error wrapping [ErrVersion] when the version cannot
+// describe the tensor, or with [ErrNoMemory] or [ErrReleased].
 func (b *Buffer) Export(l Layout, asked dlpack.Version) (dlpack.Managed, error) {
 	if b.released.Load() {
 		return dlpack.Managed{}, ErrReleased
@@ -179,11 +183,12 @@ func (b *Buffer) Export(l Layout, asked dlpack.Version) (dlpack.Managed, error) 
 	return dlpack.Managed{Pointer: p, Versioned: v.Major != 0}, nil
 }
 
-// ExportCopy is Export for a new C-contiguous copy of the tensor l lays out
-// in b, what a consumer asking for copy=True gets: the copy lives in C
-// memory of its own, freed by the managed tensor's deleter, and is flagged
-// IsCopied and writable (IsSubbyteTypePadded is kept, ReadOnly dropped, so
-// a legacy version may describe it). Its errors are Export's.
+// ExportCopy is [Buffer.Export] for a new C-contiguous copy of the tensor l
+// lays out in b, what a consumer asking for copy=True gets: the copy lives in
+// C memory of its own, freed by the managed tensor's deleter, and is flagged
+// [dlpack.IsCopied] and writable ([dlpack.IsSubbyteTypePadded] is kept,
+// [dlpack.ReadOnly] dropped, so a legacy version may describe it). Its errors
+// are [Buffer.Export]'s.
 func (b *Buffer) ExportCopy(l Layout, asked dlpack.Version) (dlpack.Managed, error) {
 	if b.released.Load() {
 		return dlpack.Managed{}, ErrReleased
@@ -205,9 +210,10 @@ func (b *Buffer) ExportCopy(l Layout, asked dlpack.Version) (dlpack.Managed, err
 }
 
 // Contiguous returns the layout of a C-contiguous copy of l's elements, as
-// CopyOf makes it: the same shape, dtype and device, nil strides, no
-// offset, and the flags IsCopied and l's IsSubbyteTypePadded (a copy is
-// writable, whoever may write the original).
+// [CopyOf] makes it: the same shape, dtype and device, nil strides, no
+// offset, and the flags [dlpack.IsCopied] and l's
+// [dlpack.IsSubbyteTypePadded] (a copy is writable, whoever may write the
+// original).
 func (l Layout) Contiguous() Layout {
 	return Layout{Shape: l.Shape, DType: l.DType, Device: l.Device,
 		Flags: l.Flags&dlpack.IsSubbyteTypePadded | dlpack.IsCopied}
@@ -217,8 +223,8 @@ func (l Layout) Contiguous() Layout {
 // the elements that l lays out from data, the address of element (0, …, 0)
 // (l.Offset is ignored): l.Contiguous() describes the copy. data must be
 // CPU-accessible and hold every element of l, which CopyOf cannot check; it
-// checks l itself, with Check's errors (except those about a buffer), and
-// fails with ErrNoMemory when the copy cannot be allocated.
+// checks l itself, with [Layout.Check]'s errors (except those about a
+// buffer), and fails with [ErrNoMemory] when the copy cannot be allocated.
 func CopyOf(data unsafe.Pointer, l Layout) (*Buffer, error) {
 	var buf [dlpack.MaxNDim]int64
 	ext, strides, err := l.checkLayout(buf[:])
@@ -241,13 +247,13 @@ func CopyOf(data unsafe.Pointer, l Layout) (*Buffer, error) {
 	return c, nil
 }
 
-// Describe checks l against the buffer as Export does and fills *dst, a
-// gdl_source of producer.h, so that C code can export the tensor as often
-// as it is asked (gdl_negotiate, gdl_pack) without calling Go: dst.owner
-// gets a reference of its own to the memory, which the C holder drops with
-// gdl_owner_drop; dst.view.shape and dst.view.strides must point to room
-// for len(l.Shape) values each, which Describe fills (strides in elements,
-// never nil). Its errors are Check's and ErrReleased.
+// Describe checks l against the buffer as [Buffer.Export] does and fills
+// *dst, a gdl_source of producer.h, so that C code can export the tensor as
+// often as it is asked (gdl_negotiate, gdl_pack) without calling Go:
+// dst.owner gets a reference of its own to the memory, which the C holder
+// drops with gdl_owner_drop; dst.view.shape and dst.view.strides must point
+// to room for len(l.Shape) values each, which Describe fills (strides in
+// elements, never nil). Its errors are [Layout.Check]'s and [ErrReleased].
 func (b *Buffer) Describe(l Layout, dst unsafe.Pointer) error {
 	if b.released.Load() {
 		return ErrReleased

@@ -28,26 +28,27 @@ var (
 // A Kind says which fields of a [Scalar] holds its value.
 type Kind uint8
 
-// The kinds of Scalar.
+// The kinds of [Scalar].
 const (
-	Bool    Kind = iota // Int is 0 or 1
-	Int                 // Int
-	Uint                // Uint, a value above math.MaxInt64
-	Float               // Real
-	Complex             // Real and Imag
+	Bool    Kind = iota // [Scalar.Int] is 0 or 1
+	Int                 // [Scalar.Int]
+	Uint                // [Scalar.Uint], a value above [math.MaxInt64]
+	Float               // [Scalar.Real]
+	Complex             // [Scalar.Real] and [Scalar.Imag]
 	// BigInt is an integer beyond both int64 and uint64 (Python's
-	// 2**64, say): Real holds it rounded to float64. Float types store that
-	// value, as NumPy's full does; integer and bool types cannot hold it.
+	// 2**64, say): [Scalar.Real] holds it rounded to float64. Float types
+	// store that value, as NumPy's full does; integer and bool types cannot
+	// hold it.
 	BigInt
 )
 
 // A Scalar is one number to store as an element, of any of the kinds
 // Python's bool, int (of any size), float and complex have.
 type Scalar struct {
-	Kind       Kind
-	Int        int64
-	Uint       uint64
-	Real, Imag float64
+	Kind       Kind    // which of the fields below hold the value
+	Int        int64   // the value of kinds [Bool] and [Int]
+	Uint       uint64  // the value of kind [Uint]
+	Real, Imag float64 // the value of kinds [Float] and [BigInt]; the parts of a [Complex]
 }
 
 // Float returns s as a float64 (its real part for a complex).
@@ -62,14 +63,14 @@ func (s Scalar) Float() float64 {
 }
 
 // Encode returns the bytes of one element of dt holding s, in native
-// (little-endian) order: ItemSize() bytes, one byte for a sub-byte type.
-// It converts as NumPy's full does: a value out of an integer type's range
-// is an error wrapping ErrRange, a NaN or infinity one wrapping
-// ErrNotFinite, and a complex value with an imaginary part stored in a real
-// type one wrapping ErrComplex (bool takes it: true unless both parts are
-// 0); floats round to nearest, ties to even (the
-// float8, float6 and float4 types as [minifloat.Encode] rounds). dt must be
-// valid ([dlpack.DataType.Check]).
+// (little-endian) order: [dlpack.DataType.ItemSize] bytes, one byte for a
+// sub-byte type. It converts as NumPy's full does: a value out of an integer
+// type's range is an error wrapping [ErrRange], a NaN or infinity one
+// wrapping [ErrNotFinite], and a complex value with an imaginary part stored
+// in a real type one wrapping [ErrComplex] (bool takes it: true unless both
+// parts are 0); floats round to nearest, ties to even (the float8, float6 and
+// float4 types as [minifloat.Encode] rounds). dt must be valid
+// ([dlpack.DataType.Check]).
 func Encode(dt dlpack.DataType, s Scalar) ([]byte, error) {
 	out := make([]byte, dt.ItemSize())
 	if err := Put(dt, out, s); err != nil {

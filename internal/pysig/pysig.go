@@ -23,11 +23,11 @@ const (
 
 // A Param is one parameter of a signature.
 type Param struct {
-	Name       string
-	Kind       Kind
+	Name       string // the parameter's name, an identifier
+	Kind       Kind   // how the parameter may be passed
 	Annotation string // the text after ':', trimmed; "" when none
 	Default    string // the text after '=', trimmed
-	HasDefault bool
+	HasDefault bool   // the parameter has a default: [Param.Default] holds it
 }
 
 // Parse reads a parameter list: names separated by commas, each with an
@@ -178,7 +178,7 @@ type Tensor struct {
 	Order    byte     // 'C' or 'F' for a contiguous layout; 0 for any strides
 	Device   string   // "cpu" (any CPU-readable memory, the default), "any", or a device name such as "cuda"
 	Writable bool     // the function writes the tensor: it must be writable and not overlap itself
-	Convert  bool     // a tensor of another dtype or order is copied into what is asked (never with Writable)
+	Convert  bool     // a tensor of another dtype or order is copied into what is asked (never with [Tensor.Writable])
 }
 
 // ParseTensor reads an annotation "tensor" or "tensor[item, …]", whose items
