@@ -338,7 +338,10 @@ void gdl_source_fill(gdl_source *s, gdl_owner *owner, const gdl_inspected *v, ui
  * the rule of gdl_import (and of from_dlpack's short cut for its own
  * Tensors): 0, or -1 with BufferError.
  */
-int gdl_device_refused(const gdl_request *req, DLDevice d);
+int gdl_device_refused_slow(const gdl_request *req, DLDevice d);
+static inline int gdl_device_refused(const gdl_request *req, DLDevice d) {
+	return req->has_device ? gdl_device_refused_slow(req, d) : 0;
+}
 
 /* ---- Exporting types: __dlpack__, __dlpack_device__ and the C exchange API (exporter.c) ---- */
 

@@ -38,9 +38,7 @@ void gdl_imported_release(gdl_imported *im) {
 		gdl_delete_keeping_error(im->managed, im->versioned);
 }
 
-int gdl_device_refused(const gdl_request *req, DLDevice d) {
-	if (!req->has_device)
-		return 0;
+int gdl_device_refused_slow(const gdl_request *req, DLDevice d) {
 	if (req->device.device_type == kDLCPU && !gdl_is_cpu_accessible(d)) {
 		PyErr_Format(PyExc_BufferError, "device='cpu' was asked for, but the producer returned data on device (%d, %d)",
 		             (int)d.device_type, (int)d.device_id);
@@ -67,12 +65,14 @@ static int refuse(gdl_taken *tk, PyObject *exc, const char *format, ...) {
 
 /* validate is gdl_validate of what tk holds: its managed tensor, or the borrowed view, inspected as the tensor it mirrors. */
 static inline __attribute__((always_inline)) int validate(gdl_taken *tk, int64_t *strides_buf, gdl_inspected *v) {
-	bool borrowed = tk->lender != NULL;
-	void *m = borrowed ? (void *)&tk->view : tk->managed;
-	bool versioned = borrowed || tk->versioned;
-	if (gdl_inspect(m, versioned, strides_buf, v) == GDL_INSPECT_OK)
+	/* Two calls, each with its constant versioned: a borrowed view is always read as a versioned tensor. */
+	if (tk->lender != NULL ? gdl_inspect(&tk->view, true, strides_buf, v) == GDL_INSPECT_OK
+	                       : gdl_inspect(tk->managed, tk->versioned, strides_buf, v) == GDL_INSPECT_OK)
 		return 0;
-	refuse_inspected(m, versioned);
+	if (tk->lender != NULL)
+		refuse_inspected(&tk->view, true);
+	else
+		refuse_inspected(tk->managed, tk->versioned);
 	gdl_taken_release(tk);
 	return -1;
 }

@@ -18,6 +18,13 @@
 #include <Python.h>
 #include <stdbool.h>
 
+/* PyMemberDef's names from 3.12 (descrobject.h); before, structmember.h's. */
+#if PY_VERSION_HEX < 0x030C0000
+#include <structmember.h>
+#define Py_T_PYSSIZET T_PYSSIZET
+#define Py_READONLY READONLY
+#endif
+
 /*
  * gdl_type_lookup_ref finds name along type's MRO without calling any Python
  * code or setting an exception (through CPython's method cache) and returns a

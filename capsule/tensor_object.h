@@ -9,13 +9,6 @@
 
 #include "tensor.h"
 
-/* PyMemberDef's names from 3.12; before, structmember.h's. */
-#if PY_VERSION_HEX < 0x030C0000
-#include <structmember.h>
-#define Py_T_PYSSIZET T_PYSSIZET
-#define Py_READONLY READONLY
-#endif
-
 /*
  * The Tensor object: a gdl_source (what __dlpack__ exports) whose shape and
  * element strides live in dims, followed by the byte strides the buffer

@@ -36,9 +36,10 @@ PyObject *gdl_module_new(const char *name, const char *doc) {
 	return m;
 }
 
-gdl_bound *gdl_bound_new(const char *name, const char *doc) {
+gdl_bound *gdl_bound_new(const char *name, const char *qualname, const char *doc) {
 	gdl_bound *b = calloc(1, sizeof *b);
-	if (b == NULL || (b->name = gdl_strdup(name)) == NULL || (b->doc = gdl_strdup(doc)) == NULL) {
+	if (b == NULL || (b->name = gdl_strdup(name)) == NULL || (b->qualname = gdl_strdup(qualname)) == NULL ||
+	    (b->doc = gdl_strdup(doc)) == NULL) {
 		gdl_bound_free(b);
 		PyErr_NoMemory();
 		return NULL;
@@ -61,6 +62,8 @@ void gdl_bound_free(gdl_bound *b) {
 	for (int i = 0; i < GDL_SIGNATURE_MAX; i++)
 		Py_XDECREF(b->sig.interned[i]);
 	free(b->name);
+	free(b->qualname);
+	free(b->class_name);
 	free(b->doc);
 	free(b);
 }
@@ -572,7 +575,7 @@ static PyObject *call_with(const gdl_bound *b, PyObject **slots, gdl_call *c) {
 	return r;
 }
 
-static PyObject *bound_call(const gdl_bound *b, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+PyObject *gdl_bound_call(const gdl_bound *b, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
 	PyObject *slots[GDL_BIND_MAX_PARAMS];
 	if (gdl_parse((gdl_signature *)&b->sig, args, nargs, kwnames, slots) != 0)
 		return NULL;
@@ -589,62 +592,26 @@ static PyObject *bound_call(const gdl_bound *b, PyObject *const *args, Py_ssize_
 	return r;
 }
 
-/*
- * Each bound function is a built-in function bound to its module (so that
- * __module__, __qualname__ and pickling by name are CPython's own), whose C
- * function is one of these trampolines: each knows its slot of the table.
- */
-#define GDL_BIND_MAX_FUNCS 1000
-static const gdl_bound *table[GDL_BIND_MAX_FUNCS];
-static int ntable;
-
-#define TRAMPOLINE(a, b, c)                                                                                     \
-	static PyObject *tramp_##a##b##c(PyObject *m, PyObject *const *args, Py_ssize_t n, PyObject *kw) {          \
-		return bound_call(table[a * 100 + b * 10 + c], args, n, kw);                                            \
-	}
-#define TRAMPOLINES10(a, b)                                                                                     \
-	TRAMPOLINE(a, b, 0) TRAMPOLINE(a, b, 1) TRAMPOLINE(a, b, 2) TRAMPOLINE(a, b, 3) TRAMPOLINE(a, b, 4)         \
-	TRAMPOLINE(a, b, 5) TRAMPOLINE(a, b, 6) TRAMPOLINE(a, b, 7) TRAMPOLINE(a, b, 8) TRAMPOLINE(a, b, 9)
-#define TRAMPOLINES100(a)                                                                                       \
-	TRAMPOLINES10(a, 0) TRAMPOLINES10(a, 1) TRAMPOLINES10(a, 2) TRAMPOLINES10(a, 3) TRAMPOLINES10(a, 4)         \
-	TRAMPOLINES10(a, 5) TRAMPOLINES10(a, 6) TRAMPOLINES10(a, 7) TRAMPOLINES10(a, 8) TRAMPOLINES10(a, 9)
-TRAMPOLINES100(0) TRAMPOLINES100(1) TRAMPOLINES100(2) TRAMPOLINES100(3) TRAMPOLINES100(4)
-TRAMPOLINES100(5) TRAMPOLINES100(6) TRAMPOLINES100(7) TRAMPOLINES100(8) TRAMPOLINES100(9)
-
-#define P(a, b, c) (PyCFunction)(void (*)(void))tramp_##a##b##c,
-#define P10(a, b) P(a, b, 0) P(a, b, 1) P(a, b, 2) P(a, b, 3) P(a, b, 4) P(a, b, 5) P(a, b, 6) P(a, b, 7) P(a, b, 8) P(a, b, 9)
-#define P100(a) P10(a, 0) P10(a, 1) P10(a, 2) P10(a, 3) P10(a, 4) P10(a, 5) P10(a, 6) P10(a, 7) P10(a, 8) P10(a, 9)
-static const PyCFunction trampolines[GDL_BIND_MAX_FUNCS] = {
-	P100(0) P100(1) P100(2) P100(3) P100(4) P100(5) P100(6) P100(7) P100(8) P100(9)};
-
-int gdl_bound_add(PyObject *m, gdl_bound *b) {
-	if (ntable == GDL_BIND_MAX_FUNCS) {
-		PyErr_Format(PyExc_ImportError, "cannot bind %s: one extension binds at most %d functions", b->name,
-		             GDL_BIND_MAX_FUNCS);
-		return -1;
-	}
+void gdl_bound_finish(gdl_bound *b) {
 	b->sig.func = b->name;
 	b->sig.n = b->nparams;
 	for (int i = 0; i < b->nparams; i++)
 		b->sig.names[i] = b->params[i].name;
-	b->def.ml_name = b->name;
-	b->def.ml_doc = b->doc;
-	b->def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
-	b->def.ml_meth = trampolines[ntable];
+}
+
+int gdl_bound_add(PyObject *m, gdl_bound *b) {
+	gdl_bound_finish(b);
 	PyObject *modname = PyModule_GetNameObject(m);
 	if (modname == NULL)
 		return -1;
-	PyObject *f = PyCFunction_NewEx(&b->def, m, modname);
+	PyObject *f = gdl_function_new(b, modname, m);
 	Py_DECREF(modname);
 	if (f == NULL)
 		return -1;
-	table[ntable] = b;
 	if (PyModule_AddObjectRef(m, b->name, f) != 0) {
-		table[ntable] = NULL;
-		Py_DECREF(f); /* its definition is b's, which the caller frees: nothing else holds f */
+		Py_DECREF(f); /* its record is b, which the caller frees: nothing else holds f */
 		return -1;
 	}
-	ntable++;
 	Py_DECREF(f);
 	return 0;
 }

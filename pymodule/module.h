@@ -98,8 +98,10 @@ typedef struct {
 	uint8_t results[GDL_BIND_MAX_RESULTS];
 	int return_as;
 	bool release_gil;
-	char *name, *doc;
-	PyMethodDef def;
+	char *name;       /* its Python name: "clip_", "update" */
+	char *qualname;   /* "clip_", "Accumulator.update" */
+	char *class_name; /* a method's class, "rowstats.Accumulator"; NULL for a function */
+	char *doc;        /* its text signature, "--", then its docstring (as CPython's built-ins) */
 } gdl_bound;
 
 /*
@@ -166,10 +168,10 @@ typedef struct {
 PyObject *gdl_module_new(const char *name, const char *doc);
 
 /*
- * gdl_bound_new returns a zeroed gdl_bound with name and doc copied, or NULL
+ * gdl_bound_new returns a zeroed gdl_bound with its names and doc copied, or NULL
  * with MemoryError. Go fills its plan, then gdl_bound_add adds it to m.
  */
-gdl_bound *gdl_bound_new(const char *name, const char *doc);
+gdl_bound *gdl_bound_new(const char *name, const char *qualname, const char *doc);
 
 /* gdl_bound_free frees a gdl_bound that gdl_bound_add never took. */
 void gdl_bound_free(gdl_bound *b);
@@ -179,11 +181,26 @@ char *gdl_strdup(const char *s);
 
 /*
  * gdl_bound_add finishes b (its signature for gdl_parse) and adds it to m as
- * a built-in function bound to m: __module__, __qualname__, pickling by name
- * and __text_signature__ (from b->doc) all as for a function of a C module.
- * -1 with an exception; b is then b's caller's to free.
+ * a function of the binder's (gdl_function_new): __module__, __qualname__,
+ * pickling by name and __text_signature__ (from b->doc) all as for a
+ * function of a C module. -1 with an exception; b is then b's caller's to
+ * free.
  */
 int gdl_bound_add(PyObject *m, gdl_bound *b);
+
+/* gdl_bound_finish readies b's signature for gdl_parse, from its parameters. */
+void gdl_bound_finish(gdl_bound *b);
+
+/*
+ * gdl_function_new returns the binder's function object of b (function.c),
+ * a function of the module named module (a str) whose __self__ is self (the
+ * module), or a method when b->class_name is set (self NULL). NULL with an
+ * exception.
+ */
+PyObject *gdl_function_new(const gdl_bound *b, PyObject *module, PyObject *self);
+
+/* gdl_bound_call is the call of b: the vectorcall of its function object. */
+PyObject *gdl_bound_call(const gdl_bound *b, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
 /* gdl_result_bytes copies n bytes into C memory for a string or bytes result; NULL when out of memory. */
 char *gdl_result_bytes(const void *p, size_t n);

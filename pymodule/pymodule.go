@@ -407,7 +407,7 @@ func (p *param) typeName() string {
 // cStruct makes the C description of b that calls read. nil with an exception.
 func (b *binding) cStruct() *C.gdl_bound {
 	name, doc := C.CString(b.name), C.CString(b.textSignature()+"\n--\n\n"+b.doc)
-	cb := C.gdl_bound_new(name, doc)
+	cb := C.gdl_bound_new(name, name, doc)
 	C.free(unsafe.Pointer(name))
 	C.free(unsafe.Pointer(doc))
 	if cb == nil {
