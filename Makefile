@@ -3,7 +3,8 @@ PYTHON ?= python3
 # What the interpreter says about itself, asked once.
 PYVER      := $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 EXT_SUFFIX := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-PY_INCLUDE := $(shell $(PYTHON) -c 'import sysconfig; p = sysconfig.get_paths(); print(" ".join("-I" + d for d in dict.fromkeys([p["include"], p["platinclude"]])))')
+# Its own header directories, as godlpack._headers decides them (run as a file: nothing need be installed).
+PY_INCLUDE := $(shell $(PYTHON) python/godlpack/_headers.py)
 ifeq ($(PYVER),)
 $(error PYTHON=$(PYTHON) does not run)
 endif
@@ -11,17 +12,16 @@ endif
 VENV ?= $(if $(filter python3,$(PYTHON)),.venv,.venv-$(PYVER))
 PY   := $(VENV)/bin/python
 
-# Every cgo build (go build, vet, test) compiles against this interpreter's headers. Go's build cache keys a
-# cgo package on CGO_CFLAGS, not on what pkg-config answers, so the include directory goes into CGO_CFLAGS:
-# a build for another Python recompiles instead of reusing the last one's objects. pkg-config, which the
-# sources ask for python3, is pointed at the same interpreter's python3.pc. GO_CFLAGS are the other C flags
-# (Go's own default when CGO_CFLAGS is unset). The cache does not see a change to a header another package
-# includes (capsule.h in pymodule) either: a digest of the headers in the flags makes one a cache miss.
+# Every cgo build (go build, vet, test) compiles against this interpreter's headers, which CGO_CFLAGS alone
+# names: Go's build cache keys a cgo package on CGO_CFLAGS, so a build for another Python recompiles instead of
+# reusing the last one's objects, and the sources ask pkg-config for nothing (a relocated interpreter's LIBPC
+# names the system's python3.pc, another Python's headers). GO_CFLAGS are the other C flags (Go's own default
+# when CGO_CFLAGS is unset). The cache does not see a change to a header another package includes (capsule.h in
+# pymodule) either: a digest of the headers in the flags makes one a cache miss.
 GO_CFLAGS ?= -O2 -g
 GO_HEADERS := $(shell cat $(sort $(wildcard */*.h)) | sha256sum | cut -c1-16)
-export CGO_CFLAGS      := $(PY_INCLUDE) $(GO_CFLAGS) -DGODLPACK_HEADERS=$(GO_HEADERS)
-export PKG_CONFIG_PATH := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("LIBPC") or "")')
-export CGO_ENABLED     := 1
+export CGO_CFLAGS  := $(PY_INCLUDE) $(GO_CFLAGS) -DGODLPACK_HEADERS=$(GO_HEADERS)
+export CGO_ENABLED := 1
 
 # The CPython versions CI tests; the suite runs on each (its own venv, .venv-X.Y), and each gets a wheel.
 PYTHONS       ?= 3.11 3.12 3.13
