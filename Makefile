@@ -15,10 +15,12 @@ PY   := $(VENV)/bin/python
 # Every cgo build (go build, vet, test) compiles against this interpreter's headers, which CGO_CFLAGS alone
 # names: Go's build cache keys a cgo package on CGO_CFLAGS, so a build for another Python recompiles instead of
 # reusing the last one's objects, and the sources ask pkg-config for nothing (a relocated interpreter's LIBPC
-# names the system's python3.pc, another Python's headers). GO_CFLAGS are the other C flags (Go's own default
-# when CGO_CFLAGS is unset). The cache does not see a change to a header another package includes (capsule.h in
-# pymodule) either: a digest of the headers in the flags makes one a cache miss.
-GO_CFLAGS ?= -O2 -g
+# names the system's python3.pc, another Python's headers). GO_CFLAGS are the other C flags: Go's own default
+# (when CGO_CFLAGS is unset), and a call to C API that the interpreter's headers mark deprecated is an error, on
+# every version tested (pip's builds under make take them too). The cache does not see a change to a header
+# another package includes (capsule.h in pymodule) either: a digest of the headers in the flags makes one a
+# cache miss.
+GO_CFLAGS ?= -O2 -g -Werror=deprecated-declarations
 GO_HEADERS := $(shell cat $(sort $(wildcard */*.h)) | sha256sum | cut -c1-16)
 export CGO_CFLAGS  := $(PY_INCLUDE) $(GO_CFLAGS) -DGODLPACK_HEADERS=$(GO_HEADERS)
 export CGO_ENABLED := 1

@@ -26,10 +26,10 @@ def go_cflags() -> str:
 
     Go's build cache keys a cgo package on its own directory's files and on CGO_CFLAGS, not on headers it
     includes from other directories (capsule.h in pymodule, say): a digest of them in the flags makes a changed
-    header a cache miss instead of a stale object.
+    header a cache miss instead of a stale object. A call to deprecated C API is an error, as under make.
     """
     digest = hashlib.sha256(b"".join(h.read_bytes() for h in sorted(ROOT.glob("*/*.h")))).hexdigest()[:16]
-    return shlex.join(["-O2", *include_flags(), f"-DGODLPACK_HEADERS={digest}"])
+    return shlex.join(["-O2", "-Werror=deprecated-declarations", *include_flags(), f"-DGODLPACK_HEADERS={digest}"])
 
 
 def go_env() -> dict[str, str]:
