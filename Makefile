@@ -25,9 +25,12 @@ GO_HEADERS := $(shell cat $(sort $(wildcard */*.h)) | sha256sum | cut -c1-16)
 export CGO_CFLAGS  := $(PY_INCLUDE) $(GO_CFLAGS) -DGODLPACK_HEADERS=$(GO_HEADERS)
 export CGO_ENABLED := 1
 
-# The CPython versions CI tests; the suite runs on each (its own venv, .venv-X.Y), and each gets a wheel.
-PYTHONS       ?= 3.11 3.12 3.13
-EXTRA_PYTHONS ?= $(filter-out $(PYVER),$(PYTHONS))
+# The CPython versions godlpack ships a wheel for (make wheels), and those the whole suite runs on in CI, each in
+# its own venv (.venv-X.Y): 3.11 and 3.12 differ little, and CI's time is spent on the newest. tools/find-python
+# finds each: pyenv's, one on PATH, or 3.14 and 3.15 unpacked from Debian's packages by tools/fetch-python.
+PYTHONS       ?= 3.11 3.12 3.13 3.14 3.15
+TEST_PYTHONS  ?= 3.11 3.13 3.14 3.15
+EXTRA_PYTHONS ?= $(filter-out $(PYVER),$(TEST_PYTHONS))
 VERSION       := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' python/godlpack/_version.py)
 
 .PHONY: demo test build bench soak clean distclean fuzz-ci memcheck example-test test-python test-pythons \
@@ -66,7 +69,7 @@ test-python: $(PY)
 	$(PY) -m pip install ".[test]"
 	$(PY) -m pytest -q -p no:cacheprovider --ignore tests/packaging tests
 
-# test-python for each of EXTRA_PYTHONS, found by tools/find-python (pyenv's versions, then PATH).
+# test-python for each of EXTRA_PYTHONS (TEST_PYTHONS but the default one), found by tools/find-python.
 test-pythons:
 	for v in $(EXTRA_PYTHONS); do \
 		py=$$(tools/find-python $$v) || exit 1; \
@@ -195,9 +198,10 @@ soak: $(PY)
 	$(PY) -m pip install ".[test]"
 	$(PY) bench/soak.py --readme README.md
 
-# Build outputs; distclean also removes the venvs (and with them the PyTorch download).
+# Build outputs; distclean also removes the venvs (and with them the PyTorch download) and the interpreters
+# tools/fetch-python unpacked.
 clean:
 	rm -rf build dist python/*.egg-info python/godlpack/_core*.so python/godlpack/_core*.h normalize normalize.h \
 		examples/*/build examples/*/dist examples/*/*.egg-info
 distclean: clean
-	rm -rf .venv .venv-*
+	rm -rf .venv .venv-* .cpython
