@@ -13,6 +13,7 @@ interpreters one after the other.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -94,6 +95,17 @@ def test_the_directories_compile_this_interpreters_python_h(tmp_path: Path) -> N
     r = subprocess.run([compiler(), "-fsyntax-only", *include_flags(), str(src)], capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, r.stderr
+
+
+def test_godlpack_build_prints_the_flags() -> None:
+    """`python -m godlpack.build --cflags`, the README's command for a Go author's own build."""
+    r = subprocess.run([sys.executable, "-m", "godlpack.build", "--cflags"], capture_output=True, text=True,
+                       timeout=120, env=child_env())
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert shlex.split(r.stdout) == include_flags()
+    r = subprocess.run([sys.executable, "-m", "godlpack.build"], capture_output=True, text=True, timeout=120,
+                       env=child_env())
+    assert r.returncode == 2 and "usage: python -m godlpack.build --cflags" in r.stderr
 
 
 def test_the_decoy_stops_a_build_that_asks_pkg_config(tmp_path: Path) -> None:
