@@ -179,9 +179,9 @@ wheels:
 		$(MAKE) wheel PYTHON=$$py || exit 1; \
 	done
 
-# The wheels installed where there is no Go, the sdist's contents, builds for two CPython versions, and a Go
+# The wheels installed where there is no Go, the sdist's contents, builds for two CPython versions, a Go
 # author's project (examples/normalize) built by godlpack.build from its sdist into a manylinux wheel that
-# works beside godlpack's (about 35 s more).
+# works beside godlpack's, and the interpreters tools/fetch-python unpacks (about 3 minutes with the wheels).
 packaging-test: $(PY) wheels
 	GODLPACK_PACKAGING_TEST=1 GODLPACK_PYTHONS="$(PYTHONS)" $(PY) -m pytest -q -p no:cacheprovider tests/packaging
 
