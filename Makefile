@@ -3,7 +3,8 @@ PYTHON ?= python3
 # What the interpreter says about itself, asked once.
 PYVER      := $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 EXT_SUFFIX := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-PY_INCLUDE := $(shell $(PYTHON) -c 'import sysconfig; p = sysconfig.get_paths(); print(" ".join("-I" + d for d in dict.fromkeys([p["include"], p["platinclude"]])))')
+# Its own header directories, as godlpack._headers decides them (run as a file: nothing need be installed).
+PY_INCLUDE := $(shell $(PYTHON) python/godlpack/_headers.py)
 ifeq ($(PYVER),)
 $(error PYTHON=$(PYTHON) does not run)
 endif
@@ -11,21 +12,25 @@ endif
 VENV ?= $(if $(filter python3,$(PYTHON)),.venv,.venv-$(PYVER))
 PY   := $(VENV)/bin/python
 
-# Every cgo build (go build, vet, test) compiles against this interpreter's headers. Go's build cache keys a
-# cgo package on CGO_CFLAGS, not on what pkg-config answers, so the include directory goes into CGO_CFLAGS:
-# a build for another Python recompiles instead of reusing the last one's objects. pkg-config, which the
-# sources ask for python3, is pointed at the same interpreter's python3.pc. GO_CFLAGS are the other C flags
-# (Go's own default when CGO_CFLAGS is unset). The cache does not see a change to a header another package
-# includes (capsule.h in pymodule) either: a digest of the headers in the flags makes one a cache miss.
-GO_CFLAGS ?= -O2 -g
+# Every cgo build (go build, vet, test) compiles against this interpreter's headers, which CGO_CFLAGS alone
+# names: Go's build cache keys a cgo package on CGO_CFLAGS, so a build for another Python recompiles instead of
+# reusing the last one's objects, and the sources ask pkg-config for nothing (a relocated interpreter's LIBPC
+# names the system's python3.pc, another Python's headers). GO_CFLAGS are the other C flags: Go's own default
+# (when CGO_CFLAGS is unset), and a call to C API that the interpreter's headers mark deprecated is an error, on
+# every version tested (pip's builds under make take them too). The cache does not see a change to a header
+# another package includes (capsule.h in pymodule) either: a digest of the headers in the flags makes one a
+# cache miss.
+GO_CFLAGS ?= -O2 -g -Werror=deprecated-declarations
 GO_HEADERS := $(shell cat $(sort $(wildcard */*.h)) | sha256sum | cut -c1-16)
-export CGO_CFLAGS      := $(PY_INCLUDE) $(GO_CFLAGS) -DGODLPACK_HEADERS=$(GO_HEADERS)
-export PKG_CONFIG_PATH := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("LIBPC") or "")')
-export CGO_ENABLED     := 1
+export CGO_CFLAGS  := $(PY_INCLUDE) $(GO_CFLAGS) -DGODLPACK_HEADERS=$(GO_HEADERS)
+export CGO_ENABLED := 1
 
-# The CPython versions CI tests; the suite runs on each (its own venv, .venv-X.Y), and each gets a wheel.
-PYTHONS       ?= 3.11 3.12 3.13
-EXTRA_PYTHONS ?= $(filter-out $(PYVER),$(PYTHONS))
+# The CPython versions godlpack ships a wheel for (make wheels), and those the whole suite runs on in CI, each in
+# its own venv (.venv-X.Y): 3.11 and 3.12 differ little, and CI's time is spent on the newest. tools/find-python
+# finds each: pyenv's, one on PATH, or 3.14 and 3.15 unpacked from Debian's packages by tools/fetch-python.
+PYTHONS       ?= 3.11 3.12 3.13 3.14 3.15
+TEST_PYTHONS  ?= 3.11 3.13 3.14 3.15
+EXTRA_PYTHONS ?= $(filter-out $(PYVER),$(TEST_PYTHONS))
 VERSION       := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' python/godlpack/_version.py)
 
 .PHONY: demo test build bench soak clean distclean fuzz-ci memcheck example-test test-python test-pythons \
@@ -64,7 +69,7 @@ test-python: $(PY)
 	$(PY) -m pip install ".[test]"
 	$(PY) -m pytest -q -p no:cacheprovider --ignore tests/packaging tests
 
-# test-python for each of EXTRA_PYTHONS, found by tools/find-python (pyenv's versions, then PATH).
+# test-python for each of EXTRA_PYTHONS (TEST_PYTHONS but the default one), found by tools/find-python.
 test-pythons:
 	for v in $(EXTRA_PYTHONS); do \
 		py=$$(tools/find-python $$v) || exit 1; \
@@ -174,9 +179,9 @@ wheels:
 		$(MAKE) wheel PYTHON=$$py || exit 1; \
 	done
 
-# The wheels installed where there is no Go, the sdist's contents, builds for two CPython versions, and a Go
+# The wheels installed where there is no Go, the sdist's contents, builds for two CPython versions, a Go
 # author's project (examples/normalize) built by godlpack.build from its sdist into a manylinux wheel that
-# works beside godlpack's (about 35 s more).
+# works beside godlpack's, and the interpreters tools/fetch-python unpacks (about 3 minutes with the wheels).
 packaging-test: $(PY) wheels
 	GODLPACK_PACKAGING_TEST=1 GODLPACK_PYTHONS="$(PYTHONS)" $(PY) -m pytest -q -p no:cacheprovider tests/packaging
 
@@ -193,9 +198,10 @@ soak: $(PY)
 	$(PY) -m pip install ".[test]"
 	$(PY) bench/soak.py --readme README.md
 
-# Build outputs; distclean also removes the venvs (and with them the PyTorch download).
+# Build outputs; distclean also removes the venvs (and with them the PyTorch download) and the interpreters
+# tools/fetch-python unpacked.
 clean:
 	rm -rf build dist python/*.egg-info python/godlpack/_core*.so python/godlpack/_core*.h normalize normalize.h \
 		examples/*/build examples/*/dist examples/*/*.egg-info
 distclean: clean
-	rm -rf .venv .venv-*
+	rm -rf .venv .venv-* .cpython

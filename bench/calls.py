@@ -23,6 +23,8 @@ import argparse
 import hashlib
 import os
 import platform
+import runpy
+import shlex
 import statistics
 import subprocess
 import sys
@@ -34,14 +36,16 @@ from rounds import Call, measure, ratio
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "bench"
+# The -I flags of this interpreter's headers, as godlpack decides them, from the file itself: importing the
+# package godlpack would load godlpack._core.
+include_flags = runpy.run_path(str(ROOT / "python" / "godlpack" / "_headers.py"))["include_flags"]
 SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
 
 
 def build_go() -> None:
     # A digest of the C headers in the flags: Go's build cache misses a changed header of another package.
     headers = hashlib.sha256(b"".join(h.read_bytes() for h in sorted(ROOT.glob("*/*.h")))).hexdigest()[:16]
-    env = dict(os.environ, CGO_ENABLED="1", PKG_CONFIG_PATH=sysconfig.get_config_var("LIBPC") or "",
-               CGO_CFLAGS=f"-O2 -I{sysconfig.get_paths()['include']} -DGODLPACK_HEADERS={headers}")
+    env = dict(os.environ, CGO_ENABLED="1", CGO_CFLAGS=shlex.join(["-O2", *include_flags(), f"-DGODLPACK_HEADERS={headers}"]))
     subprocess.run(["go", "build", "-buildmode=c-shared", "-o", str(OUT / f"gocalls{SUFFIX}"), "./bench/gocalls"],
                    cwd=ROOT, env=env, check=True)
     (OUT / "gocalls.h").unlink(missing_ok=True)
@@ -56,9 +60,8 @@ def build_nanobind() -> None:
     import nanobind
 
     nb = Path(nanobind.__file__).parent
-    py = sysconfig.get_paths()["include"]
     subprocess.run(["g++", "-O2", "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden", "-DNDEBUG",
-                    "-DNB_COMPACT_ASSERTIONS", f"-I{py}", f"-I{nb / 'include'}", f"-I{nb / 'ext' / 'robin_map' / 'include'}",
+                    "-DNB_COMPACT_ASSERTIONS", *include_flags(), f"-I{nb / 'include'}", f"-I{nb / 'ext' / 'robin_map' / 'include'}",
                     str(nb / "src" / "nb_combined.cpp"), str(source), "-o", str(target)], check=True)
 
 

@@ -36,11 +36,17 @@
 // RaiseError sets one for any other error.
 //
 // The extension must link against no libpython (the interpreter provides
-// the symbols): build it with go build -buildmode=c-shared and
-// `#cgo pkg-config: python3`. So this package's Go tests cover only what
-// runs without an interpreter (its errors, the requests it sends, the rooms
-// of its C files); godlpack's Python tests and the example extensions in
-// the repository's examples directory exercise the rest from Python.
+// the symbols): build it with go build -buildmode=c-shared. So this
+// package's Go tests cover only what runs without an interpreter (its
+// errors, the requests it sends, the rooms of its C files); godlpack's
+// Python tests and the example extensions in the repository's examples
+// directory exercise the rest from Python.
+//
+// Python's headers come from CGO_CFLAGS alone, which must name the include
+// directories of the interpreter the extension is for (python -m
+// godlpack.build --cflags prints them): Go's build cache keys a package on
+// CGO_CFLAGS, and pkg-config, which this package no longer asks, would answer
+// with another Python's headers for a relocated interpreter.
 //
 // The extension exports only its PyInit_ function: this package links it
 // with exports.so, a linker script that keeps every other symbol (the Go
@@ -52,7 +58,6 @@
 package capsule
 
 /*
-#cgo pkg-config: python3
 #cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -O2 -Wall -Wextra -Wno-unused-parameter
 #cgo LDFLAGS: ${SRCDIR}/exports.so -Wl,--unresolved-symbols=ignore-in-object-files
 #include "capsule.h"

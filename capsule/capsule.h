@@ -9,6 +9,12 @@
 #define GODLPACK_CAPSULE_H
 
 #define PY_SSIZE_T_CLEAN
+/* Python's headers come from CGO_CFLAGS only (package capsule's doc says why). */
+#if defined(__has_include)
+#if !__has_include(<Python.h>)
+#error "godlpack: Python.h is not on the include path: put the include directories of the interpreter the extension is for into CGO_CFLAGS (python3 -m godlpack.build --cflags prints them; see the README, Use godlpack from your own Go extension)"
+#endif
+#endif
 #include <Python.h>
 #include <stdbool.h>
 #include "dlpack.h"

@@ -6,20 +6,20 @@
  */
 #include "tensor_object.h"
 
+/*
+ * gdl_device_new builds the Device as CPython builds any tuple subclass's
+ * instance, through tuple's own tp_new with the pair as its argument: a tuple
+ * has fields besides its items that tuple's code sets (since 3.14 its cached
+ * hash, -1 until computed; tp_alloc's zeroed memory reads as the hash 0, and
+ * the Device then missed its pair's slot in a dict).
+ */
 PyObject *gdl_device_new(DLDevice d) {
-	PyTypeObject *device = gdl_library_types.device;
-	PyObject *t = device->tp_alloc(device, 2);
-	if (t == NULL)
-		return NULL;
 	/* DLDeviceType is an unsigned enum: a type read from a pair of int32 values is shown as that value. */
-	PyObject *type = PyLong_FromLong((long)(int32_t)d.device_type), *id = type == NULL ? NULL : PyLong_FromLong(d.device_id);
-	if (id == NULL) {
-		Py_XDECREF(type);
-		Py_DECREF(t);
+	PyObject *args = Py_BuildValue("((li))", (long)(int32_t)d.device_type, (int)d.device_id);
+	if (args == NULL)
 		return NULL;
-	}
-	PyTuple_SET_ITEM(t, 0, type);
-	PyTuple_SET_ITEM(t, 1, id);
+	PyObject *t = PyTuple_Type.tp_new(gdl_library_types.device, args, NULL);
+	Py_DECREF(args);
 	return t;
 }
 

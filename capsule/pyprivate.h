@@ -3,6 +3,12 @@
  * versions, each use behind a version guard (as nanobind does). `make test`
  * fails on `_Py` in any other C or Go file of ours (tools/check-private-api).
  *
+ * Each use below was checked against CPython 3.15's headers (make test builds
+ * on 3.11, 3.13, 3.14 and 3.15): _PyType_LookupRef is still declared in
+ * cpython/object.h, with no public function that finds a name along the MRO
+ * without running code; PyThreadState_GetUnchecked (public since 3.13)
+ * replaces _PyThreadState_UncheckedGet, which 3.14 deprecates.
+ *
  * What the rest of the code relies on, beyond the calls below:
  *   - PyTypeObject.tp_version_tag: CPython gives a type a new tag whenever the
  *     type or a base changes (a class attribute set or deleted, a base's

@@ -9,7 +9,6 @@
 package main
 
 /*
-#cgo pkg-config: python3
 #cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -I${SRCDIR}/../capsule -O2 -Wall -Wextra -Wno-unused-parameter
 #include "ext.h"
 #include <stdlib.h>

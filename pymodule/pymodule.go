@@ -82,7 +82,6 @@
 package pymodule
 
 /*
-#cgo pkg-config: python3
 #cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -I${SRCDIR}/../capsule -O2 -Wall -Wextra -Wno-unused-parameter
 #include <stdlib.h>
 #include "module.h"

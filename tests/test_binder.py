@@ -12,20 +12,14 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
 
 from child_env import pythonpath
-from go_examples import build_go_extension, go_cflags
+from go_examples import build_go_extension, go_env
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def go_env() -> dict[str, str]:
-    return dict(os.environ, CGO_ENABLED="1", PKG_CONFIG_PATH=sysconfig.get_config_var("LIBPC") or "",
-                CGO_CFLAGS=go_cflags())
 
 
 def go() -> str:

@@ -105,8 +105,10 @@ def named_paths() -> list[tuple[Path, str]]:
     found = set()
     for doc in DOCUMENTS:
         for token in re.findall(r"`([^`\s]+)`", doc.read_text()):
-            if re.fullmatch(r"\.?[\w-]+(/[\w.*-]*)+(::\w+)?", token) and not token.startswith(("build/", "dist/")):
-                found.add((doc, token))  # build/ and dist/ hold what make writes, not files of the repository
+            # build/, dist/ and .cpython/ (tools/fetch-python's) hold what make writes, not files of the repository.
+            made = token.startswith(("build/", "dist/", ".cpython/"))
+            if re.fullmatch(r"\.?[\w-]+(/[\w.*-]*)+(::\w+)?", token) and not made:
+                found.add((doc, token))
     return sorted(found)
 
 

@@ -23,7 +23,6 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 import textwrap
 from typing import Any, Callable
 
@@ -32,6 +31,7 @@ import pytest
 
 import godlpack
 import godlpack.ops
+from godlpack._headers import include_flags
 from child_env import SUPPORT, child_env
 from dlpack_ctypes import HandMade, _api
 from exchange_api import ATTRIBUTE, CAPSULE_NAME, ManagedTensorFromPyObjectNoSync, HandMadeTable
@@ -203,8 +203,7 @@ def table_error_lib(tmp_path_factory: pytest.TempPathFactory) -> ctypes.PyDLL:
     if cc is None:
         pytest.skip("needs a C compiler to build tests/support/helpers/table_error.c")
     out = tmp_path_factory.mktemp("table_error") / "libtable_error.so"
-    include = sysconfig.get_paths()["include"]
-    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-Wall", f"-I{include}", "-o", str(out),
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-Wall", *include_flags(), "-o", str(out),
                     str(SUPPORT / "helpers" / "table_error.c")], check=True)
     lib = ctypes.PyDLL(str(out))
     lib.table_error_deleted.restype = ctypes.c_long

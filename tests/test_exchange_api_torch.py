@@ -199,8 +199,11 @@ def test_to_py_object_round_trip_shares_memory(table: Table) -> None:
     before = t._use_count()
     obj = to_py_object(table, from_py_object(table, t))
     assert type(obj) is torch.Tensor
-    # The harness hands over exactly one reference: the variable's (getrefcount adds its argument).
-    assert sys.getrefcount(obj) == 2
+    # The harness hands over exactly one reference: the variable's. Counted against an object that only a
+    # variable holds, since what getrefcount adds for its argument changed (2 on 3.11, 1 from 3.14 on, which
+    # passes a local variable as a borrowed reference).
+    alone = object()
+    assert sys.getrefcount(obj) == sys.getrefcount(alone)
     assert obj.data_ptr() == t.data_ptr()
     assert obj.shape == t.shape and obj.stride() == t.stride() and obj.dtype == t.dtype
     obj[0, 0] = -7

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+import re
 import subprocess
 import sys
 import tomllib
@@ -32,3 +33,20 @@ def test_pip_show_prints_the_license() -> None:
     r = subprocess.run([sys.executable, "-m", "pip", "show", "godlpack"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "License-Expression: Apache-2.0" in r.stdout.splitlines(), r.stdout
+
+
+def test_classifiers_name_the_versions_with_wheels() -> None:
+    """The Python versions the classifiers list are the Makefile's PYTHONS (make wheels), all tested."""
+    makefile = (ROOT / "Makefile").read_text()
+
+    def default(name: str) -> list[str]:
+        m = re.search(rf"^{name} +\?= *(.*)$", makefile, re.M)
+        assert m, f"the Makefile sets no {name}"
+        return m.group(1).split()
+
+    wheels, tested = default("PYTHONS"), default("TEST_PYTHONS")
+    classifiers = importlib.metadata.distribution("godlpack").metadata.get_all("Classifier") or []
+    listed = [c.rsplit(" :: ", 1)[1] for c in classifiers if c.startswith("Programming Language :: Python :: 3.")]
+    assert listed == wheels, (listed, wheels)
+    # The oldest and the newest are tested, and every tested version gets a wheel.
+    assert set(tested) <= set(wheels) and {wheels[0], wheels[-1]} <= set(tested), (tested, wheels)

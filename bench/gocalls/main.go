@@ -3,7 +3,6 @@
 // else, as the nanobind module the bench builds beside it.
 package main
 
-// #cgo pkg-config: python3
 // #include <Python.h>
 import "C"
 

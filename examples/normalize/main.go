@@ -6,12 +6,13 @@
 //
 // It is a Go module and a Python project of its own (go.mod, pyproject.toml,
 // setup.py): `python -m build` in its directory makes an sdist and a wheel
-// with godlpack's build helper (godlpack.build). By hand, in its directory:
+// with godlpack's build helper (godlpack.build). By hand, in its directory,
+// with the interpreter's header directories in CGO_CFLAGS:
 //
+//	export CGO_CFLAGS="$(python3 -m godlpack.build --cflags) -O2 -g"
 //	go build -buildmode=c-shared -o normalize$(python3-config --extension-suffix) .
 package main
 
-// #cgo pkg-config: python3
 // #cgo CFLAGS: -Wall -Wextra -Wno-unused-parameter
 // #include <Python.h>
 import "C"

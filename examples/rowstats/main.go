@@ -3,14 +3,14 @@
 // 2-D float32 or float64 tensor of any strides, and clip_(x, /, lo=-inf,
 // hi=inf) clips a writable tensor in place and returns how many elements it
 // raised and lowered. Build it as a shared library named like any extension
-// module:
+// module, with the interpreter's header directories in CGO_CFLAGS:
 //
+//	export CGO_CFLAGS="$(python3 -m godlpack.build --cflags) -O2 -g"
 //	cd examples/rowstats && go build -buildmode=c-shared -o rowstats$(python3-config --extension-suffix) .
 //
 // or make a wheel of it with `python -m build` in its folder (godlpack.build does the Go part).
 package main
 
-// #cgo pkg-config: python3
 // #include <Python.h>
 import "C"
 

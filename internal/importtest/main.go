@@ -7,7 +7,6 @@
 package main
 
 /*
-#cgo pkg-config: python3
 #cgo CFLAGS: -Wall -Wextra -Wno-unused-parameter
 #include <Python.h>
 

@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
 # The versions CI tests: the Makefile's PYTHONS, which `make packaging-test` passes on.
-PYTHONS = tuple(os.environ.get("GODLPACK_PYTHONS", "3.11 3.12 3.13").split())
+PYTHONS = tuple(os.environ.get("GODLPACK_PYTHONS", "3.11 3.12 3.13 3.14 3.15").split())
 # Set by `make packaging-test`: the artefacts must then exist, and a missing one is a failure.
 REQUIRED = os.environ.get("GODLPACK_PACKAGING_TEST") == "1"
 

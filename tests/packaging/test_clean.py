@@ -22,7 +22,8 @@ LEFT_BY_BUILDS = [
     "examples/normalize/build/lib.linux-x86_64-cpython-311/normalize.cpython-311-x86_64-linux-gnu.so",
     "examples/normalize/dist/godlpack_example_normalize-0.1.0.tar.gz",
 ]
-VENVS = [".venv/pyvenv.cfg", ".venv-3.12/pyvenv.cfg"]
+# What make distclean also removes: the venvs, and the interpreters tools/fetch-python unpacked.
+VENVS = [".venv/pyvenv.cfg", ".venv-3.12/pyvenv.cfg", ".cpython/3.15/usr/bin/python3.15"]
 
 
 def tracked() -> list[str]:
@@ -43,7 +44,7 @@ def test_make_clean_removes_build_outputs_only(tmp_path: Path) -> None:
     assert not [f for f in LEFT_BY_BUILDS if (tmp_path / f).exists()]
     assert (tmp_path / "build").exists() is False and (tmp_path / "dist").exists() is False
     assert not [f for f in files if not (tmp_path / f).exists()], "make clean removed tracked files"
-    assert all((tmp_path / f).exists() for f in VENVS), "make clean keeps the venvs (make distclean removes them)"
+    assert all((tmp_path / f).exists() for f in VENVS), "make clean keeps the venvs and interpreters (make distclean removes them)"
     run(["make", "-C", tmp_path, "--no-print-directory", "distclean"], env=clean_env())
     assert not [f for f in VENVS if (tmp_path / f).exists()]
     assert not [f for f in files if not (tmp_path / f).exists()], "make distclean removed tracked files"

@@ -61,10 +61,15 @@ def other(ver: str) -> str:
 
 
 def misleading_env(venvs: dict[str, Venv], ver: str) -> dict[str, str]:
-    """An environment whose CGO_CFLAGS and PKG_CONFIG_PATH name the other interpreter's headers."""
+    """An environment whose CGO_CFLAGS and PKG_CONFIG_PATH name the other interpreter's headers.
+
+    First on PKG_CONFIG_PATH, the tests' decoy python3.pc, whose Python.h stops the compiler: no build may
+    take Python's headers from pkg-config.
+    """
     o = venvs[other(ver)].python
     libpc = run([o, "-c", "import sysconfig; print(sysconfig.get_config_var('LIBPC'))"]).stdout.strip()
-    return clean_env(CGO_CFLAGS=f"-I{venvs[other(ver)].include} -O2 -g", PKG_CONFIG_PATH=libpc)
+    decoy = ROOT / "tests" / "support" / "decoy_pkgconfig"
+    return clean_env(CGO_CFLAGS=f"-I{venvs[other(ver)].include} -O2 -g", PKG_CONFIG_PATH=f"{decoy}:{libpc}")
 
 
 def check_headers(so: Path, own: str, others: str) -> None:

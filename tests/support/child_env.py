@@ -33,8 +33,13 @@ def pythonpath(*first: Union[str, Path]) -> str:
 def child_env(*first: Union[str, Path], **extra: str) -> dict[str, str]:
     """This process's environment with PYTHONPATH from [pythonpath](*first), then extra's variables.
 
-    PYTHONSTARTUP is dropped: a child runs only what the test hands it.
+    PYTHONSTARTUP is dropped: a child runs only what the test hands it. A deprecation fails a child as it fails the
+    tests (pyproject.toml's filterwarnings), unless PYTHONWARNINGS says otherwise; but for the warning of os.fork
+    in a process with threads (the Go runtime's), since the fork tests' children fork on purpose, as their marks
+    say for the tests themselves (the last filter given wins).
     """
     env = dict(os.environ, PYTHONPATH=pythonpath(*first), **extra)
+    env.setdefault("PYTHONWARNINGS", "error::DeprecationWarning,error::PendingDeprecationWarning,"
+                   "ignore:This process:DeprecationWarning")
     env.pop("PYTHONSTARTUP", None)
     return env

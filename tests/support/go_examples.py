@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 import shutil
 import subprocess
 import sysconfig
@@ -11,7 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from godlpack._headers import include_flags
+
 ROOT = Path(__file__).resolve().parents[2]
+# A python3.pc whose Python.h stops the compiler: another Python's, as pkg-config finds for a relocated
+# interpreter. Every Go build of the tests has it first on PKG_CONFIG_PATH, so that each proves godlpack's
+# packages take Python's headers from CGO_CFLAGS alone (docs: README, "Use godlpack from your own Go extension").
+DECOY_PKG_CONFIG = Path(__file__).resolve().parent / "decoy_pkgconfig"
 
 
 def go_cflags() -> str:
@@ -19,10 +26,16 @@ def go_cflags() -> str:
 
     Go's build cache keys a cgo package on its own directory's files and on CGO_CFLAGS, not on headers it
     includes from other directories (capsule.h in pymodule, say): a digest of them in the flags makes a changed
-    header a cache miss instead of a stale object.
+    header a cache miss instead of a stale object. A call to deprecated C API is an error, as under make.
     """
     digest = hashlib.sha256(b"".join(h.read_bytes() for h in sorted(ROOT.glob("*/*.h")))).hexdigest()[:16]
-    return f"-O2 -I{sysconfig.get_paths()['include']} -DGODLPACK_HEADERS={digest}"
+    return shlex.join(["-O2", "-Werror=deprecated-declarations", *include_flags(), f"-DGODLPACK_HEADERS={digest}"])
+
+
+def go_env() -> dict[str, str]:
+    """The environment of the tests' go commands: go_cflags(), and the decoy python3.pc first for pkg-config."""
+    path = os.pathsep.join(p for p in (str(DECOY_PKG_CONFIG), os.environ.get("PKG_CONFIG_PATH")) if p)
+    return dict(os.environ, CGO_ENABLED="1", PKG_CONFIG_PATH=path, CGO_CFLAGS=go_cflags())
 
 
 def build_go_extension(package: str, name: str, out: Path, toolchain: str | None = None) -> Path:
@@ -36,8 +49,7 @@ def build_go_extension(package: str, name: str, out: Path, toolchain: str | None
     go = shutil.which("go")
     if go is None:
         pytest.skip(f"needs the Go toolchain to build {package}")
-    env = dict(os.environ, CGO_ENABLED="1", PKG_CONFIG_PATH=sysconfig.get_config_var("LIBPC") or "",
-               CGO_CFLAGS=go_cflags())
+    env = go_env()
     if toolchain is not None:
         env["GOTOOLCHAIN"] = toolchain
         fetched = subprocess.run([go, "version"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)

@@ -3,7 +3,6 @@
 // in a process of its own: it carries its own Go runtime).
 package main
 
-// #cgo pkg-config: python3
 // #include <Python.h>
 import "C"
 
