@@ -18,7 +18,7 @@ import (
 // The functions of godlpack.ops: package ops's kernels bound with pymodule
 // like any Go author's, into the module godlpack.ops re-exports (so that
 // they pickle by that name). Each releases the GIL when its work is large.
-var opsFunctions = []pymodule.Function{
+var opsFunctions = []pymodule.Item{
 	pymodule.Def("sum", "x: tensor[device=any], /", pymodule.F1RE(opsSum), `Return the sum of the elements of x.
 
 Integers are summed into an int64 (uint64 for unsigned dtypes) that wraps

@@ -51,23 +51,28 @@ func TestKindsHeader(t *testing.T) {
 }
 
 // TestKindSwitches checks that each switch of module.c on kinds names every
-// kind it must: convert_arg and convert_result every kind but kindNone,
-// drop_results every kind whose results own memory or a reference.
+// kind it must: gdl_convert_arg every kind a parameter may be,
+// gdl_convert_result every kind a result may be, gdl_drop_results every
+// kind whose results own memory or a reference.
 func TestKindSwitches(t *testing.T) {
 	src, err := os.ReadFile("module.c")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var all, owning []string
+	var params, results, owning []string
 	for k, r := range kinds {
 		if kind(k) != kindNone {
-			all = append(all, r.c)
+			params = append(params, r.c)
+		}
+		if kind(k) != kindNone && kind(k) != kindCallback {
+			results = append(results, r.c)
 		}
 		if r.owns {
 			owning = append(owning, r.c)
 		}
 	}
-	for fn, want := range map[string][]string{"convert_arg": all, "convert_result": all, "drop_results": owning} {
+	for fn, want := range map[string][]string{"gdl_convert_arg": params, "gdl_convert_result": results,
+		"gdl_drop_results": owning} {
 		body := regexp.MustCompile(`(?s)\n[^\n]*\b` + fn + `\([^)]*\) \{\n(.*?)\n\}\n`).FindSubmatch(src)
 		if body == nil {
 			t.Errorf("module.c has no function %s", fn)

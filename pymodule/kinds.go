@@ -12,9 +12,10 @@ import "reflect"
 // Adding a kind:
 //  1. a constant below, and its row in kinds;
 //  2. go generate, which writes kinds.h;
-//  3. its conversions in module.c: from Python in convert_arg, to Python in
-//     convert_result, and in drop_results when a result of it holds memory
-//     or a reference (owns);
+//  3. its conversions in module.c: from Python in gdl_convert_arg, to Python
+//     in gdl_convert_result (unless it is a parameter's only, as
+//     kindCallback), and in gdl_drop_results when a result of it holds
+//     memory or a reference (owns);
 //  4. where Go reads and writes its value in a gdl_value (argAt, decoder and
 //     encoder in values.go), unless its size says it all (a number's bits
 //     are copied as they are);
@@ -40,6 +41,8 @@ const (
 	kindBytes
 	kindTensor
 	kindObject
+	kindInstance // a *T of a bound class: its instance's slot as an argument, the instance as a result
+	kindCallback // a Go func value: a Python callable as an argument (never a result)
 )
 
 // A kindRow says what the binder does with one kind.
@@ -78,6 +81,9 @@ var kinds = [...]kindRow{
 	kindTensor: {c: "GDL_KIND_TENSOR", param: "a tensor (an object with __dlpack__)", stubParam: "_Tensor",
 		stubResult: "Tensor", owns: true},
 	kindObject: {c: "GDL_KIND_OBJECT", param: "an object", stubParam: "Any", stubResult: "Any", owns: true},
+	// An instance's class names its parameters' and results' types (classOf).
+	kindInstance: {c: "GDL_KIND_INSTANCE", size: 4, param: "an instance", stubParam: "Any", stubResult: "Any", owns: true},
+	kindCallback: {c: "GDL_KIND_CALLBACK", param: "a callable", stubParam: "Callable[..., Any]", stubResult: "Any"},
 }
 
 // intParam is what an int parameter's stub takes: an int, or anything with __index__.

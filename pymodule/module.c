@@ -94,7 +94,7 @@ static PyObject *consumer_prefix, *empty_str; /* interned once, kept */
 
 /* type_error raises TypeError naming the function, the parameter and what it takes. Returns -1. */
 static int type_error(const gdl_bound *b, const gdl_param *p, PyObject *o) {
-	PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %.200s", b->name, p->name, p->type_name,
+	PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %.200s", b->qualname, p->name, p->type_name,
 	             Py_TYPE(o)->tp_name);
 	return -1;
 }
@@ -154,12 +154,37 @@ static int convert_int(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_
 	if (!fits) {
 		/* The exact int index made, shown by gdl_shown: a huge int's digits, or a subclass's __repr__, could raise. */
 		PyObject *shown = gdl_shown(n);
-		PyErr_Format(PyExc_OverflowError, "%s(): argument '%s' does not fit in %s: %V", b->name, p->name,
+		PyErr_Format(PyExc_OverflowError, "%s(): argument '%s' does not fit in %s: %V", b->qualname, p->name,
 		             kind_names[p->kind], shown, "an int");
 		Py_XDECREF(shown);
 	}
 	Py_DECREF(n);
 	return fits ? 0 : -1;
+}
+
+/*
+ * check_member holds an argument of a parameter whose Go type is an enum's to
+ * that IntEnum: a member, or an int one of its members has (ValueError
+ * otherwise, naming the function and the argument).
+ */
+static int check_member(const gdl_bound *b, const gdl_param *p, PyObject *o) {
+	if (PyObject_TypeCheck(o, (PyTypeObject *)p->enum_type))
+		return 0;
+	if (!PyLong_Check(o) && !PyIndex_Check(o))
+		return type_error(b, p, o);
+	PyObject *member = PyObject_CallOneArg(p->enum_type, o);
+	if (member != NULL) {
+		Py_DECREF(member);
+		return 0;
+	}
+	if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+		PyErr_Clear();
+		PyObject *shown = gdl_shown(o);
+		PyErr_Format(PyExc_ValueError, "%s(): argument '%s' must be a %s, got %V", b->qualname, p->name,
+		             ((PyTypeObject *)p->enum_type)->tp_name, shown, "another int");
+		Py_XDECREF(shown);
+	}
+	return -1;
 }
 
 /* convert_float reads a real number as NumPy does: floats, ints (OverflowError beyond float64), __float__, __index__. */
@@ -212,7 +237,7 @@ static void name_argument(const gdl_bound *b, const gdl_param *p) {
 	PyErr_NormalizeException(&type, &value, &tb);
 	PyObject *msg = value != NULL && Py_IS_TYPE(value, (PyTypeObject *)PyExc_BufferError) ? PyObject_Str(value) : NULL;
 	PyObject *clean = msg != NULL ? PyUnicode_Replace(msg, consumer_prefix, empty_str, -1) : NULL;
-	PyObject *own = PyUnicode_FromFormat("%s() ", b->name);
+	PyObject *own = PyUnicode_FromFormat("%s() ", b->qualname);
 	int ours = 0;
 	if (clean != NULL && own != NULL && PyUnicode_Tailmatch(clean, own, 0, PY_SSIZE_T_MAX, -1) == 1) {
 		Py_SETREF(clean, PyUnicode_Substring(clean, PyUnicode_GET_LENGTH(own), PY_SSIZE_T_MAX));
@@ -224,7 +249,7 @@ static void name_argument(const gdl_bound *b, const gdl_param *p) {
 	}
 	Py_XDECREF(own);
 	if (ours) {
-		PyErr_Format(type, "%s(): argument '%s': %U", b->name, p->name, clean);
+		PyErr_Format(type, "%s(): argument '%s': %U", b->qualname, p->name, clean);
 		Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
 	} else {
 		PyErr_Clear(); /* what the attempt raised, if anything: the original is the one to see */
@@ -242,7 +267,7 @@ static void name_argument(const gdl_bound *b, const gdl_param *p) {
  * failure nothing is left to release.
  */
 static int take_tensor(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_arg_tensor *t) {
-	gdl_request req = {.func = b->name, .copy = -1, .writable = p->writable};
+	gdl_request req = {.func = b->qualname, .copy = -1, .writable = p->writable};
 	if (gdl_import_view(o, &req, t->shape, t->strides, &t->imp) == 0)
 		return 0;
 	/* An object that speaks no DLPack gets the parameter's own words; a producer's error names the argument. */
@@ -311,7 +336,7 @@ int gdl_spec_fault(const gdl_param *p, const gdl_inspected *v) {
 }
 
 /* convert_arg converts argument i (NULL when not passed) into c->args[i]; tensors are counted in *nt. */
-static int convert_arg(const gdl_bound *b, int i, PyObject *o, gdl_call *c, int *nt) {
+int gdl_convert_arg(const gdl_bound *b, int i, PyObject *o, gdl_call *c, int *nt) {
 	const gdl_param *p = &b->params[i];
 	gdl_value *v = &c->args[i];
 	v->present = true;
@@ -335,6 +360,8 @@ static int convert_arg(const gdl_bound *b, int i, PyObject *o, gdl_call *c, int 
 		return type_error(b, p, o);
 	case GDL_KIND_INT8: case GDL_KIND_INT16: case GDL_KIND_INT32: case GDL_KIND_INT64:
 	case GDL_KIND_UINT8: case GDL_KIND_UINT16: case GDL_KIND_UINT32: case GDL_KIND_UINT64:
+		if (p->enum_type != NULL && check_member(b, p, o) != 0)
+			return -1;
 		return convert_int(b, p, o, v);
 	case GDL_KIND_FLOAT32: case GDL_KIND_FLOAT64:
 		return convert_float(b, p, o, v);
@@ -354,6 +381,15 @@ static int convert_arg(const gdl_bound *b, int i, PyObject *o, gdl_call *c, int 
 	case GDL_KIND_OBJECT:
 		v->v.o = o;
 		return 0;
+	case GDL_KIND_INSTANCE: {
+		int rc = gdl_instance_check(p, o, c, v);
+		return rc == -1 ? type_error(b, p, o) : rc == 0 ? 0 : -1;
+	}
+	case GDL_KIND_CALLBACK:
+		if (!PyCallable_Check(o))
+			return type_error(b, p, o);
+		v->v.o = o; /* borrowed: the caller holds it while the call runs, and the call's callbacks expire with it */
+		return 0;
 	case GDL_KIND_TENSOR:
 		if (take_tensor(b, p, o, &c->tensors[*nt]) != 0)
 			return -1;
@@ -366,7 +402,7 @@ static int convert_arg(const gdl_bound *b, int i, PyObject *o, gdl_call *c, int 
 		v->v.index = (*nt)++;
 		return 0;
 	}
-	PyErr_Format(PyExc_SystemError, "%s(): argument '%s' has an unknown kind %d", b->name, p->name, p->kind);
+	PyErr_Format(PyExc_SystemError, "%s(): argument '%s' has an unknown kind %d", b->qualname, p->name, p->kind);
 	return -1;
 }
 
@@ -403,12 +439,9 @@ static PyObject *convert_tensor(const gdl_bound *b, gdl_result_tensor *r) {
 	return r2;
 }
 
-/* convert_result turns result j into a new reference; its C memory or owner passes to it or is freed. */
-static PyObject *convert_result(const gdl_bound *b, gdl_call *c, int j) {
-	gdl_value *v = &c->results[j];
-	PyObject *o = NULL;
-	switch (b->results[j]) {
-	case GDL_KIND_BOOL: return PyBool_FromLong(v->v.b);
+/* int_result is an int result of kind k: a Python int. */
+static PyObject *int_result(uint8_t k, const gdl_value *v) {
+	switch (k) {
 	case GDL_KIND_INT8: return PyLong_FromLong(v->v.i8);
 	case GDL_KIND_INT16: return PyLong_FromLong(v->v.i16);
 	case GDL_KIND_INT32: return PyLong_FromLong(v->v.i32);
@@ -416,7 +449,31 @@ static PyObject *convert_result(const gdl_bound *b, gdl_call *c, int j) {
 	case GDL_KIND_UINT8: return PyLong_FromUnsignedLong(v->v.u8);
 	case GDL_KIND_UINT16: return PyLong_FromUnsignedLong(v->v.u16);
 	case GDL_KIND_UINT32: return PyLong_FromUnsignedLong(v->v.u32);
-	case GDL_KIND_UINT64: return PyLong_FromUnsignedLongLong(v->v.u64);
+	default: return PyLong_FromUnsignedLongLong(v->v.u64);
+	}
+}
+
+/* enum_result is an int result of an enum's Go type: the member of its IntEnum. */
+static PyObject *enum_result(PyObject *type, uint8_t k, const gdl_value *v) {
+	PyObject *i = int_result(k, v);
+	if (i == NULL)
+		return NULL;
+	PyObject *member = PyObject_CallOneArg(type, i);
+	Py_DECREF(i);
+	return member;
+}
+
+/* convert_result turns result j into a new reference; its C memory or owner passes to it or is freed. */
+PyObject *gdl_convert_result(const gdl_bound *b, gdl_call *c, int j) {
+	gdl_value *v = &c->results[j];
+	PyObject *o = NULL;
+	if (b->result_enums[j] != NULL)
+		return enum_result(b->result_enums[j], b->results[j], v);
+	switch (b->results[j]) {
+	case GDL_KIND_BOOL: return PyBool_FromLong(v->v.b);
+	case GDL_KIND_INT8: case GDL_KIND_INT16: case GDL_KIND_INT32: case GDL_KIND_INT64:
+	case GDL_KIND_UINT8: case GDL_KIND_UINT16: case GDL_KIND_UINT32: case GDL_KIND_UINT64:
+		return int_result(b->results[j], v);
 	case GDL_KIND_FLOAT32: return PyFloat_FromDouble(v->v.f32);
 	case GDL_KIND_FLOAT64: return PyFloat_FromDouble(v->v.f64);
 	case GDL_KIND_COMPLEX64: return PyComplex_FromDoubles(v->v.c64[0], v->v.c64[1]);
@@ -436,16 +493,17 @@ static PyObject *convert_result(const gdl_bound *b, gdl_call *c, int j) {
 		v->present = false;
 		return convert_tensor(b, &c->out[v->v.index]);
 	case GDL_KIND_OBJECT:
+	case GDL_KIND_INSTANCE: /* Go made the instance with the GIL: a new reference */
 		if (!v->present || v->v.o == NULL)
 			Py_RETURN_NONE;
 		v->present = false;
 		return v->v.o;
 	}
-	return PyErr_Format(PyExc_SystemError, "%s(): result %d has an unknown kind", b->name, j);
+	return PyErr_Format(PyExc_SystemError, "%s(): result %d has an unknown kind", b->qualname, j);
 }
 
 /* drop_results frees what results from j on still hold: C memory, owners, references. */
-static void drop_results(const gdl_bound *b, gdl_call *c, int j) {
+void gdl_drop_results(const gdl_bound *b, gdl_call *c, int j) {
 	for (; j < b->nresults; j++) {
 		gdl_value *v = &c->results[j];
 		if (!v->present)
@@ -454,7 +512,8 @@ static void drop_results(const gdl_bound *b, gdl_call *c, int j) {
 		case GDL_KIND_STRING:
 		case GDL_KIND_BYTES: free((void *)v->v.s.p); break;
 		case GDL_KIND_TENSOR: gdl_source_release(&c->out[v->v.index].src); break;
-		case GDL_KIND_OBJECT: gdl_drop_keeping_error(v->v.o); break;
+		case GDL_KIND_OBJECT:
+		case GDL_KIND_INSTANCE: gdl_drop_keeping_error(v->v.o); break;
 		}
 		v->present = false;
 	}
@@ -464,16 +523,16 @@ static PyObject *make_results(const gdl_bound *b, gdl_call *c) {
 	if (b->nresults == 0)
 		Py_RETURN_NONE;
 	if (b->nresults == 1) {
-		PyObject *o = convert_result(b, c, 0);
+		PyObject *o = gdl_convert_result(b, c, 0);
 		return o;
 	}
 	PyObject *t = PyTuple_New(b->nresults);
 	if (t == NULL)
 		return NULL;
 	for (int j = 0; j < b->nresults; j++) {
-		PyObject *o = convert_result(b, c, j);
+		PyObject *o = gdl_convert_result(b, c, j);
 		if (o == NULL) {
-			drop_results(b, c, j + 1);
+			gdl_drop_results(b, c, j + 1);
 			Py_DECREF(t);
 			return NULL;
 		}
@@ -505,6 +564,10 @@ static void raise_call_error(const gdl_bound *b, gdl_call *c) {
 	}
 	if (c->error == GDL_BIND_PYTHON_ERROR && PyErr_Occurred())
 		return;
+	if (c->error == GDL_BIND_CLASS_ERROR) {
+		PyErr_SetString(c->raise, c->message);
+		return;
+	}
 	gdl_raise(c->error == GDL_BIND_PYTHON_ERROR ? GDL_RUNTIME_ERROR : c->error, c->message);
 }
 
@@ -520,14 +583,14 @@ static void raise_call_error(const gdl_bound *b, gdl_call *c) {
 static gdl_call *spare_calls[SPARE_CALLS];
 static int nspare_calls;
 
-static gdl_call *call_new(void) {
+gdl_call *gdl_call_new(void) {
 	gdl_call *c = nspare_calls > 0 ? spare_calls[--nspare_calls] : malloc(sizeof *c);
 	if (c == NULL)
 		PyErr_NoMemory();
 	return c;
 }
 
-static void call_free(gdl_call *c) {
+void gdl_call_free(gdl_call *c) {
 	if (nspare_calls < SPARE_CALLS)
 		spare_calls[nspare_calls++] = c;
 	else
@@ -545,13 +608,17 @@ static PyObject *call_with(const gdl_bound *b, PyObject **slots, gdl_call *c) {
 	c->nout = 0;
 	c->error = 0;
 	c->unchecked = 0;
+	c->nborrowed = 0;
+	c->callback_failed = false;
 	int nt = 0;
 	for (int i = 0; i < b->nparams; i++)
-		if (convert_arg(b, i, slots[i], c, &nt) != 0) {
+		if (gdl_convert_arg(b, i, slots[i], c, &nt) != 0) {
+			gdl_instances_return(c);
 			release_tensors(c, nt);
 			return NULL;
 		}
 	if (gdl_forked_child()) {
+		gdl_instances_return(c);
 		release_tensors(c, nt);
 		return gdl_fork_error();
 	}
@@ -564,11 +631,16 @@ static PyObject *call_with(const gdl_bound *b, PyObject **slots, gdl_call *c) {
 	} else {
 		godlpackBindCall(c);
 	}
+	gdl_instances_return(c);
 	PyObject *r = NULL;
-	if (c->error == 0) {
+	if (c->callback_failed) {
+		/* A callback's Python code raised: that exception is the caller's, whatever Go did after. */
+		gdl_drop_results(b, c, 0);
+		gdl_error_restore(&c->callback_error);
+	} else if (c->error == 0) {
 		r = make_results(b, c);
 	} else {
-		drop_results(b, c, 0);
+		gdl_drop_results(b, c, 0);
 		raise_call_error(b, c);
 	}
 	release_tensors(c, nt);
@@ -583,17 +655,17 @@ PyObject *gdl_bound_call(const gdl_bound *b, PyObject *const *args, Py_ssize_t n
 	if (Py_EnterRecursiveCall(" while calling a Go function"))
 		return NULL;
 	PyObject *r = NULL;
-	gdl_call *c = call_new(); /* not zeroed: a call uses what its plan names */
+	gdl_call *c = gdl_call_new(); /* not zeroed: a call uses what its plan names */
 	if (c != NULL) {
 		r = call_with(b, slots, c);
-		call_free(c);
+		gdl_call_free(c);
 	}
 	Py_LeaveRecursiveCall();
 	return r;
 }
 
 void gdl_bound_finish(gdl_bound *b) {
-	b->sig.func = b->name;
+	b->sig.func = b->qualname;
 	b->sig.n = b->nparams;
 	for (int i = 0; i < b->nparams; i++)
 		b->sig.names[i] = b->params[i].name;

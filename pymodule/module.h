@@ -17,6 +17,7 @@
 #define GDL_BIND_ERROR_LEN 512                /* room for the message of a Go error */
 #define GDL_BIND_PYTHON_ERROR (-1)            /* gdl_call.error: the Python exception Go found set is the error */
 #define GDL_BIND_FORKED (-2)                  /* gdl_call.error: Go returned capsule.ErrForked */
+#define GDL_BIND_CLASS_ERROR (-3)             /* gdl_call.error: raise the exception class gdl_call.raise */
 
 /* One value: an argument after conversion, or a result Go wrote. */
 typedef struct {
@@ -81,6 +82,8 @@ typedef struct {
 	gdl_value dflt;
 	char *type_name;      /* what the parameter takes, for messages: "a float", "an int" */
 	gdl_tensor_spec spec; /* a tensor parameter's */
+	int32_t class_id;     /* an instance parameter's class (gdl_class_of) */
+	PyObject *enum_type;  /* an int parameter of an enum's Go type: the IntEnum its values must be members of */
 } gdl_param;
 
 /* Where Go's result tensors go: a source and its shape and strides, for C to wrap once back with the GIL. */
@@ -96,6 +99,7 @@ typedef struct {
 	int nparams, ntensors, nresults;
 	gdl_param params[GDL_BIND_MAX_PARAMS];
 	uint8_t results[GDL_BIND_MAX_RESULTS];
+	PyObject *result_enums[GDL_BIND_MAX_RESULTS]; /* an int result of an enum's Go type: its IntEnum */
 	int return_as;
 	bool release_gil;
 	char *name;       /* its Python name: "clip_", "update" */
@@ -160,7 +164,12 @@ typedef struct {
 	uint32_t unchecked; /* bit k: tensor k failed its parameter's spec in C, for Go to convert or refuse */
 	uint8_t faults[GDL_BIND_MAX_TENSORS]; /* the GDL_SPEC_ fault of each tensor unchecked names */
 	int nout;           /* out entries Go filled (each holds an owner reference) */
-	int error; /* 0, a GDL_…_ERROR kind with the message in message, GDL_BIND_PYTHON_ERROR or GDL_BIND_FORKED */
+	int nborrowed;      /* instances this call holds while it releases the GIL (gdl_instance_check) */
+	PyObject *borrowed[GDL_BIND_MAX_PARAMS];
+	bool callback_failed; /* a callback's Python code raised: the exception set aside, for the caller */
+	gdl_saved_error callback_error;
+	int error; /* 0, a GDL_…_ERROR kind with the message in message, or a GDL_BIND_…: PYTHON_ERROR, FORKED, CLASS_ERROR */
+	PyObject *raise; /* GDL_BIND_CLASS_ERROR's exception class (the module holds it) */
 	char message[GDL_BIND_ERROR_LEN];
 } gdl_call;
 
@@ -199,6 +208,46 @@ void gdl_bound_finish(gdl_bound *b);
  */
 PyObject *gdl_function_new(const gdl_bound *b, PyObject *module, PyObject *self);
 
+/*
+ * The steps of a call, which a callback's call takes too (callback.c):
+ * gdl_convert_arg converts argument i of b (NULL when not passed) into
+ * c->args[i], counting tensors in *nt; gdl_convert_result turns result j of
+ * c into a new reference; gdl_drop_results lets go of what results from j
+ * on hold. gdl_call_new and gdl_call_free give and take back a call's
+ * struct, never on the C stack (about 16 KiB).
+ */
+int gdl_convert_arg(const gdl_bound *b, int i, PyObject *o, gdl_call *c, int *nt);
+PyObject *gdl_convert_result(const gdl_bound *b, gdl_call *c, int j);
+void gdl_drop_results(const gdl_bound *b, gdl_call *c, int j);
+gdl_call *gdl_call_new(void);
+void gdl_call_free(gdl_call *c);
+
+/*
+ * A callback's call (callback.c): Go writes the callback's arguments as the
+ * results of args (a gdl_bound whose results are their kinds) into c, and C
+ * calls callable with them, then reads what it returned as the parameters
+ * of results (a gdl_bound whose parameters are its results' kinds) into
+ * c's arguments. An exception the callable raises, or a result that does
+ * not convert, is set aside in owner, the bound call the callback belongs
+ * to, which raises it when it returns.
+ */
+typedef struct {
+	const gdl_bound *args, *results;
+	PyObject *callable;
+	gdl_call *owner;
+	gdl_call *c;
+	PyObject *returned; /* what the callable returned, whose values c's arguments may point into */
+} gdl_callback_call;
+
+/* gdl_callback_invoke is a callback's call: 0; -1, the exception set aside in the owner; -2 in a forked child. */
+int gdl_callback_invoke(gdl_callback_call *cb);
+
+/* gdl_callback_done lets go of what the callable returned, once Go has read its values. */
+void gdl_callback_done(gdl_callback_call *cb);
+
+/* gdl_callback_drop lets go of the arguments Go wrote before one failed to convert. */
+void gdl_callback_drop(gdl_callback_call *cb);
+
 /* gdl_bound_call is the call of b: the vectorcall of its function object. */
 PyObject *gdl_bound_call(const gdl_bound *b, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
@@ -210,5 +259,54 @@ void gdl_import_error(const char *msg);
 
 /* gdl_none returns a new reference to None (Py_None is a macro). */
 PyObject *gdl_none(void);
+
+/* ---- Classes (class.c) ---- */
+
+/* A property of a class: its getter and its setter (NULL: read-only), bound methods of the class. */
+typedef struct {
+	char *name, *doc;
+	const gdl_bound *get, *set;
+} gdl_property;
+
+/* A Go type bound as a Python class. */
+typedef struct {
+	PyTypeObject *type;
+	int32_t id;
+	const gdl_bound *init;                 /* the constructor, or NULL */
+	const gdl_bound *repr, *eq, *hash;     /* the author's, or NULL */
+	const gdl_bound *state;                /* pickling: the state of an instance */
+	PyObject *restore;                     /* pickling: the class's _restore function */
+	PyObject **objects;                    /* by slot: the instance wrapping each Go value (borrowed) */
+	int32_t nobjects;
+} gdl_class;
+
+/* gdl_class_reserve reserves the id of a class to be made (its methods name it). -1 with MemoryError. */
+int32_t gdl_class_reserve(void);
+
+/* gdl_class_of returns the record of class id. */
+gdl_class *gdl_class_of(int32_t id);
+
+/*
+ * gdl_class_make makes class id, named qualified ("rowstats.Accumulator"),
+ * a type of module m (added to it by its short name), with the properties
+ * props (kept: C memory the caller gives up). -1 with an exception.
+ */
+int gdl_class_make(int32_t id, PyObject *m, const char *qualified, const char *doc, gdl_property *props, int nprops);
+
+/* gdl_class_set puts value, a method, a static method or a class attribute, in class id's dict. -1 with an exception. */
+int gdl_class_set(int32_t id, const char *name, PyObject *value);
+
+/* gdl_instance_take returns the instance of class id holding slot's Go value: the one there is, or a new one. */
+PyObject *gdl_instance_take(int32_t id, int32_t slot);
+
+/*
+ * gdl_instance_check reads instance argument o of parameter p into v (its
+ * slot): 0; -1, with no exception, for an object of another type; -2 with
+ * RuntimeError for an instance a call that released the GIL holds. A call
+ * that releases the GIL holds its instance arguments (gdl_instances_return
+ * lets go).
+ */
+int gdl_instance_check(const gdl_param *p, PyObject *o, gdl_call *c, gdl_value *v);
+void gdl_instances_return(gdl_call *c);
 
 #endif

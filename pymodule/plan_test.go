@@ -39,7 +39,7 @@ func TestPlanRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := plan(tt.f)
+			_, err := plan(tt.f, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("plan(%s) = %v, want an error containing %q", tt.name, err, tt.want)
 			}
@@ -62,7 +62,7 @@ func TestTextSignature(t *testing.T) {
 			"a, *, b=2":             F2(func(int, int) {}),
 			"*, s='-'":              F1(func(string) {}),
 		}[tt.params]
-		b, err := plan(Def("f", tt.params, fn, ""))
+		b, err := plan(Def("f", tt.params, fn, ""), nil)
 		if err != nil {
 			t.Fatalf("plan(%q): %v", tt.params, err)
 		}
@@ -76,14 +76,14 @@ func TestTextSignature(t *testing.T) {
 func TestTypeNames(t *testing.T) {
 	b, err := plan(Def("f", "a, b=None, c=None, x=None", F4(func(int8, Optional[float32], capsule.Object,
 		Optional[Tensor]) {
-	}), ""))
+	}), ""), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var names, types []string
 	for i := range b.params {
 		names = append(names, b.params[i].typeName())
-		types = append(types, b.params[i].pyType())
+		types = append(types, (&stubber{}).paramType(&b.params[i]))
 	}
 	if got, want := fmt.Sprint(names), "[an int a float or None an object a tensor (an object with __dlpack__) or None]"; got != want {
 		t.Errorf("typeNames = %s, want %s", got, want)

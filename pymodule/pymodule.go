@@ -138,6 +138,34 @@ type Function struct {
 	fn                Fn
 	releaseGIL        bool
 	returnAs          ReturnKind
+	role              funcRole
+	class             *classDef // a class's function: its class
+}
+
+// A funcRole is what a bound function is to Python.
+type funcRole uint8
+
+const (
+	roleFunction funcRole = iota // a module's function
+	roleInit                     // a class's constructor: returns a *T
+	roleMethod                   // a method: takes the instance first
+	roleStatic                   // a static method of a class
+	roleGetter                   // a property's getter: the instance alone
+	roleSetter                   // a property's setter: the instance and the value
+)
+
+// takesSelf says whether the Go function's first parameter is the instance.
+func (r funcRole) takesSelf() bool { return r == roleMethod || r == roleGetter || r == roleSetter }
+
+// qualname is the function's name as Python qualifies it, and as its errors name it.
+func (f *Function) qualname() string {
+	switch {
+	case f.class == nil:
+		return f.name
+	case f.role == roleInit:
+		return f.class.name
+	}
+	return f.class.name + "." + f.name
 }
 
 // ReturnKind says what a bound function's tensor results are.
@@ -180,54 +208,17 @@ func (f Function) WithoutGIL() Function { f.releaseGIL = true; return f }
 // Returning returns f set to return its tensor results as k.
 func (f Function) Returning(k ReturnKind) Function { f.returnAs = k; return f }
 
-// New returns a new extension module object with the given functions, for
-// the extension's PyInit_<name> to return, and with the types Tensor, DType
-// and Device of its tensor results ([capsule.AddTensorTypes]). The error wraps
-// capsule.ErrPython: an ImportError when a function's description is wrong
-// (its message says what), the ImportError of capsule.ClaimProcess, or what
-// CPython raised.
-func New(name, doc string, funcs ...Function) (capsule.Object, error) {
-	if err := capsule.ClaimProcess(name); err != nil {
-		return nil, err
-	}
-	cname, cdoc := C.CString(name), C.CString(doc)
-	m := C.gdl_module_new(cname, cdoc)
-	C.free(unsafe.Pointer(cname))
-	C.free(unsafe.Pointer(cdoc))
-	if m == nil {
-		return nil, capsule.PythonError("creating module " + name)
-	}
-	if err := capsule.AddTensorTypes(capsule.Object(m), name); err != nil {
-		capsule.DecRef(capsule.Object(m))
-		return nil, err
-	}
-	for _, f := range funcs {
-		if err := add(m, name, f); err != nil {
-			capsule.DecRef(capsule.Object(m))
-			return nil, err
-		}
-	}
-	return capsule.Object(m), nil
-}
-
 // bindings holds every bound function of the extension, by id: C passes the id back.
 var (
 	bindingsMu sync.Mutex
 	bindings   atomic.Pointer[[]*binding]
 )
 
-// add plans f, registers it and adds it to module m.
-func add(m *C.PyObject, module string, f Function) error {
-	b, err := plan(f)
-	if err != nil {
-		msg := C.CString(fmt.Sprintf("%s.%s: %v", module, f.name, err))
-		C.gdl_import_error(msg)
-		C.free(unsafe.Pointer(msg))
-		return capsule.PythonError("binding " + f.name)
-	}
+// register makes b's C record, which calls read, and gives it its id.
+func (b *binding) register() (*C.gdl_bound, error) {
 	cb := b.cStruct()
 	if cb == nil {
-		return capsule.PythonError("binding " + f.name)
+		return nil, capsule.PythonError("binding " + b.qualname())
 	}
 	bindingsMu.Lock()
 	var list []*binding
@@ -238,16 +229,14 @@ func add(m *C.PyObject, module string, f Function) error {
 	list = append(list[:len(list):len(list)], b)
 	bindings.Store(&list)
 	bindingsMu.Unlock()
-	if C.gdl_bound_add(m, cb) != 0 {
-		C.gdl_bound_free(cb)
-		return capsule.PythonError("adding function " + f.name)
-	}
-	return nil
+	C.gdl_bound_finish(cb)
+	return cb, nil
 }
 
 // A binding is the plan of one bound function.
 type binding struct {
 	Function
+	callbacks bool // a parameter takes a callback, which expires when the call returns
 	params    []param
 	tensors   []int // the indices of tensor parameters
 	results   []kind
@@ -265,14 +254,66 @@ type param struct {
 	dflt     string
 	hasDflt  bool
 	tensor   *tensorSpec
-	place    int8 // where a call reads the argument (arg)
+	class    *classDef     // an instance parameter's class
+	enum     *enumDef      // an int parameter of an enum's Go type
+	callback *callbackPlan // a callback parameter's
+	place    int8          // where a call reads the argument (arg)
 }
 
-// plan checks f and plans its conversions: the only reflection there is.
-func plan(f Function) (*binding, error) {
+// A scope is what a module's plans may name: the classes and enums of the
+// module and those the library made before.
+type scope struct {
+	classes map[reflect.Type]*classDef // by *T
+	enums   map[reflect.Type]*enumDef
+}
+
+// The classes and enums of the modules made before, which later modules' functions may take and return.
+var (
+	libraryMu      sync.Mutex
+	libraryClasses = map[reflect.Type]*classDef{}
+	libraryEnums   = map[reflect.Type]*enumDef{}
+)
+
+func (sc *scope) class(t reflect.Type) *classDef {
+	if sc != nil && sc.classes[t] != nil {
+		return sc.classes[t]
+	}
+	libraryMu.Lock()
+	defer libraryMu.Unlock()
+	return libraryClasses[t]
+}
+
+func (sc *scope) enum(t reflect.Type) *enumDef {
+	if sc != nil && sc.enums[t] != nil {
+		return sc.enums[t]
+	}
+	libraryMu.Lock()
+	defer libraryMu.Unlock()
+	return libraryEnums[t]
+}
+
+// plan checks f and plans its conversions, naming the classes and enums of
+// sc: the only reflection there is.
+func plan(f Function, sc *scope) (*binding, error) {
 	ps, err := pysig.Parse(f.params)
 	if err != nil {
 		return nil, err
+	}
+	if f.role.takesSelf() {
+		// The instance is the first parameter, by position only; a method's parameters are the others.
+		self := pysig.Param{Name: "self", Kind: pysig.PositionalOnly}
+		for _, p := range ps {
+			if p.Name == "self" {
+				return nil, fmt.Errorf("parameters %q name self, which a method's parameters leave out", f.params)
+			}
+		}
+		ps = append([]pysig.Param{self}, ps...)
+		if len(f.fn.in) == 0 || f.fn.in[0] != f.class.typ {
+			return nil, fmt.Errorf("the Go function's first parameter must be the instance, a %v", f.class.typ)
+		}
+	}
+	if f.role == roleInit && (len(f.fn.out) != 1 || f.fn.out[0] != f.class.typ) {
+		return nil, fmt.Errorf("the constructor must return a %v (and an error, or not)", f.class.typ)
 	}
 	if len(ps) != len(f.fn.in) {
 		return nil, fmt.Errorf("parameters %q name %d parameters, and the Go function has %d", f.params, len(ps), len(f.fn.in))
@@ -290,18 +331,18 @@ func plan(f Function) (*binding, error) {
 	required := true
 	for i, p := range ps {
 		t := f.fn.in[i]
-		k, opt, off, err := paramKind(t)
+		bp, err := paramOf(t, sc)
 		if err != nil {
 			return nil, fmt.Errorf("parameter %s: %v", p.Name, err)
 		}
-		bp := param{name: p.Name, kind: k, optional: opt, validOff: off, dflt: p.Default, hasDflt: p.HasDefault}
+		bp.name, bp.dflt, bp.hasDflt = p.Name, p.Default, p.HasDefault
 		spec, isTensor, err := pysig.ParseTensor(p.Annotation)
 		switch {
 		case err != nil:
 			return nil, fmt.Errorf("parameter %s: %v", p.Name, err)
-		case isTensor && k != kindTensor:
+		case isTensor && bp.kind != kindTensor:
 			return nil, fmt.Errorf("parameter %s: a tensor annotation on a Go %v", p.Name, t)
-		case k == kindTensor:
+		case bp.kind == kindTensor:
 			if !isTensor {
 				spec = pysig.Tensor{Device: "cpu"}
 			}
@@ -317,16 +358,17 @@ func plan(f Function) (*binding, error) {
 		}
 		bp.place = bp.placeOf()
 		b.params = append(b.params, bp)
+		b.callbacks = b.callbacks || bp.kind == kindCallback
 	}
 	if len(b.tensors) > C.GDL_BIND_MAX_TENSORS {
 		return nil, fmt.Errorf("%d tensor parameters: at most %d are supported", len(b.tensors), C.GDL_BIND_MAX_TENSORS)
 	}
 	for j, t := range f.fn.out {
-		k, o, err := resultKind(t)
+		o, err := resultOf(t, sc)
 		if err != nil {
 			return nil, fmt.Errorf("result %d: %v", j, err)
 		}
-		b.results = append(b.results, k)
+		b.results = append(b.results, o.kind)
 		b.outs = append(b.outs, o)
 	}
 	b.call = f.fn.bind(b)
@@ -353,64 +395,95 @@ func scalarKind(t reflect.Type) kind {
 	return goKinds[t.Kind()] // kindNone for any other type
 }
 
-func paramKind(t reflect.Type) (k kind, optional bool, validOff uintptr, err error) {
+// paramOf plans a parameter of Go type t: its kind, and what it names.
+func paramOf(t reflect.Type, sc *scope) (param, error) {
 	if t.Implements(reflect.TypeFor[optionalType]()) {
-		k, _, _, err = paramKind(t.Field(0).Type)
-		return k, true, t.Field(1).Offset, err
+		p, err := paramOf(t.Field(0).Type, sc)
+		p.optional, p.validOff = true, t.Field(1).Offset
+		return p, err
 	}
 	switch t {
 	case tensorType:
-		return kindTensor, false, 0, nil
+		return param{kind: kindTensor}, nil
 	case objectType:
-		return kindObject, false, 0, nil
+		return param{kind: kindObject}, nil
 	}
-	if k = scalarKind(t); k == kindNone {
-		return k, false, 0, fmt.Errorf("a Go %v cannot come from Python", t)
+	if c := sc.class(t); c != nil {
+		return param{kind: kindInstance, class: c}, nil
 	}
-	return k, false, 0, nil
+	if t.Kind() == reflect.Func {
+		cb, err := planCallback(t, sc)
+		return param{kind: kindCallback, callback: cb}, err
+	}
+	k := scalarKind(t)
+	if k == kindNone {
+		return param{}, fmt.Errorf("a Go %v cannot come from Python", t)
+	}
+	return param{kind: k, enum: sc.enum(t)}, nil
 }
 
-// An outPlan says how a tensor result is made: from an Array, or by pinning a slice.
+// An outPlan says how a result is made: its kind, and for a tensor from an
+// Array or by pinning a slice, for an instance its class, for an enum's Go
+// type its enum.
 type outPlan struct {
-	pin func(data unsafe.Pointer, n int) (Array, error)
+	kind  kind
+	pin   func(data unsafe.Pointer, n int) (Array, error)
+	class *classDef
+	enum  *enumDef
 }
 
-func resultKind(t reflect.Type) (kind, outPlan, error) {
+// resultOf plans a result of Go type t.
+func resultOf(t reflect.Type, sc *scope) (outPlan, error) {
 	switch t {
 	case arrayType:
-		return kindTensor, outPlan{}, nil
+		return outPlan{kind: kindTensor}, nil
 	case objectType:
-		return kindObject, outPlan{}, nil
+		return outPlan{kind: kindObject}, nil
 	case errorType:
-		return kindNone, outPlan{}, errors.New("an error result must be the last, alone of its type")
+		return outPlan{}, errors.New("an error result must be the last, alone of its type")
+	}
+	if c := sc.class(t); c != nil {
+		return outPlan{kind: kindInstance, class: c}, nil
 	}
 	if t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8 {
 		if pin := pinners[t.Elem().Kind()]; pin != nil {
-			return kindTensor, outPlan{pin: pin}, nil
+			return outPlan{kind: kindTensor, pin: pin}, nil
 		}
 	}
 	if k := scalarKind(t); k != kindNone {
-		return k, outPlan{}, nil
+		return outPlan{kind: k, enum: sc.enum(t)}, nil
 	}
-	return kindNone, outPlan{}, fmt.Errorf("a Go %v cannot go to Python", t)
+	return outPlan{}, fmt.Errorf("a Go %v cannot go to Python", t)
 }
 
 // typeName says what a parameter takes, in a TypeError.
 func (p *param) typeName() string {
-	if p.optional {
-		return kinds[p.kind].param + " or None"
+	s := kinds[p.kind].param
+	switch {
+	case p.class != nil:
+		s = "a " + p.class.qualified()
+	case p.enum != nil:
+		s = "a " + p.enum.name
 	}
-	return kinds[p.kind].param
+	if p.optional {
+		return s + " or None"
+	}
+	return s
 }
 
 // cStruct makes the C description of b that calls read. nil with an exception.
 func (b *binding) cStruct() *C.gdl_bound {
-	name, doc := C.CString(b.name), C.CString(b.textSignature()+"\n--\n\n"+b.doc)
-	cb := C.gdl_bound_new(name, name, doc)
+	name, qualname := C.CString(b.name), C.CString(b.qualname())
+	doc := C.CString(b.textSignature() + "\n--\n\n" + b.doc)
+	cb := C.gdl_bound_new(name, qualname, doc)
 	C.free(unsafe.Pointer(name))
+	C.free(unsafe.Pointer(qualname))
 	C.free(unsafe.Pointer(doc))
 	if cb == nil {
 		return nil
+	}
+	if b.class != nil && b.role != roleStatic && b.role != roleInit {
+		cb.class_name = C.CString(b.class.qualified())
 	}
 	cb.nparams = C.int(len(b.params))
 	cb.ntensors = C.int(len(b.tensors))
@@ -419,6 +492,9 @@ func (b *binding) cStruct() *C.gdl_bound {
 	cb.return_as = C.int(b.returnAs)
 	for j, k := range b.results {
 		cb.results[j] = C.uint8_t(k)
+		if e := b.outs[j].enum; e != nil {
+			cb.result_enums[j] = e.object
+		}
 	}
 	required, positional := 0, 0
 	for i, p := range b.params {
@@ -429,6 +505,17 @@ func (b *binding) cStruct() *C.gdl_bound {
 		cp.optional = C.bool(p.optional)
 		if p.tensor != nil {
 			p.tensor.fill(cp)
+		}
+		if p.class != nil {
+			cp.class_id = C.int32_t(p.class.table.id)
+		}
+		if p.enum != nil {
+			cp.enum_type = p.enum.object
+		}
+		if p.callback != nil && !p.callback.cStructs(b, p.name) {
+			cb.nparams = C.int(i + 1)
+			C.gdl_bound_free(cb)
+			return nil
 		}
 		if !p.hasDflt && required == i {
 			required++
@@ -441,7 +528,7 @@ func (b *binding) cStruct() *C.gdl_bound {
 		}
 		if p.hasDflt {
 			if err := p.setDefault(cp); err != nil {
-				msg := C.CString(fmt.Sprintf("%s: parameter %s: %v", b.name, p.name, err))
+				msg := C.CString(fmt.Sprintf("%s: parameter %s: %v", b.qualname(), p.name, err))
 				C.gdl_import_error(msg)
 				C.free(unsafe.Pointer(msg))
 				cb.nparams = C.int(i + 1)
@@ -468,12 +555,21 @@ func (b *binding) textSignature() string {
 		if p.HasDefault {
 			s += "=" + pythonDefault(b.params[i].kind, p.Default)
 		}
+		if i == 0 && b.role.takesSelf() {
+			s = "$self" // inspect leaves it out of a bound method's signature, as of a C method's
+		}
 		parts = append(parts, s)
 		if p.Kind == pysig.PositionalOnly && (i+1 == len(b.signature) || b.signature[i+1].Kind != pysig.PositionalOnly) {
 			parts = append(parts, "/")
 		}
 	}
-	return b.name + "(" + strings.Join(append([]string{"$module"}, parts...), ", ") + ")"
+	switch b.role {
+	case roleFunction:
+		parts = append([]string{"$module"}, parts...)
+	case roleInit:
+		return b.class.name + "(" + strings.Join(parts, ", ") + ")"
+	}
+	return b.name + "(" + strings.Join(parts, ", ") + ")"
 }
 
 // pythonDefault writes a default so that inspect's parser of text
@@ -515,10 +611,15 @@ var goPackages = strings.NewReplacer("consumer: ", "", "producer: ", "", "dlpack
 func godlpackBindCall(c *call) {
 	b := (*bindings.Load())[c.fn.id]
 	defer func() {
-		if p := recover(); p != nil {
-			fail(c, capsule.RuntimeError, fmt.Sprintf("%s(): internal error: %v", b.name, p))
+		if p := recover(); p == forkedInCallback {
+			c.error = forkedKind // a forked child: nothing more may run
+		} else if p != nil {
+			fail(c, capsule.RuntimeError, fmt.Sprintf("%s(): internal error: %v", b.qualname(), p))
 		}
 	}()
+	if b.callbacks {
+		defer expireCallbacks(c)
+	}
 	if b.releaseGIL {
 		preempt.Restore() // the GIL is released for long work, which the runtime must be able to preempt
 	}
@@ -535,6 +636,7 @@ func godlpackBindCall(c *call) {
 const (
 	pythonErrorKind = C.GDL_BIND_PYTHON_ERROR // the Python exception Go found set
 	forkedKind      = C.GDL_BIND_FORKED       // capsule.ErrForked
+	classErrorKind  = C.GDL_BIND_CLASS_ERROR  // an ExceptionClass of a module's (gdl_call.raise)
 )
 
 // failCall writes into c the error err of b's Go function: its message
@@ -548,12 +650,15 @@ func (b *binding) failCall(c *call, err error) {
 		return
 	}
 	msg := goPackages.Replace(err.Error())
-	if prefix := b.name + "(): "; !strings.HasPrefix(msg, prefix) {
+	if prefix := b.qualname() + "(): "; !strings.HasPrefix(msg, prefix) {
 		msg = prefix + msg
 	}
 	exc := exceptionOf(err)
 	if errors.Is(err, capsule.ErrPython) {
 		exc = pythonErrorKind
+	} else if class := exceptionClassOf(err); class != nil {
+		exc = classErrorKind
+		c.raise = class.object
 	}
 	fail(c, exc, msg)
 }
@@ -593,7 +698,7 @@ func (b *binding) admit(c *call, copies *[C.GDL_BIND_MAX_TENSORS]*producer.Buffe
 		if exc != 0 && spec.convertible {
 			var err error
 			if copies[k], err = spec.convert(a); err != nil {
-				fail(c, exceptionOf(err), fmt.Sprintf("%s(): argument '%s': %v", b.name, b.params[i].name, goPackages.Replace(err.Error())))
+				fail(c, exceptionOf(err), fmt.Sprintf("%s(): argument '%s': %v", b.qualname(), b.params[i].name, goPackages.Replace(err.Error())))
 				return false
 			}
 			if copies[k] != nil {
@@ -601,7 +706,7 @@ func (b *binding) admit(c *call, copies *[C.GDL_BIND_MAX_TENSORS]*producer.Buffe
 			}
 		}
 		if exc != 0 {
-			fail(c, exc, fmt.Sprintf("%s(): argument '%s' %s", b.name, b.params[i].name, msg))
+			fail(c, exc, fmt.Sprintf("%s(): argument '%s' %s", b.qualname(), b.params[i].name, msg))
 			return false
 		}
 	}

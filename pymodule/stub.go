@@ -5,34 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"reflect"
+	"slices"
 	"strings"
 
-	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/internal/pysig"
 )
-
-// A Module is an extension module's name, docstring and functions, for an
-// extension that wants both its module (Init, from PyInit_<name>) and its
-// type stub (Stub, or Main from the package's main function) from one
-// description:
-//
-//	var module = pymodule.Module{Name: "rowstats", Doc: "…", Functions: []pymodule.Function{…}}
-//
-//	//export PyInit_rowstats
-//	func PyInit_rowstats() *C.PyObject { return (*C.PyObject)(module.Init()) }
-//
-//	func main() { module.Main() } // go run ./rowstats -pyi rowstats.pyi
-type Module struct {
-	Name, Doc string
-	Functions []Function
-}
-
-// Init returns the new module object (New), or nil with the Python
-// exception set.
-func (m *Module) Init() capsule.Object {
-	o, _ := New(m.Name, m.Doc, m.Functions...)
-	return o
-}
 
 // Main is the main function of an extension's package main, which runs
 // only when the package is run as a program (go run): with -pyi FILE it
@@ -62,26 +40,49 @@ func (m *Module) Main() {
 
 // Stub returns the module's type stub (.pyi): every function with its
 // parameters (their kinds, defaults shown as ...), the Python types its Go
-// types convert from and to, and its docstring, and the module's classes
-// Tensor, DType and Device, which tensor results are. Tensor parameters are
-// typed by a protocol of __dlpack__, which NumPy arrays, PyTorch tensors and
-// every DLPack producer satisfy.
+// types convert from and to, and its docstring; every class with its
+// constructor, methods, static methods, properties and attributes; the
+// enums, exception classes and constants; and, when a function returns
+// tensors as the module's Tensor, the classes Tensor, DType and Device.
+// Tensor parameters are typed by a protocol of __dlpack__, which NumPy
+// arrays, PyTorch tensors and every DLPack producer satisfy.
 func (m *Module) Stub() (string, error) {
+	items := m.items()
+	sc, err := scopeOf(m.Name, items)
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", m.Name, err)
+	}
+	st := &stubber{module: m.Name, imports: map[string]bool{}}
+	var defs []string
+	for _, it := range items {
+		var def string
+		switch it := it.(type) {
+		case Function:
+			bd, err := plan(it, sc)
+			if err != nil {
+				return "", fmt.Errorf("%s.%s: %v", m.Name, it.name, err)
+			}
+			def = st.def(bd, "")
+		case Class:
+			if def, err = st.class(it.def, sc); err != nil {
+				return "", fmt.Errorf("%s.%s: %v", m.Name, it.def.name, err)
+			}
+		case Enum:
+			st.imports["enum"] = true
+			def = it.def.stub()
+		case *ExceptionClass:
+			def = it.stub()
+		case Constant:
+			def = it.stub()
+		}
+		defs = append(defs, def)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\n", docstring(m.Doc, ""))
-	imports := map[string]bool{}
-	var defs []string
-	for _, f := range m.Functions {
-		bd, err := plan(f)
-		if err != nil {
-			return "", fmt.Errorf("%s.%s: %v", m.Name, f.name, err)
-		}
-		defs = append(defs, bd.stub(imports))
-	}
-	b.WriteString("import sys\nfrom typing import Any, ClassVar, Protocol, SupportsIndex, Union, final, type_check_only\n\n" +
-		"from typing_extensions import CapsuleType\n")
-	for _, mod := range []string{"godlpack", "numpy", "torch"} {
-		if imports[mod] {
+	b.WriteString("import sys\nfrom typing import Any, Callable, ClassVar, Final, Protocol, SupportsIndex, Union, final, " +
+		"type_check_only\n\nfrom typing_extensions import CapsuleType\n")
+	for _, mod := range []string{"enum", "godlpack", "numpy", "torch"} {
+		if st.imports[mod] {
 			fmt.Fprintf(&b, "\nimport %s\n", mod)
 		}
 	}
@@ -94,15 +95,23 @@ class _Tensor(Protocol):
                    dl_device: Any = ..., copy: bool | None = ...) -> Any: ...
     def __dlpack_device__(self) -> tuple[int, int]: ...
 `)
-	b.WriteString(tensorAliases + tensorClasses)
+	if needsTensorTypes(items, sc) {
+		b.WriteString(tensorAliases + tensorClasses)
+	}
 	for _, d := range defs {
 		b.WriteString("\n" + d)
 	}
 	return b.String(), nil
 }
 
-// stub is b's def line and docstring.
-func (b *binding) stub(imports map[string]bool) string {
+// A stubber writes the stubs of one module's items.
+type stubber struct {
+	module  string
+	imports map[string]bool
+}
+
+// def is b's def line and docstring, indented.
+func (st *stubber) def(b *binding, indent string) string {
 	var parts []string
 	star := false
 	for i, p := range b.signature {
@@ -110,7 +119,10 @@ func (b *binding) stub(imports map[string]bool) string {
 			parts = append(parts, "*")
 			star = true
 		}
-		s := p.Name + ": " + b.params[i].pyType()
+		s := p.Name + ": " + st.paramType(&b.params[i])
+		if i == 0 && b.role.takesSelf() {
+			s = "self"
+		}
 		if p.HasDefault {
 			s += " = ..."
 		}
@@ -119,46 +131,220 @@ func (b *binding) stub(imports map[string]bool) string {
 			parts = append(parts, "/")
 		}
 	}
+	ret := st.returns(b)
+	name := b.name
+	if b.role == roleInit {
+		// __new__, not __init__: the class's constructor is its own call (a vectorcall), and stubtest holds an
+		// __init__ to object's.
+		name, ret = "__new__", b.class.name
+		parts = append([]string{"cls"}, parts...)
+	}
+	if b.doc == "" {
+		return fmt.Sprintf("%sdef %s(%s) -> %s: ...\n", indent, name, strings.Join(parts, ", "), ret)
+	}
+	return fmt.Sprintf("%sdef %s(%s) -> %s:\n%s\n", indent, name, strings.Join(parts, ", "), ret,
+		docstring(b.doc, indent+"    "))
+}
+
+// returns is the type b returns.
+func (st *stubber) returns(b *binding) string {
 	var results []string
-	for _, k := range b.results {
-		results = append(results, resultType(k, b.returnAs, imports))
+	for j := range b.results {
+		results = append(results, st.resultType(b.outs[j], b.returnAs))
+	}
+	switch len(results) {
+	case 0:
+		return "None"
+	case 1:
+		return results[0]
+	}
+	return "tuple[" + strings.Join(results, ", ") + "]"
+}
+
+// paramType is the type a parameter accepts.
+func (st *stubber) paramType(p *param) string {
+	t := kinds[p.kind].stubParam
+	switch {
+	case p.class != nil:
+		t = st.className(p.class)
+	case p.enum != nil:
+		t = p.enum.name + " | int"
+	case p.callback != nil:
+		t = st.callbackType(p.callback)
+	}
+	if p.optional {
+		return t + " | None"
+	}
+	return t
+}
+
+// resultType is the type of a result, whose tensors come out as as says.
+func (st *stubber) resultType(o outPlan, as ReturnKind) string {
+	switch {
+	case o.class != nil:
+		return st.className(o.class)
+	case o.enum != nil:
+		return o.enum.name
+	case o.kind != kindTensor:
+		return kinds[o.kind].stubResult
+	}
+	switch as {
+	case AsNumPy:
+		st.imports["numpy"] = true
+		return "numpy.ndarray[Any, Any]"
+	case AsTorch:
+		st.imports["torch"] = true
+		return "torch.Tensor"
+	case AsGodlpack:
+		st.imports["godlpack"] = true
+		return "godlpack.Tensor"
+	}
+	return kinds[o.kind].stubResult
+}
+
+// className is how this module's stub names a class: by its name, or
+// qualified by its module and imported.
+func (st *stubber) className(d *classDef) string {
+	if d.module == st.module {
+		return d.name
+	}
+	st.imports[d.module] = true
+	return d.qualified()
+}
+
+// callbackType is a callback's Callable type.
+func (st *stubber) callbackType(cb *callbackPlan) string {
+	var args []string
+	for _, o := range cb.args.outs {
+		args = append(args, st.resultType(o, AsTensor))
+	}
+	var results []string
+	for i := range cb.results.params {
+		p := cb.results.params[i]
+		results = append(results, st.paramType(&p))
 	}
 	ret := "None"
 	switch len(results) {
 	case 0:
+		ret = "Any"
 	case 1:
 		ret = results[0]
 	default:
 		ret = "tuple[" + strings.Join(results, ", ") + "]"
 	}
-	return fmt.Sprintf("def %s(%s) -> %s:\n%s\n", b.name, strings.Join(parts, ", "), ret, docstring(b.doc, "    "))
+	return "Callable[[" + strings.Join(args, ", ") + "], " + ret + "]"
 }
 
-// pyType is the type a parameter accepts.
-func (p *param) pyType() string {
-	if p.optional {
-		return kinds[p.kind].stubParam + " | None"
+// class is a class's stub.
+func (st *stubber) class(d *classDef, sc *scope) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "@final\nclass %s:\n", d.name)
+	if d.doc != "" {
+		b.WriteString(docstring(d.doc, "    ") + "\n\n")
 	}
-	return kinds[p.kind].stubParam
+	stub := func(f Function) error {
+		f.class = d
+		bd, err := plan(f, sc)
+		if err != nil {
+			return fmt.Errorf("%s: %v", f.name, err)
+		}
+		if f.role == roleStatic {
+			b.WriteString("    @staticmethod\n")
+		}
+		b.WriteString(st.def(bd, "    "))
+		return nil
+	}
+	if d.init != nil {
+		if err := stub(*d.init); err != nil {
+			return "", err
+		}
+	}
+	for _, a := range d.attrs {
+		t := kinds[scalarKind(reflect.TypeOf(a.value))].stubResult
+		fmt.Fprintf(&b, "    %s: ClassVar[%s]\n", a.name, t)
+	}
+	for _, f := range d.funcs {
+		if err := stub(f); err != nil {
+			return "", err
+		}
+	}
+	for _, p := range d.props {
+		get, err := plan(Function{name: p.name, fn: p.get, role: roleGetter, class: d}, sc)
+		if err != nil {
+			return "", fmt.Errorf("property %s: %v", p.name, err)
+		}
+		fmt.Fprintf(&b, "    @property\n    def %s(self) -> %s:", p.name, st.returns(get))
+		if p.doc != "" {
+			b.WriteString("\n" + docstring(p.doc, "        ") + "\n")
+		} else {
+			b.WriteString(" ...\n")
+		}
+		if p.set.bind != nil {
+			set, err := plan(Function{name: p.name, params: "value", fn: p.set, role: roleSetter, class: d}, sc)
+			if err != nil {
+				return "", fmt.Errorf("property %s: %v", p.name, err)
+			}
+			fmt.Fprintf(&b, "    @%s.setter\n    def %s(self, value: %s) -> None: ...\n", p.name, p.name,
+				st.paramType(&set.params[1]))
+		}
+	}
+	if d.eq != nil {
+		b.WriteString("    def __eq__(self, other: object, /) -> bool: ...\n")
+		if d.hash != nil {
+			b.WriteString("    def __hash__(self) -> int: ...\n")
+		} else {
+			b.WriteString("    __hash__: ClassVar[None]  # type: ignore[assignment]\n")
+		}
+	}
+	b.WriteString("    def __reduce__(self) -> tuple[Any, ...]: ...\n")
+	return b.String(), nil
 }
 
-// resultType is the type of a result of kind k, whose tensors come out as as says.
-func resultType(k kind, as ReturnKind, imports map[string]bool) string {
-	if k != kindTensor {
-		return kinds[k].stubResult
+// needsTensorTypes says whether a module's functions return tensors as the
+// module's Tensor (or hand them to callbacks), which it then holds: Tensor,
+// DType, Device and _rebuild.
+func needsTensorTypes(items []Item, sc *scope) bool {
+	tensors := func(f Function) bool {
+		b, err := plan(f, sc)
+		if err != nil {
+			return false
+		}
+		for j, k := range b.results {
+			if k == kindTensor && b.returnAs == AsTensor && b.outs[j].kind == kindTensor {
+				return true
+			}
+		}
+		for _, p := range b.params {
+			if p.callback != nil && slices.Contains(p.callback.args.results, kindTensor) {
+				return true
+			}
+		}
+		return false
 	}
-	switch as {
-	case AsNumPy:
-		imports["numpy"] = true
-		return "numpy.ndarray[Any, Any]"
-	case AsTorch:
-		imports["torch"] = true
-		return "torch.Tensor"
-	case AsGodlpack:
-		imports["godlpack"] = true
-		return "godlpack.Tensor"
+	for _, it := range items {
+		switch it := it.(type) {
+		case Function:
+			if tensors(it) {
+				return true
+			}
+		case Class:
+			for _, f := range it.def.funcs {
+				f.class = it.def
+				if tensors(f) {
+					return true
+				}
+			}
+			for _, p := range it.def.props {
+				if tensors(Function{name: p.name, fn: p.get, role: roleGetter, class: it.def}) {
+					return true
+				}
+			}
+			if it.def.state != nil && tensors(Function{name: "__getstate__", fn: *it.def.state, role: roleMethod, class: it.def}) {
+				return true
+			}
+		}
 	}
-	return kinds[k].stubResult
+	return false
 }
 
 // docstring quotes doc as a Python docstring, indented.

@@ -7,6 +7,7 @@ import "C"
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -25,7 +26,8 @@ const (
 // placeOf says where a call reads p's argument: decoded, inPlace or tensorAt.
 func (p *param) placeOf() int8 {
 	switch {
-	case p.optional || p.kind == kindString || p.kind == kindBytes || p.kind == kindObject:
+	case p.optional || p.kind == kindString || p.kind == kindBytes || p.kind == kindObject ||
+		p.kind == kindInstance || p.kind == kindCallback:
 		return decoded
 	case p.kind == kindTensor:
 		return tensorAt
@@ -55,6 +57,7 @@ func argAt[T any](c *call, place int8, i int, d func(*call) T, room *T) *T {
 func decoder[T any](b *binding, i int) func(*call) T {
 	p := b.params[i]
 	k, opt, validOff, size := p.kind, p.optional, p.validOff, kinds[p.kind].size
+	class, cb := p.class, p.callback
 	return func(c *call) (t T) {
 		a := &c.args[i]
 		dst := unsafe.Pointer(&t)
@@ -71,6 +74,10 @@ func decoder[T any](b *binding, i int) func(*call) T {
 				*(*Tensor)(dst) = *(*Tensor)(unsafe.Pointer(&c.tensors[*(*int32)(src)].view))
 			case kindObject:
 				*(*capsule.Object)(dst) = *(*capsule.Object)(src)
+			case kindInstance:
+				*(*unsafe.Pointer)(dst) = class.table.at(*(*int32)(src))
+			case kindCallback:
+				reflect.NewAt(cb.typ, dst).Elem().Set(cb.callbackValue(c, *(*capsule.Object)(src)))
 			default:
 				copyValue(dst, src, size)
 			}
@@ -107,7 +114,8 @@ type cBytes struct {
 
 // encoder returns the function that writes result j of a call from an R.
 func encoder[R any](b *binding, j int) func(*call, R) error {
-	k, pin, size := b.results[j], b.outs[j].pin, kinds[b.results[j]].size
+	k, pin, size, class := b.results[j], b.outs[j].pin, kinds[b.results[j]].size, b.outs[j].class
+	release := b.releaseGIL
 	return func(c *call, r R) error {
 		v := &c.results[j]
 		src, dst := unsafe.Pointer(&r), unsafe.Pointer(&v.v)
@@ -147,6 +155,16 @@ func encoder[R any](b *binding, j int) func(*call, R) error {
 				return nil
 			}
 			*(*capsule.Object)(dst) = o
+		case kindInstance:
+			p := *(*unsafe.Pointer)(src)
+			if p == nil {
+				return nil // None
+			}
+			o, err := class.table.instanceOf(p, release)
+			if err != nil {
+				return err
+			}
+			*(*capsule.Object)(dst) = o
 		default:
 			copyValue(dst, src, size)
 		}
@@ -166,6 +184,7 @@ func dropper[R any](b *binding, j int) func(R) {
 	case b.results[j] == kindObject && !b.releaseGIL:
 		return func(r R) { capsule.DecRef(*(*capsule.Object)(unsafe.Pointer(&r))) }
 	}
+	// An instance result that does not reach Python is a *T its function keeps, or drops: nothing to let go.
 	return func(R) {}
 }
 
@@ -188,6 +207,14 @@ func (p *param) setDefault(cp *C.gdl_param) error {
 		return nil
 	}
 	cp.dflt.present = true
+	if p.enum != nil {
+		// An enum's member, by name (Mode.FAST), stands for its value.
+		for _, m := range p.enum.members {
+			if d == p.enum.name+"."+m.name {
+				d = strconv.FormatInt(m.value, 10)
+			}
+		}
+	}
 	bad := func(err error) error { return fmt.Errorf("default %s is not %s: %v", d, p.typeName(), err) }
 	switch p.kind {
 	case kindBool:

@@ -1,7 +1,7 @@
 """Row statistics of float tensors, in Go."""
 
 import sys
-from typing import Any, ClassVar, Protocol, SupportsIndex, Union, final, type_check_only
+from typing import Any, Callable, ClassVar, Final, Protocol, SupportsIndex, Union, final, type_check_only
 
 from typing_extensions import CapsuleType
 

@@ -22,7 +22,7 @@ func main() { module.Main() }
 //export PyInit_bindtest
 func PyInit_bindtest() *C.PyObject { return (*C.PyObject)(module.Init()) }
 
-var module = pymodule.Module{Name: "bindtest", Doc: "Bound Go functions for the binder's tests.", Functions: []pymodule.Function{
+var module = pymodule.Module{Name: "bindtest", Doc: "Bound Go functions for the binder's tests.", Attributes: classItems, Functions: []pymodule.Function{
 	pymodule.Def("ints", "a, b, c, d, e, f, g, h, /", pymodule.F8R(ints), "The sum of ints of every width, as a float."),
 	pymodule.Def("int_defaults", "a=-128, b=-0x8000, c=2_147_483_647, d=-9223372036854775808, e=255, f=0xffff, "+
 		"g=4294967295, h=18446744073709551615", pymodule.F8R(func(a int8, b int16, c int32, d int64, e uint8, f uint16, g uint32, h uint64) string {

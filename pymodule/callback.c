@@ -1,0 +1,84 @@
+/*
+ * Callbacks: a Python callable a bound function took for a parameter of a
+ * Go function type, called from Go with the conversions of calls, reversed.
+ * It may run on any thread, with the GIL or without it: it takes the GIL for
+ * the call.
+ */
+#include "module.h"
+
+/* set_aside keeps the pending exception in the owner, for the bound call to raise; the first one wins. */
+static void set_aside(gdl_call *owner) {
+	if (owner->callback_failed) {
+		PyErr_Clear();
+		return;
+	}
+	gdl_error_save(&owner->callback_error);
+	owner->callback_failed = true;
+}
+
+int gdl_callback_invoke(gdl_callback_call *cb) {
+	PyGILState_STATE g = PyGILState_Ensure();
+	const gdl_bound *a = cb->args, *r = cb->results;
+	gdl_call *c = cb->c;
+	int rc = -1, nt = 0;
+	PyObject *args[GDL_BIND_MAX_PARAMS] = {NULL};
+	int n = 0;
+	for (; n < a->nresults; n++)
+		if ((args[n] = gdl_convert_result(a, c, n)) == NULL) {
+			gdl_drop_results(a, c, n + 1);
+			break;
+		}
+	PyObject *got = n == a->nresults ? PyObject_Vectorcall(cb->callable, args, (size_t)n, NULL) : NULL;
+	for (int i = 0; i < n; i++)
+		Py_DECREF(args[i]);
+	if (gdl_forked_child()) {
+		/* Its Python code forked: Go must not go on in this child. */
+		Py_XDECREF(got);
+		PyErr_Clear();
+		PyGILState_Release(g);
+		return -2;
+	}
+	if (got != NULL) {
+		c->fn = r;
+		c->nborrowed = 0;
+		if (r->nparams == 0) {
+			rc = 0;
+		} else if (r->nparams == 1) {
+			rc = gdl_convert_arg(r, 0, got, c, &nt);
+		} else if (!PyTuple_Check(got) || PyTuple_GET_SIZE(got) != r->nparams) {
+			PyErr_Format(PyExc_TypeError, "%s(): a callback must return a tuple of %d values, not %.200s",
+			             r->qualname, r->nparams, Py_TYPE(got)->tp_name);
+		} else {
+			rc = 0;
+			for (int i = 0; i < r->nparams && rc == 0; i++)
+				rc = gdl_convert_arg(r, i, PyTuple_GET_ITEM(got, i), c, &nt);
+		}
+		gdl_instances_return(c);
+		/*
+		 * The values C read (a str's UTF-8, bytes) live in got: it is kept until Go has copied them
+		 * (gdl_callback_done).
+		 */
+		cb->returned = got;
+	}
+	if (rc != 0) {
+		set_aside(cb->owner);
+		Py_XDECREF(got);
+		cb->returned = NULL;
+	}
+	PyGILState_Release(g);
+	return rc;
+}
+
+void gdl_callback_drop(gdl_callback_call *cb) {
+	PyGILState_STATE g = PyGILState_Ensure();
+	gdl_drop_results(cb->args, cb->c, 0);
+	PyGILState_Release(g);
+}
+
+void gdl_callback_done(gdl_callback_call *cb) {
+	if (cb->returned == NULL)
+		return;
+	PyGILState_STATE g = PyGILState_Ensure();
+	Py_CLEAR(cb->returned);
+	PyGILState_Release(g);
+}

@@ -1,0 +1,270 @@
+/*
+ * Go types as Python classes. An instance holds no Go pointer: it names its
+ * Go value by its class and its slot in the class's table of values (Go's
+ * classTable), which keeps the value alive until the instance dies. Every
+ * function here runs with the GIL held.
+ */
+#include <string.h>
+#include "module.h"
+#include "_cgo_export.h"
+
+/* An instance: its class, and the slot of its Go value in the class's table. */
+typedef struct {
+	PyObject_HEAD
+	int32_t class_id;
+	int32_t slot;
+	const gdl_call *borrower; /* the call that released the GIL while it holds the instance, or NULL */
+	PyObject *weakrefs;
+} gdl_instance;
+
+/* The record of each bound class, by id. They live as long as the process, as their types do. */
+static gdl_class *classes;
+static int32_t nclasses, classes_cap;
+
+int32_t gdl_class_reserve(void) {
+	if (nclasses == classes_cap) {
+		int32_t cap = classes_cap == 0 ? 8 : 2 * classes_cap;
+		gdl_class *grown = realloc(classes, (size_t)cap * sizeof *grown);
+		if (grown == NULL)
+			return PyErr_NoMemory(), -1;
+		classes = grown;
+		classes_cap = cap;
+	}
+	memset(&classes[nclasses], 0, sizeof classes[nclasses]);
+	return nclasses++;
+}
+
+gdl_class *gdl_class_of(int32_t id) { return &classes[id]; }
+
+/* class_of_type finds the class record of a type this library made, or NULL: a few classes, compared by pointer. */
+static gdl_class *class_of_type(PyTypeObject *tp) {
+	for (int32_t i = 0; i < nclasses; i++)
+		if (classes[i].type == tp)
+			return &classes[i];
+	return NULL;
+}
+
+/* ---- Instances ---- */
+
+/*
+ * gdl_instance_take puts the Python object of slot's value in *out: the one
+ * that wraps it already (a new reference), or a new one. -1 with an
+ * exception.
+ */
+PyObject *gdl_instance_take(int32_t id, int32_t slot) {
+	gdl_class *c = &classes[id];
+	if (slot < c->nobjects && c->objects[slot] != NULL)
+		return Py_NewRef(c->objects[slot]);
+	if (slot >= c->nobjects) {
+		int32_t n = c->nobjects == 0 ? 16 : c->nobjects;
+		while (n <= slot)
+			n *= 2;
+		PyObject **grown = realloc(c->objects, (size_t)n * sizeof *grown);
+		if (grown == NULL)
+			return PyErr_NoMemory();
+		memset(grown + c->nobjects, 0, (size_t)(n - c->nobjects) * sizeof *grown);
+		c->objects = grown;
+		c->nobjects = n;
+	}
+	gdl_instance *o = PyObject_New(gdl_instance, c->type);
+	if (o == NULL)
+		return NULL;
+	o->class_id = id;
+	o->slot = slot;
+	o->borrower = NULL;
+	o->weakrefs = NULL;
+	c->objects[slot] = (PyObject *)o; /* borrowed: the instance's dealloc clears it */
+	return (PyObject *)o;
+}
+
+/*
+ * An instance's death lets go of its Go value (godlpackClassRelease), unless
+ * the process is a forked child, where Go must not run: there the value is
+ * kept, as a child's owners leak.
+ */
+static void instance_dealloc(gdl_instance *o) {
+	PyTypeObject *type = Py_TYPE(o);
+	if (o->weakrefs != NULL)
+		PyObject_ClearWeakRefs((PyObject *)o);
+	gdl_class *c = &classes[o->class_id];
+	if (o->slot < c->nobjects && c->objects[o->slot] == (PyObject *)o)
+		c->objects[o->slot] = NULL;
+	if (!gdl_forked_child())
+		godlpackClassRelease(o->class_id, o->slot);
+	PyObject_Free(o);
+	Py_DECREF(type);
+}
+
+/* The calls a class makes of its own methods: self alone, or with one more argument. */
+static PyObject *call1(const gdl_bound *b, PyObject *self) { return gdl_bound_call(b, &self, 1, NULL); }
+static PyObject *call2(const gdl_bound *b, PyObject *self, PyObject *arg) {
+	PyObject *args[2] = {self, arg};
+	return gdl_bound_call(b, args, 2, NULL);
+}
+
+static PyObject *instance_repr(gdl_instance *o) {
+	gdl_class *c = &classes[o->class_id];
+	if (c->repr == NULL)
+		return PyUnicode_FromFormat("<%s object at %p>", c->type->tp_name, (void *)o);
+	return call1(c->repr, (PyObject *)o);
+}
+
+/* Equality is the author's method, for two instances of the class; identity otherwise (NotImplemented). */
+static PyObject *instance_richcompare(gdl_instance *o, PyObject *other, int op) {
+	gdl_class *c = &classes[o->class_id];
+	if (c->eq == NULL || (op != Py_EQ && op != Py_NE) || !Py_IS_TYPE(other, c->type))
+		Py_RETURN_NOTIMPLEMENTED;
+	PyObject *r = call2(c->eq, (PyObject *)o, other);
+	if (r == NULL || op == Py_EQ)
+		return r;
+	int truth = PyObject_IsTrue(r);
+	Py_DECREF(r);
+	return truth < 0 ? NULL : PyBool_FromLong(!truth);
+}
+
+/* The author's hash; an instance whose class compares by value but gives no hash is unhashable, as in Python. */
+static Py_hash_t instance_hash(gdl_instance *o) {
+	gdl_class *c = &classes[o->class_id];
+	if (c->hash == NULL)
+		return c->eq == NULL ? PyBaseObject_Type.tp_hash((PyObject *)o) : PyObject_HashNotImplemented((PyObject *)o);
+	PyObject *r = call1(c->hash, (PyObject *)o);
+	if (r == NULL)
+		return -1;
+	Py_hash_t h = PyObject_Hash(r); /* an int's own hash: -1 becomes -2, as for any object */
+	Py_DECREF(r);
+	return h;
+}
+
+/*
+ * Pickling: (Class._restore, state), where state is what the author's state
+ * function returns (a tuple of its results, or its one result), and
+ * _restore, the author's restore function, makes the instance again in any
+ * process that imports the module. A class without them cannot be pickled
+ * (nor copied), as an object of a C extension without __reduce__.
+ */
+static PyObject *instance_reduce(gdl_instance *o, PyObject *unused) {
+	gdl_class *c = &classes[o->class_id];
+	if (c->state == NULL || c->restore == NULL)
+		return PyErr_Format(PyExc_TypeError, "cannot pickle '%s' object: its class has no state and restore functions "
+		                    "(pymodule.Pickle)", c->type->tp_name);
+	PyObject *state = call1(c->state, (PyObject *)o);
+	if (state == NULL)
+		return NULL;
+	PyObject *r = PyTuple_Check(state) && c->state->nresults > 1 ? Py_BuildValue("(OO)", c->restore, state)
+	                                                                : Py_BuildValue("(O(O))", c->restore, state);
+	Py_DECREF(state);
+	return r;
+}
+
+static PyMethodDef instance_methods[] = {
+	{"__reduce__", (PyCFunction)instance_reduce, METH_NOARGS,
+	 "__reduce__($self, /)\n--\n\nPickle support: the class's restore function and the instance's state."},
+	{NULL},
+};
+
+/* The constructor is the class's init function, called directly (the type's vectorcall). */
+static PyObject *class_vectorcall(PyObject *type, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+	gdl_class *c = class_of_type((PyTypeObject *)type);
+	if (c == NULL || c->init == NULL)
+		return PyErr_Format(PyExc_TypeError, "cannot create '%s' instances: its class has no constructor",
+		                    ((PyTypeObject *)type)->tp_name);
+	return gdl_bound_call(c->init, args, PyVectorcall_NARGS(nargsf), kwnames);
+}
+
+/* ---- Properties ---- */
+
+static PyObject *property_get(PyObject *self, void *closure) { return call1(((gdl_property *)closure)->get, self); }
+
+static int property_set(PyObject *self, PyObject *value, void *closure) {
+	gdl_property *p = closure;
+	if (p->set == NULL) {
+		PyErr_Format(PyExc_AttributeError, "property '%s' of '%s' object has no setter", p->name,
+		             Py_TYPE(self)->tp_name);
+		return -1;
+	}
+	if (value == NULL) {
+		PyErr_Format(PyExc_AttributeError, "property '%s' of '%s' object cannot be deleted", p->name,
+		             Py_TYPE(self)->tp_name);
+		return -1;
+	}
+	PyObject *r = call2(p->set, self, value);
+	Py_XDECREF(r);
+	return r == NULL ? -1 : 0;
+}
+
+/* ---- The class ---- */
+
+int gdl_class_make(int32_t id, PyObject *m, const char *qualified, const char *doc, gdl_property *props, int nprops) {
+	gdl_class *c = &classes[id];
+	PyGetSetDef *getset = calloc((size_t)nprops + 1, sizeof *getset);
+	PyMemberDef *members = calloc(2, sizeof *members);
+	char *name = gdl_strdup(qualified), *docs = gdl_strdup(doc);
+	if (getset == NULL || members == NULL || name == NULL || docs == NULL) {
+		free(getset), free(members), free(name), free(docs);
+		PyErr_NoMemory();
+		return -1;
+	}
+	for (int i = 0; i < nprops; i++)
+		getset[i] = (PyGetSetDef){props[i].name, property_get, props[i].set != NULL ? property_set : NULL,
+		                          props[i].doc, &props[i]};
+	members[0] = (PyMemberDef){"__weaklistoffset__", Py_T_PYSSIZET, offsetof(gdl_instance, weakrefs), Py_READONLY, NULL};
+	PyType_Slot slots[] = {
+		{Py_tp_dealloc, instance_dealloc},
+		{Py_tp_repr, instance_repr},
+		{Py_tp_richcompare, instance_richcompare},
+		{Py_tp_hash, instance_hash},
+		{Py_tp_doc, docs},
+		{Py_tp_methods, instance_methods},
+		{Py_tp_getset, getset},
+		{Py_tp_members, members},
+		{0, NULL},
+	};
+	/* Immutable and final: its Go methods know no Python subclass, and its attributes are the author's. */
+	PyType_Spec spec = {
+		.name = name,
+		.basicsize = sizeof(gdl_instance),
+		.flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+		.slots = slots,
+	};
+	PyTypeObject *type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &spec, NULL);
+	if (type == NULL)
+		return -1; /* the C memory above stays: a failed import */
+	type->tp_vectorcall = class_vectorcall;
+	c->type = type;
+	c->id = id;
+	const char *short_name = strrchr(name, '.');
+	return PyModule_AddObjectRef(m, short_name != NULL ? short_name + 1 : name, (PyObject *)type);
+}
+
+int gdl_class_set(int32_t id, const char *name, PyObject *value) {
+	PyTypeObject *type = classes[id].type;
+	if (PyDict_SetItemString(type->tp_dict, name, value) != 0)
+		return -1;
+	PyType_Modified(type);
+	return 0;
+}
+
+int gdl_instance_check(const gdl_param *p, PyObject *o, gdl_call *c, gdl_value *v) {
+	gdl_class *cls = &classes[p->class_id];
+	if (!Py_IS_TYPE(o, cls->type))
+		return -1;
+	gdl_instance *inst = (gdl_instance *)o;
+	if (inst->borrower != NULL && inst->borrower != c) {
+		PyErr_Format(PyExc_RuntimeError,
+		             "%s(): argument '%s': the %s is in use by a call that released the GIL on another thread",
+		             c->fn->qualname, p->name, cls->type->tp_name);
+		return -2;
+	}
+	if (c->fn->release_gil && inst->borrower == NULL) {
+		inst->borrower = c;
+		c->borrowed[c->nborrowed++] = o;
+	}
+	v->v.i32 = inst->slot;
+	return 0;
+}
+
+void gdl_instances_return(gdl_call *c) {
+	for (int i = 0; i < c->nborrowed; i++)
+		((gdl_instance *)c->borrowed[i])->borrower = NULL;
+	c->nborrowed = 0;
+}

@@ -1,0 +1,441 @@
+package pymodule
+
+// #include <stdlib.h>
+// #include "module.h"
+import "C"
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/godlpack/godlpack/capsule"
+)
+
+// A Class is a Go type bound as a Python class of its module, made by
+// [NewClass]: a constructor ([Init]), methods ([Method], [StaticMethod]),
+// properties ([Property]), class attributes ([Const]), its repr ([Repr]),
+// equality and hash ([Equality]) and pickling ([Pickle]).
+//
+// An instance holds a *T: the Go value lives as long as the Python object
+// and is let go when it dies (C keeps no Go pointer: the instance names its
+// value by a slot of the class's table, which keeps the value alive). A
+// function that returns a *T already wrapped returns that same Python
+// object, so one pointer has one Python object. Parameters of type *T take
+// the class's instances (TypeError for anything else, None only for an
+// Optional). A call that releases the GIL ([Function.WithoutGIL]) holds
+// each instance it takes until it returns: a call from another thread that
+// takes one of them meanwhile raises RuntimeError (as PyO3's "already
+// borrowed"), so Go never runs two calls on one value at once unless both
+// hold the GIL, which runs them one after the other. The class is final:
+// Python cannot subclass it.
+type Class struct{ def *classDef }
+
+type classDef struct {
+	name, doc string
+	module    string       // the module's name, once the module is planned
+	typ       reflect.Type // *T
+	init      *Function
+	funcs     []Function // methods and static methods
+	props     []propertyDef
+	attrs     []Constant
+	repr      *Fn
+	eq, hash  *Fn
+	state     *Fn
+	restore   *Fn
+	table     *classTable // once made
+}
+
+type propertyDef struct {
+	name, doc string
+	get, set  Fn
+}
+
+// A Member is part of a [Class]: [Init], a [Method], a [StaticMethod], a
+// [Property], a [Const], [Repr], [Equality] or [Pickle].
+type Member interface{ member(*classDef) }
+
+// NewClass binds the Go type T as the Python class name, described by doc
+// and its members. Without [Repr], a *T with a String method shows as
+// String returns it. The class's Python type names *T's parameters and
+// results (instances), and its methods' first Go parameter is the *T of
+// the instance they are called on (a method expression: (*T).Update).
+func NewClass[T any](name, doc string, members ...Member) Class {
+	d := &classDef{name: name, doc: doc, typ: reflect.TypeFor[*T]()}
+	if _, ok := any((*T)(nil)).(fmt.Stringer); ok {
+		repr := F1R(func(t *T) string { return any(t).(fmt.Stringer).String() })
+		d.repr = &repr
+	}
+	for _, m := range members {
+		m.member(d)
+	}
+	return Class{d}
+}
+
+type memberFunc func(*classDef)
+
+func (f memberFunc) member(d *classDef) { f(d) }
+
+// Init is the class's constructor: fn returns a *T, or a *T and an error,
+// from the parameters params (as [Def]'s). A class without one has
+// instances only from functions that return them.
+func Init(params string, fn Fn) Member {
+	return memberFunc(func(d *classDef) {
+		f := Function{name: "__init__", params: params, fn: fn, role: roleInit, class: d}
+		d.init = &f
+	})
+}
+
+// Method returns a method of the class, name(params), whose Go function's
+// first parameter is the instance's *T (a method expression, (*T).Update)
+// and whose params name the others, as [Def]'s. [Function.WithoutGIL] and
+// [Function.Returning] apply as for functions.
+func Method(name, params string, fn Fn, doc string) Function {
+	return Function{name: name, params: params, doc: doc, fn: fn, role: roleMethod}
+}
+
+// StaticMethod returns a static method of the class, a function of no
+// instance (as [Def]'s).
+func StaticMethod(name, params string, fn Fn, doc string) Function {
+	return Function{name: name, params: params, doc: doc, fn: fn, role: roleStatic}
+}
+
+func (f Function) member(d *classDef) { d.funcs = append(d.funcs, f) }
+
+// Property returns the property name of the class: get reads it from the
+// instance (func(*T) R), set, unless it is the zero Fn, writes it
+// (func(*T, V) or func(*T, V) error).
+func Property(name string, get, set Fn, doc string) Member {
+	return memberFunc(func(d *classDef) { d.props = append(d.props, propertyDef{name, doc, get, set}) })
+}
+
+func (c Constant) member(d *classDef) { d.attrs = append(d.attrs, c) }
+
+// Repr makes fn (func(*T) string) the class's repr.
+func Repr(fn Fn) Member { return memberFunc(func(d *classDef) { d.repr = &fn }) }
+
+// Equality makes instances of the class compare with eq (func(*T, *T)
+// bool) and hash with hash (func(*T) with an integer result); a zero hash
+// Fn leaves them unhashable, as a Python class with __eq__ and no __hash__.
+// Without Equality, instances compare and hash by identity.
+func Equality(eq, hash Fn) Member {
+	return memberFunc(func(d *classDef) {
+		d.eq = &eq
+		if hash.bind != nil {
+			d.hash = &hash
+		}
+	})
+}
+
+// Pickle makes the class's instances pickle (and copy) as the results of
+// state (func(*T) with one or more results, an error last allowed), which
+// restore (func taking those results, returning *T or (*T, error)) turns
+// back into an instance: in any process that imports the module alone.
+func Pickle(state, restore Fn) Member {
+	return memberFunc(func(d *classDef) { d.state, d.restore = &state, &restore })
+}
+
+// qualified is the class's name in its module: "rowstats.Accumulator".
+func (d *classDef) qualified() string { return d.module + "." + d.name }
+
+// check says what is wrong with the class's description, before any of its
+// functions is planned.
+func (d *classDef) check() error {
+	if !identifier(d.name) {
+		return fmt.Errorf("class %q: not a Python name", d.name)
+	}
+	if d.typ.Elem().Kind() == reflect.Pointer || d.typ.Elem().Kind() == reflect.Interface {
+		return fmt.Errorf("class %s: a class binds a Go type that is no pointer or interface, not %v", d.name, d.typ.Elem())
+	}
+	return nil
+}
+
+// ---- The table of values ----
+
+// The slots of a class's table: chunks of classChunk values, published
+// atomically, so that a call that released the GIL reads its instance's
+// value while another thread, holding the GIL, adds one.
+const (
+	classChunk  = 1 << 10
+	classChunks = 1 << 14 // 16M instances of a class alive at once
+)
+
+// A classTable keeps alive the Go values a class's instances hold, each in
+// a slot the instance names. It is changed with the GIL held (an instance
+// made, an instance's death); its values are read by calls, which may
+// have released it.
+type classTable struct {
+	def    *classDef
+	id     int32 // the C class record's
+	chunks [classChunks]atomic.Pointer[[classChunk]unsafe.Pointer]
+	next   int32
+	free   []int32
+	index  map[unsafe.Pointer]int32 // which slot holds a value: one pointer, one instance
+}
+
+// at returns the value in slot s.
+func (t *classTable) at(s int32) unsafe.Pointer { return t.chunks[s/classChunk].Load()[s%classChunk] }
+
+// hold puts p in a free slot.
+func (t *classTable) hold(p unsafe.Pointer) (int32, error) {
+	var s int32
+	if n := len(t.free); n > 0 {
+		s, t.free = t.free[n-1], t.free[:n-1]
+	} else {
+		if t.next == classChunk*classChunks {
+			return 0, capsule.Errorf(capsule.MemoryError, "class %s: %d instances are alive, the most there may be",
+				t.def.name, t.next)
+		}
+		s = t.next
+		if t.chunks[s/classChunk].Load() == nil {
+			t.chunks[s/classChunk].Store(new([classChunk]unsafe.Pointer))
+		}
+		t.next++
+	}
+	t.chunks[s/classChunk].Load()[s%classChunk] = p
+	t.index[p] = s
+	return s, nil
+}
+
+// release lets go of slot s's value.
+func (t *classTable) release(s int32) {
+	chunk := t.chunks[s/classChunk].Load()
+	delete(t.index, chunk[s%classChunk])
+	chunk[s%classChunk] = nil
+	t.free = append(t.free, s)
+}
+
+// The tables of the library's classes, by C id.
+var (
+	tablesMu sync.Mutex
+	tables   atomic.Pointer[[]*classTable]
+)
+
+func tableOf(id int32) *classTable { return (*tables.Load())[id] }
+
+// instanceOf returns the Python object of p, a value of the class: the
+// instance that holds it already, or a new one. With release set, the call
+// has released the GIL, which this takes back meanwhile.
+func (t *classTable) instanceOf(p unsafe.Pointer, release bool) (capsule.Object, error) {
+	if release {
+		g := C.PyGILState_Ensure()
+		defer C.PyGILState_Release(g)
+	}
+	s, held := t.index[p]
+	if !held {
+		var err error
+		if s, err = t.hold(p); err != nil {
+			return nil, err
+		}
+	}
+	o := C.gdl_instance_take(C.int32_t(t.id), C.int32_t(s))
+	if o == nil {
+		if !held {
+			t.release(s)
+		}
+		return nil, capsule.PythonError("making an instance of " + t.def.name)
+	}
+	return capsule.Object(o), nil
+}
+
+// godlpackClassRelease is the death of the instance of class id in slot:
+// its Go value is let go.
+//
+//export godlpackClassRelease
+func godlpackClassRelease(id, slot C.int32_t) {
+	defer func() { _ = recover() }() // a dealloc cannot fail; a table is never wrong here
+	tableOf(int32(id)).release(int32(slot))
+}
+
+// make makes the class in module m (named module), once each of its
+// functions is planned in sc: its type, its functions, its properties.
+func (d *classDef) make(m *C.PyObject, module string, sc *scope) error {
+	t := d.table
+	qualified := d.qualified()
+	var props []C.gdl_property
+	var keep []*C.gdl_bound
+	bound := func(f Function) (*C.gdl_bound, error) {
+		b, err := plan(f, sc)
+		if err != nil {
+			return nil, err
+		}
+		cb, err := b.register()
+		if err != nil {
+			return nil, err
+		}
+		keep = append(keep, cb)
+		return cb, nil
+	}
+	for _, p := range d.props {
+		get, err := bound(Function{name: p.name, params: "", fn: p.get, role: roleGetter, class: d})
+		if err != nil {
+			return fmt.Errorf("property %s: %v", p.name, err)
+		}
+		var set *C.gdl_bound
+		if p.set.bind != nil {
+			if set, err = bound(Function{name: p.name, params: "value", fn: p.set, role: roleSetter, class: d}); err != nil {
+				return fmt.Errorf("property %s: %v", p.name, err)
+			}
+		}
+		props = append(props, C.gdl_property{name: C.CString(p.name), doc: C.CString(p.doc), get: get, set: set})
+	}
+	cprops := (*C.gdl_property)(C.calloc(C.size_t(len(props)+1), C.sizeof_gdl_property))
+	copy(unsafe.Slice(cprops, len(props)+1), props)
+	doc := d.doc
+	if d.init != nil {
+		b, err := plan(*d.init, sc)
+		if err != nil {
+			return fmt.Errorf("constructor: %v", err)
+		}
+		doc = b.textSignature() + "\n--\n\n" + doc // the class's __text_signature__, which inspect.signature reads
+	}
+	cq, cdoc := C.CString(qualified), C.CString(doc)
+	rc := C.gdl_class_make(C.int32_t(t.id), m, cq, cdoc, cprops, C.int(len(props)))
+	C.free(unsafe.Pointer(cq))
+	C.free(unsafe.Pointer(cdoc))
+	if rc != 0 {
+		return capsule.PythonError("making class " + qualified)
+	}
+	rec := C.gdl_class_of(C.int32_t(t.id))
+	one := func(fn *Fn, role funcRole, name, params string) (*C.gdl_bound, error) {
+		if fn == nil {
+			return nil, nil
+		}
+		return bound(Function{name: name, params: params, fn: *fn, role: role, class: d})
+	}
+	var err error
+	if d.init != nil {
+		f := *d.init
+		f.class = d
+		if rec.init, err = bound(f); err != nil {
+			return fmt.Errorf("constructor: %v", err)
+		}
+	}
+	if rec.repr, err = one(d.repr, roleMethod, "__repr__", ""); err != nil {
+		return fmt.Errorf("repr: %v", err)
+	}
+	if rec.eq, err = one(d.eq, roleMethod, "__eq__", "other, /"); err != nil {
+		return fmt.Errorf("equality: %v", err)
+	}
+	if rec.hash, err = one(d.hash, roleMethod, "__hash__", ""); err != nil {
+		return fmt.Errorf("hash: %v", err)
+	}
+	if d.state != nil {
+		if rec.state, err = one(d.state, roleMethod, "__getstate__", ""); err != nil {
+			return fmt.Errorf("pickle state: %v", err)
+		}
+		n := len(d.state.out)
+		names := make([]string, n)
+		for i := range names {
+			names[i] = fmt.Sprintf("state%d", i)
+		}
+		restore, err := bound(Function{name: "_restore", params: strings.Join(names, ", ") + ", /", fn: *d.restore,
+			role: roleStatic, class: d})
+		if err != nil {
+			return fmt.Errorf("pickle restore: %v", err)
+		}
+		f, err := d.function(restore, module, roleMethod) // the function itself, which pickles by its name
+		if err != nil {
+			return err
+		}
+		rec.restore = f // kept by the class record, as long as the process
+	}
+	for _, f := range d.funcs {
+		f.class = d
+		cb, err := bound(f)
+		if err != nil {
+			return fmt.Errorf("%s: %v", f.name, err)
+		}
+		o, err := d.function(cb, module, f.role)
+		if err != nil {
+			return err
+		}
+		if err := d.set(f.name, o); err != nil {
+			return err
+		}
+	}
+	for _, a := range d.attrs {
+		o, err := a.object()
+		if err != nil {
+			return err
+		}
+		if err := d.set(a.name, o); err != nil {
+			return err
+		}
+	}
+	if rec.restore != nil {
+		C.Py_IncRef(rec.restore)
+		s := C.PyStaticMethod_New(rec.restore)
+		C.Py_DecRef(rec.restore)
+		if s == nil {
+			return capsule.PythonError("making " + d.name + "._restore")
+		}
+		if err := d.set("_restore", s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// function returns the function object of a method (a descriptor) or a
+// static method (a staticmethod around it).
+func (d *classDef) function(cb *C.gdl_bound, module string, role funcRole) (*C.PyObject, error) {
+	cmodule := C.CString(module)
+	name := C.PyUnicode_FromString(cmodule)
+	C.free(unsafe.Pointer(cmodule))
+	if name == nil {
+		return nil, capsule.PythonError("naming a method")
+	}
+	defer C.Py_DecRef(name)
+	f := C.gdl_function_new(cb, name, nil)
+	if f == nil {
+		return nil, capsule.PythonError("making method " + C.GoString(cb.qualname))
+	}
+	if role != roleStatic {
+		return f, nil
+	}
+	s := C.PyStaticMethod_New(f)
+	C.Py_DecRef(f)
+	if s == nil {
+		return nil, capsule.PythonError("making static method " + C.GoString(cb.qualname))
+	}
+	return s, nil
+}
+
+// set puts o (a new reference, which set takes) in the class's dict as name.
+func (d *classDef) set(name string, o *C.PyObject) error {
+	cname := C.CString(name)
+	rc := C.gdl_class_set(C.int32_t(d.table.id), cname, o)
+	C.free(unsafe.Pointer(cname))
+	C.Py_DecRef(o)
+	if rc != 0 {
+		return capsule.PythonError("adding " + name + " to class " + d.name)
+	}
+	return nil
+}
+
+// reserve gives the class its C id and its table, before its module's
+// functions are planned: they may take or return its instances.
+func (d *classDef) reserve() error {
+	id := C.gdl_class_reserve()
+	if id < 0 {
+		return capsule.PythonError("reserving class " + d.name)
+	}
+	t := &classTable{def: d, id: int32(id), index: map[unsafe.Pointer]int32{}}
+	tablesMu.Lock()
+	var list []*classTable
+	if p := tables.Load(); p != nil {
+		list = *p
+	}
+	for len(list) <= int(id) {
+		list = append(list[:len(list):len(list)], nil)
+	}
+	list[id] = t
+	tables.Store(&list)
+	tablesMu.Unlock()
+	d.table = t
+	return nil
+}

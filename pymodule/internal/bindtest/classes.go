@@ -1,0 +1,178 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+
+	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/pymodule"
+)
+
+// A Counter sums what it is given: the class the binder's tests bind.
+type Counter struct {
+	name  string
+	total float64
+	adds  int64
+	spins int64 // written by Spin without the GIL, read-modify-write: a race would lose counts
+}
+
+func newCounter(name string, start float64) (*Counter, error) {
+	if name == "" {
+		return nil, CounterError.Errorf("a counter needs a name")
+	}
+	return &Counter{name: name, total: start}, nil
+}
+
+// Add adds the elements of x, and returns the total.
+func (c *Counter) Add(x pymodule.Tensor) float64 {
+	for p := range pymodule.Elements[float64](x) {
+		c.total += *p
+	}
+	c.adds++
+	return c.total
+}
+
+// Spin counts n times, one at a time: a call that releases the GIL.
+func (c *Counter) Spin(n int64) int64 {
+	for range n {
+		v := c.spins
+		c.spins = v + 1
+	}
+	return c.spins
+}
+
+func (c *Counter) Total() float64 { return c.total }
+func (c *Counter) Name() string   { return c.name }
+func (c *Counter) SetName(name string) error {
+	if name == "" {
+		return errors.New("a counter needs a name")
+	}
+	c.name = name
+	return nil
+}
+func (c *Counter) String() string        { return fmt.Sprintf("Counter(%q, total=%g)", c.name, c.total) }
+func (c *Counter) Self() *Counter        { return c }
+func (c *Counter) Clone() *Counter       { d := *c; return &d }
+func (c *Counter) Equal(d *Counter) bool { return c.name == d.name && c.total == d.total }
+func (c *Counter) Hash() uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(c.name))
+	return h.Sum32() ^ uint32(math.Float64bits(c.total))
+}
+
+// Each calls f with every element of x and adds what it returns.
+func (c *Counter) Each(x pymodule.Tensor, f func(float64) (float64, error)) error {
+	for p := range pymodule.Elements[float64](x) {
+		v, err := f(*p)
+		if err != nil {
+			return err
+		}
+		c.total += v
+	}
+	return nil
+}
+
+func counterState(c *Counter) (string, float64, int64) { return c.name, c.total, c.adds }
+func counterRestore(name string, total float64, adds int64) (*Counter, error) {
+	return &Counter{name: name, total: total, adds: adds}, nil
+}
+
+// Mode says how apply rounds.
+type Mode int32
+
+const (
+	Exact Mode = iota
+	Floor
+	Ceil
+)
+
+var CounterError = pymodule.NewException("CounterError", capsule.ValueError, "A counter was misused.")
+
+var counterClass = pymodule.NewClass[Counter]("Counter", "Sums what it is given.",
+	pymodule.Init("name: str, start=0.0", pymodule.F2RE(newCounter)),
+	pymodule.Method("add", "x: tensor[float64], /", pymodule.F2R((*Counter).Add), "Add x's elements; the total."),
+	pymodule.Method("spin", "n: int", pymodule.F2R((*Counter).Spin), "Count n times, without the GIL.").WithoutGIL(),
+	pymodule.Method("self", "", pymodule.F1R((*Counter).Self), "This counter."),
+	pymodule.Method("clone", "", pymodule.F1R((*Counter).Clone), "A copy."),
+	pymodule.Method("each", "x: tensor[float64], f, /", pymodule.F3E((*Counter).Each), "Add f of each element of x."),
+	pymodule.StaticMethod("named", "name: str", pymodule.F1RE(func(name string) (*Counter, error) {
+		return newCounter(name, 0)
+	}), "A counter at 0."),
+	pymodule.Property("total", pymodule.F1R((*Counter).Total), pymodule.Fn{}, "The sum so far."),
+	pymodule.Property("name", pymodule.F1R((*Counter).Name), pymodule.F2E((*Counter).SetName), "The counter's name."),
+	pymodule.Const("UNIT", 1.0),
+	pymodule.Equality(pymodule.F2R((*Counter).Equal), pymodule.F1R((*Counter).Hash)),
+	pymodule.Pickle(pymodule.F1R3(counterState), pymodule.F3RE(counterRestore)),
+)
+
+var classItems = []pymodule.Item{
+	counterClass,
+	pymodule.NewEnum[Mode]("Mode", "How apply rounds.", pymodule.Value("EXACT", Exact), pymodule.Value("FLOOR", Floor),
+		pymodule.Value("CEIL", Ceil)),
+	CounterError,
+	pymodule.Const("LIMIT", int64(1000)),
+	pymodule.Def("counter_total", "c, /", pymodule.F1R(func(c *Counter) float64 { return c.total }), "The total of c."),
+	pymodule.Def("maybe_counter", "c=None", pymodule.F1R(func(c pymodule.Optional[*Counter]) string {
+		if !c.Valid {
+			return "none"
+		}
+		return c.Value.name
+	}), "c's name, or 'none'."),
+	pymodule.Def("apply", "x: float, f, mode=Mode.EXACT", pymodule.F3RE(apply), "f(x), rounded as mode says."),
+	pymodule.Def("next_mode", "m", pymodule.F1R(func(m Mode) Mode { return (m + 1) % 3 }), "The next mode."),
+	pymodule.Def("rows", "x: tensor[float64, (*, *)], f, /", pymodule.F2E(rows), "f of each row of x, a copy."),
+	pymodule.Def("keep", "f", pymodule.F1(keep), "Keep f, to call after the call returned."),
+	pymodule.Def("call_kept", "", pymodule.F0RE(callKept), "Call the callback keep kept."),
+	pymodule.Def("counter_error", "message: str", pymodule.F1E(func(m string) error {
+		return fmt.Errorf("wrapped: %w", CounterError)
+	}), "Raise CounterError through a wrapped error."),
+	pymodule.Def("spin_with", "f, n: int", pymodule.F2RE(spinWith), "Call f n times without the GIL.").WithoutGIL(),
+}
+
+func apply(x float64, f func(float64) (float64, error), mode Mode) (float64, error) {
+	v, err := f(x)
+	if err != nil {
+		return 0, err
+	}
+	switch mode {
+	case Floor:
+		return math.Floor(v), nil
+	case Ceil:
+		return math.Ceil(v), nil
+	}
+	return v, nil
+}
+
+func rows(x pymodule.Tensor, f func(pymodule.Tensor) error) error {
+	for i := range x.Shape[0] {
+		if err := f(x.Index(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var kept func() (int64, error)
+
+func keep(f func() (int64, error)) { kept = f }
+
+func callKept() (int64, error) {
+	if kept == nil {
+		return 0, errors.New("nothing kept")
+	}
+	return kept()
+}
+
+func spinWith(f func(int64) (int64, error), n int64) (int64, error) {
+	var sum int64
+	for i := range n {
+		v, err := f(i)
+		if err != nil {
+			return 0, err
+		}
+		sum += v
+	}
+	return sum, nil
+}

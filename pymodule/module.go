@@ -1,0 +1,235 @@
+package pymodule
+
+// #include <stdlib.h>
+// #include "module.h"
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"unsafe"
+
+	"github.com/godlpack/godlpack/capsule"
+)
+
+// A Module is an extension module's description: its name, docstring,
+// functions, classes and attributes (constants, enums, exception classes),
+// for an extension that wants both its module (Init, from PyInit_<name>)
+// and its type stub (Stub, or Main from the package's main function) from
+// one description:
+//
+//	var module = pymodule.Module{Name: "rowstats", Doc: "…", Functions: []pymodule.Function{…}}
+//
+//	//export PyInit_rowstats
+//	func PyInit_rowstats() *C.PyObject { return (*C.PyObject)(module.Init()) }
+//
+//	func main() { module.Main() } // go run ./rowstats -pyi rowstats.pyi
+type Module struct {
+	Name, Doc string
+	Functions []Function
+	Classes   []Class
+	// Attributes are the module's [Constant], [Enum] and [ExceptionClass] values.
+	Attributes []Item
+}
+
+// items lists everything the module holds.
+func (m *Module) items() []Item {
+	items := make([]Item, 0, len(m.Functions)+len(m.Classes)+len(m.Attributes))
+	for _, f := range m.Functions {
+		items = append(items, f)
+	}
+	for _, c := range m.Classes {
+		items = append(items, c)
+	}
+	return append(items, m.Attributes...)
+}
+
+// Init returns the new module object ([New]), or nil with the Python
+// exception set.
+func (m *Module) Init() capsule.Object {
+	o, _ := New(m.Name, m.Doc, m.items()...)
+	return o
+}
+
+// scopeOf checks a module's items and gathers the classes and enums its
+// functions may name.
+func scopeOf(module string, items []Item) (*scope, error) {
+	sc := &scope{classes: map[reflect.Type]*classDef{}, enums: map[reflect.Type]*enumDef{}}
+	names := map[string]bool{}
+	for _, it := range items {
+		var name string
+		switch it := it.(type) {
+		case Function:
+			if it.role != roleFunction {
+				return nil, fmt.Errorf("%s: a method or static method belongs to a class, not to a module", it.name)
+			}
+			name = it.name
+		case Class:
+			if err := it.def.check(); err != nil {
+				return nil, err
+			}
+			if sc.class(it.def.typ) != nil {
+				return nil, fmt.Errorf("class %s: the Go type %v is bound already", it.def.name, it.def.typ.Elem())
+			}
+			it.def.module = module
+			sc.classes[it.def.typ] = it.def
+			name = it.def.name
+		case Enum:
+			if err := it.def.check(); err != nil {
+				return nil, err
+			}
+			if sc.enum(it.def.typ) != nil {
+				return nil, fmt.Errorf("enum %s: the Go type %v is bound already", it.def.name, it.def.typ)
+			}
+			sc.enums[it.def.typ] = it.def
+			name = it.def.name
+		case Constant:
+			name = it.name
+		case *ExceptionClass:
+			name = it.name
+		}
+		if names[name] {
+			return nil, fmt.Errorf("%s: the module names two things so", name)
+		}
+		names[name] = true
+	}
+	return sc, nil
+}
+
+// New returns a new extension module object holding items (functions,
+// classes, constants, enums and exception classes), for the extension's
+// PyInit_<name> to return, and with the types Tensor, DType and Device of
+// its tensor results ([capsule.AddTensorTypes]). The error wraps
+// capsule.ErrPython: an ImportError when an item's description is wrong
+// (its message says what), the ImportError of capsule.ClaimProcess, or what
+// CPython raised.
+func New(name, doc string, items ...Item) (mod capsule.Object, err error) {
+	defer func() {
+		if p := recover(); p != nil { // no Go panic crosses into C: an import that panics is a RuntimeError
+			capsule.Raise(capsule.RuntimeError, "%s: internal error while importing: %v", name, p)
+			mod, err = nil, capsule.PythonError("building module "+name)
+		}
+	}()
+	if err := capsule.ClaimProcess(name); err != nil {
+		return nil, err
+	}
+	cname, cdoc := C.CString(name), C.CString(doc)
+	m := C.gdl_module_new(cname, cdoc)
+	C.free(unsafe.Pointer(cname))
+	C.free(unsafe.Pointer(cdoc))
+	if m == nil {
+		return nil, capsule.PythonError("creating module " + name)
+	}
+	if err := build(m, name, items); err != nil {
+		capsule.DecRef(capsule.Object(m))
+		return nil, err
+	}
+	return capsule.Object(m), nil
+}
+
+// build fills module m: its tensor types, then what the functions may name
+// (enums, exception classes, the classes' ids), then the functions and the
+// classes, then the constants. Every Python object it makes, m holds.
+func build(m *C.PyObject, module string, items []Item) error {
+	sc, err := scopeOf(module, items)
+	if err != nil {
+		return importError(module, err)
+	}
+	if err := capsule.AddTensorTypes(capsule.Object(m), module); err != nil {
+		return err
+	}
+	add := func(name string, o *C.PyObject) error {
+		cname := C.CString(name)
+		rc := C.PyModule_AddObjectRef(m, cname, o)
+		C.free(unsafe.Pointer(cname))
+		C.Py_DecRef(o)
+		if rc != 0 {
+			return capsule.PythonError("adding " + name)
+		}
+		return nil
+	}
+	for _, it := range items {
+		var err error
+		switch it := it.(type) {
+		case Enum:
+			if err = it.def.make(module); err == nil {
+				C.Py_IncRef(it.def.object) // the enum's own, for its functions' records
+				err = add(it.def.name, it.def.object)
+			}
+		case *ExceptionClass:
+			if err = it.make(module); err == nil {
+				C.Py_IncRef(it.object) // the class's own, which errors raise
+				err = add(it.name, it.object)
+			}
+		case Class:
+			err = it.def.reserve()
+		}
+		if err != nil {
+			return wrapImport(module, err)
+		}
+	}
+	for _, it := range items {
+		var err error
+		switch it := it.(type) {
+		case Function:
+			err = addFunction(m, module, it, sc)
+		case Class:
+			if err = it.def.make(m, module, sc); err != nil {
+				err = fmt.Errorf("class %s: %w", it.def.name, err)
+			}
+		case Constant:
+			var o *C.PyObject
+			if o, err = it.object(); err == nil {
+				err = add(it.name, o)
+			}
+		}
+		if err != nil {
+			return wrapImport(module, err)
+		}
+	}
+	libraryMu.Lock()
+	for t, c := range sc.classes {
+		libraryClasses[t] = c
+	}
+	for t, e := range sc.enums {
+		libraryEnums[t] = e
+	}
+	libraryMu.Unlock()
+	return nil
+}
+
+// addFunction plans f, registers it and adds it to module m.
+func addFunction(m *C.PyObject, module string, f Function, sc *scope) error {
+	b, err := plan(f, sc)
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.name, err)
+	}
+	cb, err := b.register()
+	if err != nil {
+		return err
+	}
+	if C.gdl_bound_add(m, cb) != 0 {
+		C.gdl_bound_free(cb)
+		return capsule.PythonError("adding function " + f.name)
+	}
+	return nil
+}
+
+// wrapImport makes an error of a description an ImportError naming the
+// module; an error wrapping capsule.ErrPython has its exception set already.
+func wrapImport(module string, err error) error {
+	if errors.Is(err, capsule.ErrPython) {
+		return err
+	}
+	return importError(module, err)
+}
+
+// importError raises the ImportError of a module whose description is
+// wrong, and returns an error wrapping capsule.ErrPython.
+func importError(module string, err error) error {
+	msg := C.CString(fmt.Sprintf("%s: %v", module, err))
+	C.gdl_import_error(msg)
+	C.free(unsafe.Pointer(msg))
+	return capsule.PythonError("building module " + module)
+}
