@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"runtime"
+	"sync/atomic"
+	"time"
 
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/pymodule"
@@ -22,7 +25,9 @@ func newCounter(name string, start float64) (*Counter, error) {
 	if name == "" {
 		return nil, CounterError.Errorf("a counter needs a name")
 	}
-	return &Counter{name: name, total: start}, nil
+	c := &Counter{name: name, total: start}
+	track(c)
+	return c, nil
 }
 
 // Add adds the elements of x, and returns the total.
@@ -97,6 +102,8 @@ var counterClass = pymodule.NewClass[Counter]("Counter", "Sums what it is given.
 	pymodule.Method("self", "", pymodule.F1R((*Counter).Self), "This counter."),
 	pymodule.Method("clone", "", pymodule.F1R((*Counter).Clone), "A copy."),
 	pymodule.Method("each", "x: tensor[float64], f, /", pymodule.F3E((*Counter).Each), "Add f of each element of x."),
+	pymodule.Method("each_free", "x: tensor[float64], f, /", pymodule.F3E((*Counter).EachFree),
+		"each, with the GIL released.").WithoutGIL(),
 	pymodule.StaticMethod("named", "name: str", pymodule.F1RE(func(name string) (*Counter, error) {
 		return newCounter(name, 0)
 	}), "A counter at 0."),
@@ -113,6 +120,7 @@ var classItems = []pymodule.Item{
 		pymodule.Value("CEIL", Ceil)),
 	CounterError,
 	pymodule.Const("LIMIT", int64(1000)),
+	pymodule.Def("collect", "", pymodule.F0R(collect), "Run Go's GC: the Counters it freed so far."),
 	pymodule.Def("counter_total", "c, /", pymodule.F1R(func(c *Counter) float64 { return c.total }), "The total of c."),
 	pymodule.Def("maybe_counter", "c=None", pymodule.F1R(func(c pymodule.Optional[*Counter]) string {
 		if !c.Valid {
@@ -175,4 +183,27 @@ func spinWith(f func(int64) (int64, error), n int64) (int64, error) {
 		sum += v
 	}
 	return sum, nil
+}
+
+// finalized counts the Counters the Go garbage collector freed: an
+// instance's death lets go of its value.
+var finalized atomic.Int64
+
+func init() {
+	track = func(c *Counter) { runtime.SetFinalizer(c, func(*Counter) { finalized.Add(1) }) }
+}
+
+var track func(*Counter)
+
+// collect runs Go's garbage collector (twice: finalizers run after the first) and returns how many Counters it freed so far.
+func collect() int64 {
+	runtime.GC()
+	runtime.GC()
+	time.Sleep(10 * time.Millisecond) // finalizers run on a goroutine of their own
+	return finalized.Load()
+}
+
+// EachFree is Each with the GIL released: a callback takes it back.
+func (c *Counter) EachFree(x pymodule.Tensor, f func(float64) (float64, error)) error {
+	return c.Each(x, f)
 }

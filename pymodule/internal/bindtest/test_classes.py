@@ -1,0 +1,312 @@
+"""Go types as Python classes, callbacks, enums, exception classes and constants: bindtest's Counter and friends.
+
+Run in a process of its own with bindtest (tests/test_binder.py, or `make example-test`).
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import inspect
+import os
+import pickle
+import subprocess
+import sys
+import threading
+import weakref
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+import bindtest as b
+
+Counter = b.Counter
+
+
+def run(code: str) -> str:
+    """The stdout of code in a fresh interpreter that imports only bindtest; fails on a non-zero exit."""
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+# ---- the class ----
+
+
+def test_construct_and_read() -> None:
+    c = Counter("a", 1.5)
+    assert type(c) is Counter and repr(c) == 'Counter("a", total=1.5)' and str(c) == repr(c)
+    assert c.total == 1.5 and c.name == "a" and Counter.UNIT == 1.0
+    assert Counter("k", start=2).total == 2.0
+    assert Counter.__module__ == "bindtest" and Counter.__qualname__ == "Counter"
+    assert str(inspect.signature(Counter)) == "(name, start=0.0)" and Counter.__doc__ == "Sums what it is given."
+
+
+def test_constructor_errors_name_the_class() -> None:
+    with pytest.raises(TypeError, match=r"^Counter\(\) missing required argument 'name'"):
+        Counter()
+    with pytest.raises(TypeError, match=r"^Counter\(\): argument 'name' must be a str, not int"):
+        Counter(3)
+    with pytest.raises(b.CounterError, match=r"^Counter\(\): a counter needs a name$"):
+        Counter("")
+
+
+@pytest.mark.parametrize("make", [np.asarray, torch.from_numpy], ids=["numpy", "torch"])
+def test_methods_over_tensors(make: Any) -> None:
+    c = Counter("a")
+    assert c.add(make(np.arange(4.0))) == 6.0 and c.add(make(np.ones((2, 2)))) == 10.0 and c.total == 10.0
+    with pytest.raises(TypeError, match=r"^Counter\.add\(\): argument 'x' must be a float64 tensor, got a 1-D int64 one"):
+        c.add(make(np.arange(3)))
+    assert str(inspect.signature(c.add)) == "(x, /)" and str(inspect.signature(Counter.add)) == "(self, x, /)"
+    assert Counter.add.__qualname__ == "Counter.add" and Counter.add.__doc__ == "Add x's elements; the total."
+    assert repr(Counter.add) == "<method 'add' of 'bindtest.Counter' objects>"
+    assert Counter.add(c, np.ones(1)) == 11.0  # called through the class, self first
+
+
+def test_a_method_of_another_class_is_a_type_error() -> None:
+    # T.method(other): the instance argument is held to the class.
+    with pytest.raises(TypeError, match=r"^Counter\.add\(\): argument 'self' must be a bindtest\.Counter, not object"):
+        Counter.add(object(), np.ones(2))
+    with pytest.raises(TypeError, match=r"argument 'self' must be a bindtest\.Counter, not Mode"):
+        Counter.spin(b.Mode.EXACT, 1)
+
+
+def test_properties() -> None:
+    c = Counter("a")
+    c.name = "bee"
+    assert c.name == "bee"
+    with pytest.raises(RuntimeError, match=r"^Counter\.name\(\): a counter needs a name$"):
+        c.name = ""
+    with pytest.raises(TypeError, match=r"^Counter\.name\(\): argument 'value' must be a str, not int"):
+        c.name = 3
+    with pytest.raises(AttributeError, match="not writable"):
+        c.total = 3.0
+    with pytest.raises(AttributeError, match="cannot be deleted"):
+        del c.name
+    assert isinstance(inspect.getattr_static(Counter, "total"), type(inspect.getattr_static(Counter, "name")))
+
+
+def test_static_methods_and_attributes() -> None:
+    c = Counter.named("x")
+    assert type(c) is Counter and c.total == 0 and Counter.named.__qualname__ == "Counter.named"
+    assert b.LIMIT == 1000 and isinstance(b.LIMIT, int) and isinstance(Counter.UNIT, float)
+
+
+def test_one_pointer_one_object() -> None:
+    c = Counter("a")
+    assert c.self() is c and c.self().self() is c
+    d = c.clone()
+    assert d is not c and d.self() is d and d == c
+
+
+def test_equality_and_hash_are_the_authors() -> None:
+    c, d = Counter("a", 1), Counter("a", 1)
+    assert c == d and not (c != d) and hash(c) == hash(d) and len({c, d}) == 1
+    d.add(np.ones(1))
+    assert c != d and c != "a" and (c == 3) is False
+
+
+def test_instances_as_parameters() -> None:
+    c = Counter("a", 2)
+    assert b.counter_total(c) == 2.0 and b.maybe_counter(c) == "a" and b.maybe_counter() == "none"
+    assert b.maybe_counter(None) == "none"
+    with pytest.raises(TypeError, match=r"^counter_total\(\): argument 'c' must be a bindtest\.Counter, not int"):
+        b.counter_total(3)
+    with pytest.raises(TypeError, match=r"argument 'c' must be a bindtest\.Counter, not NoneType"):
+        b.counter_total(None)
+
+
+def test_the_class_is_final_and_made_only_by_its_constructor() -> None:
+    with pytest.raises(TypeError, match="not an acceptable base type"):
+        type("Sub", (Counter,), {})
+    with pytest.raises(TypeError):  # "object.__new__(bindtest.Counter) is not safe"
+        Counter.__new__(Counter)
+    with pytest.raises(TypeError):
+        Counter.extra = 1  # type: ignore[attr-defined]
+
+
+def test_pickle_and_copy() -> None:
+    c = Counter("a", 2.5)
+    c.add(np.ones(2))
+    for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
+        d = pickle.loads(pickle.dumps(c, protocol=protocol))
+        assert type(d) is Counter and d is not c and d == c and repr(d) == repr(c)
+    assert copy.copy(c) == c and copy.deepcopy(c) == c and copy.copy(c) is not c
+    out = run(f"import pickle, bindtest\nc = pickle.loads({pickle.dumps(c)!r})\nprint(repr(c), c.total)")
+    assert out == 'Counter("a", total=4.5) 4.5\n'
+
+
+def test_weak_references_and_lifetime() -> None:
+    # The Go value lives as long as its Python object, and is let go when it dies.
+    before = b.collect()
+    c = Counter("a")
+    r = weakref.ref(c)
+    assert r() is c
+    del c
+    gc.collect()
+    assert r() is None
+    for _ in range(100):
+        Counter("x").add(np.ones(3))
+    freed = b.collect()
+    assert freed >= before + 90, (before, freed)  # the Go collector frees what no instance holds
+
+
+def test_an_instance_outlives_its_module() -> None:
+    # The module's other objects gone (sys.modules entry, names, the module itself): the class and its methods live
+    # on in the instance, whose type holds its module.
+    out = run("import gc, sys, numpy as np, bindtest\n"
+              "c = bindtest.Counter('a')\n"
+              "del sys.modules['bindtest'], bindtest\n"
+              "gc.collect()\n"
+              "print(c.add(np.ones(3)), c.name, repr(c), type(c).named('z').total)")
+    assert out == '3.0 a Counter("a", total=3) 0.0\n'
+
+
+# ---- one value, many threads ----
+
+
+def test_a_call_without_the_gil_holds_its_instance() -> None:
+    # spin releases the GIL and counts one at a time (read, then write): two at once on one Counter would lose
+    # counts. A second call meanwhile is refused, and no count is ever lost.
+    c = Counter("a")
+    n, done, refused, errors = 200_000, [], [], []
+
+    def work() -> None:
+        for _ in range(5):
+            try:
+                c.spin(n)
+                done.append(1)
+            except RuntimeError as e:
+                if "in use by a call that released the GIL" not in str(e):
+                    errors.append(e)
+                refused.append(1)
+            except BaseException as e:  # noqa: BLE001
+                errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert len(done) + len(refused) == 40 and done
+    assert c.spin(0) == n * len(done)  # exact: no two spins ran at once
+
+
+def test_calls_holding_the_gil_on_one_instance_from_many_threads() -> None:
+    c, errors = Counter("a"), []
+
+    def work() -> None:
+        try:
+            for _ in range(500):
+                c.add(np.ones(2))
+                _ = c.total, c.name
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and c.total == 8 * 500 * 2
+
+
+# ---- callbacks ----
+
+
+def test_callbacks_convert_both_ways() -> None:
+    assert b.apply(2.5, lambda v: v * 2 + 0.3) == 5.3
+    assert b.apply(2.5, lambda v: v * 2 + 0.3, mode=b.Mode.FLOOR) == 5.0
+    assert b.spin_with(lambda i: i * 2, 5) == 20  # from a function that released the GIL
+    rows: list[Any] = []
+    b.rows(np.arange(6.0).reshape(2, 3), lambda r: rows.append((type(r).__name__, r.tolist(), r.readonly)))
+    assert rows == [("Tensor", [0.0, 1.0, 2.0], False), ("Tensor", [3.0, 4.0, 5.0], False)]  # copies of the rows
+    with pytest.raises(TypeError, match=r"^apply\(\): argument 'f' must be a callable, not int"):
+        b.apply(1.0, 3)
+
+
+def test_a_callbacks_wrong_result_names_the_callback() -> None:
+    with pytest.raises(TypeError, match=r"^apply\(\): callback 'f'\(\): argument 'result' must be a float, not str"):
+        b.apply(1.0, lambda v: "x")
+
+
+@pytest.mark.parametrize("call", [
+    lambda f: b.apply(1.0, f),
+    lambda f: b.spin_with(f, 3),
+    lambda f: Counter("a").each(np.ones(3), f),
+    lambda f: Counter("a").each_free(np.ones(3), f),
+], ids=["function", "without the GIL", "method", "method without the GIL"])
+def test_a_callbacks_exception_reaches_the_caller(call: Any) -> None:
+    # The same exception, with its traceback into the callback, whatever Go did after.
+    def f(v: float) -> float:
+        raise KeyError("from the callback")
+
+    with pytest.raises(KeyError, match="from the callback") as info:
+        call(f)
+    assert info.traceback[-1].name == "f"
+
+
+def test_a_callback_reentering_its_instance() -> None:
+    c = Counter("a")
+    # Holding the GIL, a method's callback may call the instance's methods: one thread, one call at a time.
+    c.each(np.ones(2), lambda v: c.add(np.ones(1)))
+    # The first element: add makes the total 1 and returns it, which each adds (2); the second: add makes it 3,
+    # which each adds (6).
+    assert c.total == 6
+    # Without the GIL, the method holds its instance: the callback's call is refused, and that error reaches the
+    # caller.
+    with pytest.raises(RuntimeError, match="in use by a call that released the GIL"):
+        c.each_free(np.ones(2), lambda v: c.add(np.ones(1)))
+
+
+def test_a_callback_kept_after_its_call_returned() -> None:
+    b.keep(lambda: 42)
+    with pytest.raises(RuntimeError, match=r"^call_kept\(\): .*called after the call it came with returned"):
+        b.call_kept()
+
+
+def test_a_callback_that_forks() -> None:
+    code = ("import os, bindtest as b\n"
+            "pid = None\n"
+            "def f(v):\n"
+            "    global pid\n"
+            "    pid = os.fork()\n"
+            "    return v\n"
+            "try:\n"
+            "    got = b.apply(2.0, f)\n"
+            "except RuntimeError as e:\n"
+            "    got = 'forked' if 'forked' in str(e) else str(e)\n"
+            "if pid == 0:\n"
+            "    os.write(1, ('child %s\\n' % got).encode())\n"
+            "    os._exit(0)\n"
+            "os.waitpid(pid, 0)\n"
+            "print('parent', got)\n")
+    assert sorted(run(code).splitlines()) == ["child forked", "parent 2.0"]
+
+
+# ---- enums, exception classes ----
+
+
+def test_enums() -> None:
+    Mode = b.Mode
+    assert issubclass(Mode, int) and [m.name for m in Mode] == ["EXACT", "FLOOR", "CEIL"] and Mode.__doc__
+    assert Mode.__module__ == "bindtest" and pickle.loads(pickle.dumps(Mode.CEIL)) is Mode.CEIL
+    r = b.next_mode(Mode.FLOOR)
+    assert r is Mode.CEIL and b.next_mode(0) is Mode.FLOOR  # results are members; an int a member has is taken
+    with pytest.raises(ValueError, match=r"^next_mode\(\): argument 'm' must be a Mode, got 5$"):
+        b.next_mode(5)
+    with pytest.raises(TypeError, match=r"^next_mode\(\): argument 'm' must be a Mode, not str"):
+        b.next_mode("EXACT")
+    assert str(inspect.signature(b.apply)) == "(x, f, mode=<Mode.EXACT: 0>)"
+
+
+def test_exception_classes() -> None:
+    assert issubclass(b.CounterError, ValueError) and b.CounterError.__module__ == "bindtest"
+    assert b.CounterError.__doc__ == "A counter was misused."
+    with pytest.raises(b.CounterError, match=r"^counter_error\(\): wrapped: CounterError$"):
+        b.counter_error("x")  # an error that wraps the class selects it
+    e = pytest.raises(b.CounterError, Counter, "").value
+    assert pickle.loads(pickle.dumps(e)).args == e.args
