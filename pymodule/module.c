@@ -251,6 +251,21 @@ static void name_argument(const gdl_bound *b, const gdl_param *p) {
 	if (ours) {
 		PyErr_Format(type, "%s(): argument '%s': %U", b->qualname, p->name, clean);
 		Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
+	} else if (msg != NULL) {
+		/* A producer's own refusal (PyTorch's of a tensor that requires grad): its words, after the function and
+		 * the argument, raised from it, so that its traceback stays. */
+		if (tb != NULL)
+			PyException_SetTraceback(value, tb);
+		PyErr_Format(PyExc_BufferError, "%s(): argument '%s': %U", b->qualname, p->name, msg);
+		PyObject *t2, *v2, *tb2;
+		PyErr_Fetch(&t2, &v2, &tb2);
+		PyErr_NormalizeException(&t2, &v2, &tb2);
+		if (v2 != NULL) {
+			PyException_SetCause(v2, Py_NewRef(value));
+			PyException_SetContext(v2, Py_NewRef(value));
+		}
+		PyErr_Restore(t2, v2, tb2);
+		Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
 	} else {
 		PyErr_Clear(); /* what the attempt raised, if anything: the original is the one to see */
 		PyErr_Restore(type, value, tb);

@@ -96,6 +96,30 @@ func (t Tensor) Index(i int64) Tensor {
 	return s
 }
 
+// Slice returns the elements of t, a C-contiguous tensor of element type T
+// in memory the CPU reads, as a []T over its memory: no copy, valid while t
+// is (until the function returns). Only a writable parameter's elements may
+// be written. Its error says what t is instead: another dtype (TypeError),
+// strides that are not C order (ValueError), memory on a device
+// (BufferError). A parameter declared "tensor[T, C]" always gives one.
+func Slice[T dlpack.Element](t Tensor) ([]T, error) {
+	if want := dlpack.DataTypeOf[T](); t.DType != want {
+		return nil, capsule.Errorf(capsule.TypeError, "pymodule.Slice[%v] of a %v tensor", want, t.DType)
+	}
+	if !t.CPUAccessible() {
+		return nil, capsule.Errorf(capsule.BufferError, "pymodule.Slice of a tensor on %v, which the CPU cannot read",
+			t.Device)
+	}
+	if !t.Extent.CContiguous {
+		return nil, capsule.Errorf(capsule.ValueError, "pymodule.Slice of a tensor that is not C-contiguous (strides %v)",
+			t.Strides)
+	}
+	if t.Extent.Elements == 0 {
+		return []T{}, nil
+	}
+	return unsafe.Slice((*T)(t.Data), t.Extent.Elements), nil
+}
+
 // Elements returns an iterator over pointers to every element of t, of any
 // strides, in C (row-major) order: for reading, or for writing a tensor whose
 // parameter is writable. T must be the Go type of t's dtype (Elements panics

@@ -121,6 +121,14 @@ var classItems = []pymodule.Item{
 	CounterError,
 	pymodule.Const("LIMIT", int64(1000)),
 	pymodule.Def("collect", "", pymodule.F0R(collect), "Run Go's GC: the Counters it freed so far."),
+	pymodule.Def("slice_sum", "x, /", pymodule.F1RE(func(x pymodule.Tensor) (float32, error) {
+		s, err := pymodule.Slice[float32](x)
+		var sum float32
+		for _, v := range s {
+			sum += v
+		}
+		return sum, err
+	}), "The sum of a C-contiguous float32 tensor, read as a []float32."),
 	pymodule.Def("counter_total", "c, /", pymodule.F1R(func(c *Counter) float64 { return c.total }), "The total of c."),
 	pymodule.Def("maybe_counter", "c=None", pymodule.F1R(func(c pymodule.Optional[*Counter]) string {
 		if !c.Valid {

@@ -310,3 +310,21 @@ def test_exception_classes() -> None:
         b.counter_error("x")  # an error that wraps the class selects it
     e = pytest.raises(b.CounterError, Counter, "").value
     assert pickle.loads(pickle.dumps(e)).args == e.args
+
+
+# ---- typed slices, and refusals that name the argument ----
+
+
+def test_slice_of_a_c_contiguous_tensor() -> None:
+    assert b.slice_sum(np.arange(5, dtype=np.float32)) == 10.0
+    assert b.slice_sum(torch.ones((2, 3))) == 6.0 and b.slice_sum(np.zeros((0, 3), np.float32)) == 0.0
+    with pytest.raises(TypeError, match=r"^slice_sum\(\): pymodule\.Slice\[float32\] of a float64 tensor$"):
+        b.slice_sum(np.ones(3))
+    with pytest.raises(ValueError, match=r"^slice_sum\(\): pymodule\.Slice of a tensor that is not C-contiguous"):
+        b.slice_sum(np.ones((3, 2), np.float32).T)
+
+
+def test_a_writable_torch_tensor_that_requires_grad_is_refused_naming_the_argument() -> None:
+    with pytest.raises(BufferError, match=r"^fill\(\): argument 'x': Can't export tensors that require gradient") as e:
+        b.fill(torch.ones(3, dtype=torch.float64, requires_grad=True))
+    assert isinstance(e.value.__cause__, BufferError)  # torch's own, raised from
