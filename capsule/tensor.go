@@ -16,9 +16,26 @@ import (
 // bound with package pymodule: its types Tensor, DType and Device, named
 // after module (module "rowstats" makes rowstats.Tensor), and the function
 // _rebuild that the pickle of every Tensor names. An extension library has
-// one set of these types, named by its first call; later calls, for other
-// modules of the same library, add nothing. The error wraps [ErrPython].
+// one set of these types, named by the first module that readies them (here
+// or with [ReadyTensorTypes]); later calls add the same types to other
+// modules of the library, whose Tensors pickle naming the first module's
+// _rebuild. The error wraps [ErrPython].
 func AddTensorTypes(m Object, module string) error {
+	if err := ReadyTensorTypes(m, module); err != nil {
+		return err
+	}
+	if C.gdl_tensor_types_add((*C.PyObject)(m)) != 0 {
+		return pyErr("adding the tensor types to " + module)
+	}
+	return nil
+}
+
+// ReadyTensorTypes makes the library's Tensor, DType and Device types, as
+// [AddTensorTypes] does, without adding them to m: for a module whose
+// functions never hand a Tensor to Python (their tensor results are NumPy
+// arrays, say), and whose namespace and stub stay without them. Later
+// calls, for other modules of the same library, do nothing.
+func ReadyTensorTypes(m Object, module string) error {
 	cmodule := C.CString(module)
 	rc := C.gdl_tensor_types_ready((*C.PyObject)(m), cmodule)
 	C.free(unsafe.Pointer(cmodule))
@@ -38,9 +55,6 @@ func AddTensorTypes(m Object, module string) error {
 		if rc != 0 {
 			return pyErr("registering dtype " + name)
 		}
-	}
-	if C.gdl_tensor_types_add((*C.PyObject)(m)) != 0 {
-		return pyErr("adding the tensor types to " + module)
 	}
 	return nil
 }

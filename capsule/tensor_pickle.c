@@ -406,6 +406,8 @@ static PyMethodDef pickle_methods[] = {
 int gdl_pickle_register(PyObject *m) {
 	if (PyModule_AddFunctions(m, pickle_methods) != 0)
 		return -1;
-	Py_XSETREF(rebuild_func, PyObject_GetAttrString(m, "_rebuild"));
+	if (rebuild_func != NULL)
+		return 0; /* pickles name the first module's _rebuild, which the types are named after */
+	rebuild_func = PyObject_GetAttrString(m, "_rebuild");
 	return rebuild_func == NULL ? -1 : 0;
 }

@@ -136,7 +136,12 @@ func build(m *C.PyObject, module string, items []Item) error {
 	if err != nil {
 		return importError(module, err)
 	}
-	if err := capsule.AddTensorTypes(capsule.Object(m), module); err != nil {
+	// The module holds Tensor, DType and Device when its functions hand Tensors to Python (its stub shows them then).
+	tensorTypes := capsule.ReadyTensorTypes
+	if needsTensorTypes(items, sc) {
+		tensorTypes = capsule.AddTensorTypes
+	}
+	if err := tensorTypes(capsule.Object(m), module); err != nil {
 		return err
 	}
 	add := func(name string, o *C.PyObject) error {
