@@ -3,7 +3,7 @@
 Each extension carries its own Go runtime and must not share a process with godlpack._core, so each is
 built for this interpreter and its own test file runs in a pytest subprocess: bindtest
 (pymodule/internal/bindtest, every conversion, refusal and guarantee of the binder), examples/rowstats and
-examples/normalize. They hold the promises of docs/protocol.md#bound-go-functions.
+examples/normalize and examples/tilekit. They hold the promises of docs/protocol.md#bound-go-functions.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ def build(package: str, name: str, out: Path) -> Path:
     ("pymodule/internal/bindtest", "bindtest"),
     ("examples/rowstats", "rowstats"),
     ("examples/normalize", "normalize"),
+    ("examples/tilekit", "tilekit"),
 ])
 def test_extension(package: str, name: str, tmp_path: Path) -> None:
     out = build(package, name, tmp_path)
@@ -63,7 +64,7 @@ def test_extension(package: str, name: str, tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
 
 
-@pytest.mark.parametrize("name", ["rowstats", "normalize"])
+@pytest.mark.parametrize("name", ["rowstats", "normalize", "tilekit"])
 def test_committed_stubs_are_generated(name: str) -> None:
     """examples/<name>/<name>.pyi is what `go run ./examples/<name> -pyi -` writes from the Go signatures."""
     cwd, pkg = where(f"examples/{name}")

@@ -1,0 +1,199 @@
+// Command tilekit is a Python extension module written in Go on the public
+// godlpack packages, with a class, a callback, an enum and an exception of
+// its own: Stats keeps running column statistics of float32 rows (mean,
+// variance), histogram counts bytes, sqdist gives pairwise squared
+// distances, norms the norm of each row, and map_ applies a Python function
+// to each element in place. Build it as a shared library named like any
+// extension module, with the interpreter's header directories in
+// CGO_CFLAGS:
+//
+//	export CGO_CFLAGS="$(python3 -m godlpack.build --cflags) -O2 -g"
+//	cd examples/tilekit && go build -buildmode=c-shared -o tilekit$(python3-config --extension-suffix) .
+package main
+
+// #include <Python.h>
+import "C"
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/pymodule"
+)
+
+// Norm is how norms measures a row.
+type Norm int
+
+const (
+	L1 Norm = iota
+	L2
+	Max
+)
+
+// TilekitError is raised for tensors of the wrong shape.
+var TilekitError = pymodule.NewException("TilekitError", capsule.ValueError, "A tensor of the wrong shape.")
+
+var module = pymodule.Module{Name: "tilekit", Doc: "Running statistics, histograms and distances, in Go.",
+	Classes: []pymodule.Class{pymodule.NewClass[Stats]("Stats", "Running mean and variance of each column of float32 rows.",
+		pymodule.Init("width: int", pymodule.F1RE(newStats)),
+		pymodule.Method("update", "x: tensor[float32, (*, *)], /", pymodule.F2E((*Stats).Update), "Add the rows of x.").WithoutGIL(),
+		pymodule.Method("merge", "other, /", pymodule.F2E((*Stats).Merge), "Add the rows other has seen."),
+		pymodule.Method("mean", "", pymodule.F1R((*Stats).Mean), "The mean of each column.").Returning(pymodule.AsNumPy),
+		pymodule.Method("variance", "", pymodule.F1R((*Stats).Variance), "The variance of each column.").Returning(pymodule.AsNumPy),
+		pymodule.Property("count", pymodule.F1R(func(s *Stats) int64 { return s.count }), pymodule.Fn{}, "The rows seen."),
+		pymodule.Property("width", pymodule.F1R(func(s *Stats) int { return len(s.mean) }), pymodule.Fn{}, "The columns."),
+		pymodule.Pickle(pymodule.F1R3(state), pymodule.F3RE(restore)),
+	)},
+	Attributes: []pymodule.Item{TilekitError,
+		pymodule.NewEnum[Norm]("Norm", "How norms measures a row.", pymodule.Value("L1", L1), pymodule.Value("L2", L2),
+			pymodule.Value("MAX", Max))},
+	Functions: []pymodule.Function{
+		pymodule.Def("histogram", "x: tensor[uint8], /", pymodule.F1RE(histogram), "How many of each byte value x holds.").Returning(pymodule.AsNumPy),
+		pymodule.Def("sqdist", "a: tensor[float32, (*, *), C, convert], b: tensor[float32, (*, *), C, convert], /", pymodule.F2RE(sqdist), "The squared distance of each row of a to each row of b.").Returning(pymodule.AsNumPy).WithoutGIL(),
+		pymodule.Def("norms", "x: tensor[float32, (*, *)], /, norm=Norm.L2", pymodule.F2RE(norms), "The norm of each row of x.").Returning(pymodule.AsNumPy),
+		pymodule.Def("map_", "x: tensor[float32, writable], f, /", pymodule.F2E(mapInPlace), "Replace each element v of x by f(v)."),
+	},
+}
+
+//export PyInit_tilekit
+func PyInit_tilekit() *C.PyObject { return (*C.PyObject)(module.Init()) } // nil with the exception set on failure
+
+func main() { module.Main() } // go run . -pyi tilekit.pyi writes the type stub
+
+// Stats holds the running mean and sum of squared differences of each column (Welford's).
+type Stats struct {
+	count    int64
+	mean, m2 []float64
+}
+
+func newStats(width int) (*Stats, error) {
+	if width <= 0 {
+		return nil, TilekitError.Errorf("width must be positive, not %d", width)
+	}
+	return &Stats{mean: make([]float64, width), m2: make([]float64, width)}, nil
+}
+
+func (s *Stats) String() string {
+	return fmt.Sprintf("Stats(width=%d, count=%d)", len(s.mean), s.count)
+}
+
+func (s *Stats) Update(x pymodule.Tensor) error {
+	if int(x.Shape[1]) != len(s.mean) {
+		return TilekitError.Errorf("rows of %d columns, not %d", len(s.mean), x.Shape[1])
+	}
+	for i := range x.Shape[0] {
+		s.count++
+		j := 0
+		for p := range pymodule.Elements[float32](x.Index(i)) {
+			d := float64(*p) - s.mean[j]
+			s.mean[j] += d / float64(s.count)
+			s.m2[j] += d * (float64(*p) - s.mean[j])
+			j++
+		}
+	}
+	return nil
+}
+
+func (s *Stats) Merge(o *Stats) error {
+	if len(o.mean) != len(s.mean) {
+		return TilekitError.Errorf("a Stats of %d columns, not %d", len(s.mean), len(o.mean))
+	}
+	n := s.count + o.count
+	for j := range s.mean {
+		if n == 0 {
+			break
+		}
+		d := o.mean[j] - s.mean[j]
+		s.m2[j] += o.m2[j] + d*d*float64(s.count)*float64(o.count)/float64(n)
+		s.mean[j] += d * float64(o.count) / float64(n)
+	}
+	s.count = n
+	return nil
+}
+
+func (s *Stats) Mean() []float64 { return append([]float64(nil), s.mean...) }
+
+func (s *Stats) Variance() []float64 {
+	v := make([]float64, len(s.m2))
+	for j := range v {
+		v[j] = s.m2[j] / float64(max(s.count, 1))
+	}
+	return v
+}
+
+func state(s *Stats) (int64, []float64, []float64) {
+	return s.count, s.Mean(), append([]float64(nil), s.m2...)
+}
+
+func restore(count int64, mean, m2 pymodule.Tensor) (*Stats, error) {
+	mv, err := pymodule.Slice[float64](mean)
+	if err != nil {
+		return nil, err
+	}
+	m2v, err := pymodule.Slice[float64](m2)
+	if err != nil {
+		return nil, err
+	}
+	return &Stats{count: count, mean: append([]float64(nil), mv...), m2: append([]float64(nil), m2v...)}, nil
+}
+
+func histogram(x pymodule.Tensor) (pymodule.Array, error) {
+	out, counts, err := pymodule.NewArray[int64](256)
+	for p := range pymodule.Elements[uint8](x) {
+		counts[*p]++
+	}
+	return out, err
+}
+
+func sqdist(a, b pymodule.Tensor) (pymodule.Array, error) {
+	if a.Shape[1] != b.Shape[1] {
+		return pymodule.Array{}, TilekitError.Errorf("rows of %d and %d columns", a.Shape[1], b.Shape[1])
+	}
+	av, _ := pymodule.Slice[float32](a) // C-contiguous float32, as declared (converted if it was not)
+	bv, _ := pymodule.Slice[float32](b)
+	n, m, k := int(a.Shape[0]), int(b.Shape[0]), int(a.Shape[1])
+	out, d, err := pymodule.NewArray[float32](int64(n), int64(m))
+	for i := range d {
+		var sum float32
+		for c := range k {
+			diff := av[i/m*k+c] - bv[i%m*k+c]
+			sum += diff * diff
+		}
+		d[i] = sum
+	}
+	return out, err
+}
+
+func norms(x pymodule.Tensor, norm Norm) (pymodule.Array, error) {
+	out, n, err := pymodule.NewArray[float32](x.Shape[0])
+	for i := range n {
+		var acc float64
+		for p := range pymodule.Elements[float32](x.Index(int64(i))) {
+			switch v := math.Abs(float64(*p)); norm {
+			case L1:
+				acc += v
+			case L2:
+				acc += v * v
+			case Max:
+				acc = max(acc, v)
+			}
+		}
+		if norm == L2 {
+			acc = math.Sqrt(acc)
+		}
+		n[i] = float32(acc)
+	}
+	return out, err
+}
+
+func mapInPlace(x pymodule.Tensor, f func(float32) (float32, error)) error {
+	for p := range pymodule.Elements[float32](x) {
+		v, err := f(*p)
+		if err != nil {
+			return err
+		}
+		*p = v
+	}
+	return nil
+}

@@ -1,0 +1,151 @@
+"""Running statistics, histograms and distances, in Go."""
+
+import sys
+from typing import Any, Callable, ClassVar, Final, Protocol, SupportsIndex, Union, final, type_check_only
+
+from typing_extensions import CapsuleType
+
+import enum
+
+import numpy
+
+@type_check_only
+class _Tensor(Protocol):
+    """A DLPack producer: a NumPy array, a PyTorch tensor, a godlpack Tensor, ..."""
+
+    def __dlpack__(self, *, stream: Any = ..., max_version: tuple[int, int] | None = ...,
+                   dl_device: Any = ..., copy: bool | None = ...) -> Any: ...
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+
+@type_check_only
+class _SupportsDLPackDevice(Protocol):
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+
+@type_check_only
+class _SupportsDLPackDataType(Protocol):
+    def __dlpack_data_type__(self) -> tuple[int, int, int]: ...
+
+# NumPy dtypes and scalar types, torch.dtype objects and Python's bool, int, float and complex are accepted too.
+_DTypeLike = Union["DType", str, _SupportsDLPackDataType, type, Any]
+# A (device_type, device_id) tuple (a Device is one), a str such as "cpu" or "cuda:1", a torch.device.
+_DeviceLike = Union[tuple[int, int], str, _SupportsDLPackDevice, Any]
+
+@final
+class Device(tuple[int, int]):
+    """A device as DLPack names it: the (device_type, device_id) tuple, with type and index by name."""
+
+    def __new__(cls, device: _DeviceLike, index: int | None = None) -> "Device": ...
+    @property
+    def type(self) -> str: ...
+    # torch.device's name for the device id; it hides tuple.index, of no use on a pair.
+    @property
+    def index(self) -> int: ...  # type: ignore[override]
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+
+@final
+class DType:
+    """An element type of the DLPack table; equal to its name, and to NumPy's and PyTorch's dtypes of it."""
+
+    def __new__(cls, name: _DTypeLike) -> "DType": ...
+    @property
+    def code(self) -> int: ...
+    @property
+    def bits(self) -> int: ...
+    @property
+    def lanes(self) -> int: ...
+    @property
+    def itemsize(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __dlpack_data_type__(self) -> tuple[int, int, int]: ...
+
+@final
+class Tensor:
+    """An n-dimensional array that speaks DLPack."""
+
+    # DLPack 1.3's C exchange API: a "dlpack_exchange_api" capsule on the type, read by C consumers.
+    __dlpack_c_exchange_api__: ClassVar[CapsuleType]
+    @property
+    def shape(self) -> tuple[int, ...]: ...
+    @property
+    def strides(self) -> tuple[int, ...]: ...
+    @property
+    def ndim(self) -> int: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def itemsize(self) -> int: ...
+    @property
+    def nbytes(self) -> int: ...
+    @property
+    def dtype(self) -> DType: ...
+    @property
+    def device(self) -> Device: ...
+    @property
+    def readonly(self) -> bool: ...
+    @property
+    def is_copied(self) -> bool: ...
+    def data_ptr(self) -> int: ...
+    def __len__(self) -> int: ...
+    def __bool__(self) -> bool: ...
+    def tolist(self) -> Any: ...
+    def __dlpack__(
+        self,
+        *,
+        stream: int | None = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: _DeviceLike | None = None,
+        copy: bool | None = None,
+    ) -> Any: ...
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+    if sys.version_info >= (3, 12):
+        # PEP 688: CPython 3.12 gives every type with the buffer protocol a __buffer__ method.
+        def __buffer__(self, flags: int, /) -> memoryview: ...
+    def __reduce_ex__(self, protocol: SupportsIndex, /) -> tuple[Any, ...]: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+    def __copy__(self) -> Tensor: ...
+    def __deepcopy__(self, memo: dict[int, Any] | None, /) -> Tensor: ...
+
+def histogram(x: _Tensor, /) -> numpy.ndarray[Any, Any]:
+    """How many of each byte value x holds."""
+
+def sqdist(a: _Tensor, b: _Tensor, /) -> numpy.ndarray[Any, Any]:
+    """The squared distance of each row of a to each row of b."""
+
+def norms(x: _Tensor, /, norm: Norm | int = ...) -> numpy.ndarray[Any, Any]:
+    """The norm of each row of x."""
+
+def map_(x: _Tensor, f: Callable[[float], float], /) -> None:
+    """Replace each element v of x by f(v)."""
+
+@final
+class Stats:
+    """Running mean and variance of each column of float32 rows."""
+
+    def __new__(cls, width: int | SupportsIndex) -> Stats: ...
+    def update(self, x: _Tensor, /) -> None:
+        """Add the rows of x."""
+    def merge(self, other: Stats, /) -> None:
+        """Add the rows other has seen."""
+    def mean(self, /) -> numpy.ndarray[Any, Any]:
+        """The mean of each column."""
+    def variance(self, /) -> numpy.ndarray[Any, Any]:
+        """The variance of each column."""
+    @property
+    def count(self) -> int:
+        """The rows seen."""
+    @property
+    def width(self) -> int:
+        """The columns."""
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
+class TilekitError(ValueError):
+    """A tensor of the wrong shape."""
+
+class Norm(enum.IntEnum):
+    """How norms measures a row."""
+    L1 = 0
+    L2 = 1
+    MAX = 2
