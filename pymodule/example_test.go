@@ -24,7 +24,7 @@ func clip(x pymodule.Tensor, lo, hi float64) (raised, lowered int64) {
 // description writes for it (go run . -pyi rowstats.pyi in an extension's
 // package main does, through Module.Main).
 func ExampleDef() {
-	m := pymodule.Module{Name: "rowstats", Doc: "Row statistics.", Functions: []pymodule.Function{
+	m := pymodule.Module{Name: "rowstats", Doc: "Row statistics.", Items: []pymodule.Item{
 		pymodule.Def("clip_", "x: tensor[float64, writable], /, lo=-inf, hi=inf", pymodule.F3R2(clip),
 			"Clip x in place to [lo, hi]; return the counts raised and lowered."),
 	}}
@@ -42,7 +42,7 @@ func ExampleDef() {
 // A description New refuses, with what is wrong: the Go function takes two
 // parameters where the Python list names one.
 func ExampleModule_Stub_refused() {
-	m := pymodule.Module{Name: "m", Functions: []pymodule.Function{
+	m := pymodule.Module{Name: "m", Items: []pymodule.Item{
 		pymodule.Def("scale", "x", pymodule.F2(func(pymodule.Tensor, float64) {}), "Scale x."),
 	}}
 	_, err := m.Stub()

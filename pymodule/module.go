@@ -13,13 +13,13 @@ import (
 	"github.com/godlpack/godlpack/capsule"
 )
 
-// A Module is an extension module's description: its name, docstring,
-// functions, classes and attributes (constants, enums, exception classes),
-// for an extension that wants both its module (Init, from PyInit_<name>)
-// and its type stub (Stub, or Main from the package's main function) from
-// one description:
+// A Module is an extension module's description: its name, docstring and
+// items (functions, classes, constants, enums, exception classes), for an
+// extension that wants both its module ([Module.Init], from PyInit_<name>)
+// and its type stub ([Module.Stub], or [Module.Main] from the package's main
+// function) from one description:
 //
-//	var module = pymodule.Module{Name: "rowstats", Doc: "…", Functions: []pymodule.Function{…}}
+//	var module = pymodule.Module{Name: "rowstats", Doc: "…", Items: []pymodule.Item{…}}
 //
 //	//export PyInit_rowstats
 //	func PyInit_rowstats() *C.PyObject { return (*C.PyObject)(module.Init()) }
@@ -27,28 +27,13 @@ import (
 //	func main() { module.Main() } // go run ./rowstats -pyi rowstats.pyi
 type Module struct {
 	Name, Doc string
-	Functions []Function
-	Classes   []Class
-	// Attributes are the module's [Constant], [Enum] and [ExceptionClass] values.
-	Attributes []Item
-}
-
-// items lists everything the module holds.
-func (m *Module) items() []Item {
-	items := make([]Item, 0, len(m.Functions)+len(m.Classes)+len(m.Attributes))
-	for _, f := range m.Functions {
-		items = append(items, f)
-	}
-	for _, c := range m.Classes {
-		items = append(items, c)
-	}
-	return append(items, m.Attributes...)
+	Items     []Item // what the module holds, as [New] takes them
 }
 
 // Init returns the new module object ([New]), or nil with the Python
 // exception set.
 func (m *Module) Init() capsule.Object {
-	o, _ := New(m.Name, m.Doc, m.items()...)
+	o, _ := New(m.Name, m.Doc, m.Items...)
 	return o
 }
 

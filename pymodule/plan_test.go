@@ -29,6 +29,9 @@ func TestPlanRefusals(t *testing.T) {
 		{"go type", Def("f", "p", F1(func(point) {}), ""), "parameter p: a Go pymodule.point cannot come from Python"},
 		{"result type", Def("f", "", F0R(func() point { return point{} }), ""), "result 0: a Go pymodule.point cannot go to Python"},
 		{"annotation", Def("f", "x: tensor[float32]", F1(func(float64) {}), ""), "parameter x: a tensor annotation on a Go float64"},
+		{"slice annotation", Def("f", "x: tensor[float32]", F1(func([]float64) {}), ""),
+			"parameter x: a Go []float64 takes a 1-D C-contiguous float64 tensor: its annotation may only be tensor[writable]"},
+		{"slice of int", Def("f", "x", F1(func([]int) {}), ""), "parameter x: a Go []int cannot come from Python"},
 		{"dtype", Def("f", "x: tensor[float33]", F1(func(Tensor) {}), ""), `parameter x: unknown dtype "float33"`},
 		{"device", Def("f", "x: tensor[device=tpu9]", F1(func(Tensor) {}), ""), `parameter x: unknown device "tpu9"`},
 		{"required after default", Def("f", "*, a=1, b", F2(func(int, int) {}), ""),
@@ -170,7 +173,7 @@ func TestStubTensorClasses(t *testing.T) {
 		{"tensor results", Def("f", "n", arange, ""), true},
 		{"a callback taking tensors", Def("f", "g", F1(func(func(Array)) {}), ""), true},
 	} {
-		stub, err := (&Module{Name: "m", Functions: []Function{tt.f}}).Stub()
+		stub, err := (&Module{Name: "m", Items: []Item{tt.f}}).Stub()
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}

@@ -257,6 +257,7 @@ type param struct {
 	class    *classDef     // an instance parameter's class
 	enum     *enumDef      // an int parameter of an enum's Go type
 	callback *callbackPlan // a callback parameter's
+	slice    bool          // a []T: a 1-D tensor of T's dtype, decoded as its elements
 	place    int8          // where a call reads the argument (arg)
 }
 
@@ -343,7 +344,11 @@ func plan(f Function, sc *scope) (*binding, error) {
 		case isTensor && bp.kind != kindTensor:
 			return nil, fmt.Errorf("parameter %s: a tensor annotation on a Go %v", p.Name, t)
 		case bp.kind == kindTensor:
-			if !isTensor {
+			if bp.slice {
+				if spec, err = sliceSpec(t, spec, isTensor); err != nil {
+					return nil, fmt.Errorf("parameter %s: %v", p.Name, err)
+				}
+			} else if !isTensor {
 				spec = pysig.Tensor{Device: "cpu"}
 			}
 			if bp.tensor, err = resolveTensor(spec); err != nil {
@@ -415,6 +420,9 @@ func paramOf(t reflect.Type, sc *scope) (param, error) {
 		cb, err := planCallback(t, sc)
 		return param{kind: kindCallback, callback: cb}, err
 	}
+	if t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8 && elements[t.Elem().Kind()].pin != nil {
+		return param{kind: kindTensor, slice: true}, nil
+	}
 	k := scalarKind(t)
 	if k == kindNone {
 		return param{}, fmt.Errorf("a Go %v cannot come from Python", t)
@@ -446,7 +454,7 @@ func resultOf(t reflect.Type, sc *scope) (outPlan, error) {
 		return outPlan{kind: kindInstance, class: c}, nil
 	}
 	if t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8 {
-		if pin := pinners[t.Elem().Kind()]; pin != nil {
+		if pin := elements[t.Elem().Kind()].pin; pin != nil {
 			return outPlan{kind: kindTensor, pin: pin}, nil
 		}
 	}

@@ -47,7 +47,7 @@ func (m *Module) Main() {
 // Tensor parameters are typed by a protocol of __dlpack__, which NumPy
 // arrays, PyTorch tensors and every DLPack producer satisfy.
 func (m *Module) Stub() (string, error) {
-	items := m.items()
+	items := m.Items
 	sc, err := scopeOf(m.Name, items)
 	if err != nil {
 		return "", fmt.Errorf("%s: %v", m.Name, err)

@@ -356,20 +356,47 @@ func (a Array) describe(c *call, v *C.gdl_value) error {
 	return nil
 }
 
-// pinners make an Array of a slice result, by element kind.
-var pinners = map[reflect.Kind]func(unsafe.Pointer, int) (Array, error){
-	reflect.Bool:       pinAs[bool],
-	reflect.Int8:       pinAs[int8],
-	reflect.Int16:      pinAs[int16],
-	reflect.Int32:      pinAs[int32],
-	reflect.Int64:      pinAs[int64],
-	reflect.Uint16:     pinAs[uint16],
-	reflect.Uint32:     pinAs[uint32],
-	reflect.Uint64:     pinAs[uint64],
-	reflect.Float32:    pinAs[float32],
-	reflect.Float64:    pinAs[float64],
-	reflect.Complex64:  pinAs[complex64],
-	reflect.Complex128: pinAs[complex128],
+// An element is what a Go slice of one element kind is as a tensor: its
+// dtype, and how a result of that slice is pinned into an Array.
+type element struct {
+	dtype dlpack.DataType
+	pin   func(data unsafe.Pointer, n int) (Array, error)
+}
+
+// elements are the Go slices a function may take and return as tensors, by element kind.
+var elements = map[reflect.Kind]element{
+	reflect.Bool:       elementOf[bool](),
+	reflect.Int8:       elementOf[int8](),
+	reflect.Int16:      elementOf[int16](),
+	reflect.Int32:      elementOf[int32](),
+	reflect.Int64:      elementOf[int64](),
+	reflect.Uint16:     elementOf[uint16](),
+	reflect.Uint32:     elementOf[uint32](),
+	reflect.Uint64:     elementOf[uint64](),
+	reflect.Float32:    elementOf[float32](),
+	reflect.Float64:    elementOf[float64](),
+	reflect.Complex64:  elementOf[complex64](),
+	reflect.Complex128: elementOf[complex128](),
+}
+
+func elementOf[T dlpack.Element]() element {
+	return element{dlpack.DataTypeOf[T](), pinAs[T]}
+}
+
+// sliceSpec is what a []T parameter of Go type t asks: a 1-D C-contiguous
+// tensor of T's dtype, converted (copied) from another dtype or layout. An
+// annotation may only add "writable", which refuses what would need a copy.
+func sliceSpec(t reflect.Type, annotation pysig.Tensor, annotated bool) (pysig.Tensor, error) {
+	spec := pysig.Tensor{DTypes: []string{elements[t.Elem().Kind()].dtype.String()}, Shape: []int64{-1}, Order: 'C',
+		Device: "cpu", Convert: true}
+	if annotated {
+		if !reflect.DeepEqual(annotation, pysig.Tensor{Device: "cpu", Writable: true}) {
+			return spec, fmt.Errorf("a Go %v takes a 1-D C-contiguous %v tensor: its annotation may only be tensor[writable]",
+				t, spec.DTypes[0])
+		}
+		spec.Writable, spec.Convert = true, false
+	}
+	return spec, nil
 }
 
 func pinAs[T dlpack.Element](p unsafe.Pointer, n int) (Array, error) {

@@ -27,7 +27,7 @@ const (
 func (p *param) placeOf() int8 {
 	switch {
 	case p.optional || p.kind == kindString || p.kind == kindBytes || p.kind == kindObject ||
-		p.kind == kindInstance || p.kind == kindCallback:
+		p.kind == kindInstance || p.kind == kindCallback || p.slice:
 		return decoded
 	case p.kind == kindTensor:
 		return tensorAt
@@ -57,7 +57,7 @@ func argAt[T any](c *call, place int8, i int, d func(*call) T, room *T) *T {
 func decoder[T any](b *binding, i int) func(*call) T {
 	p := b.params[i]
 	k, opt, validOff, size := p.kind, p.optional, p.validOff, kinds[p.kind].size
-	class, cb := p.class, p.callback
+	class, cb, slice := p.class, p.callback, p.slice
 	return func(c *call) (t T) {
 		a := &c.args[i]
 		dst := unsafe.Pointer(&t)
@@ -71,7 +71,16 @@ func decoder[T any](b *binding, i int) func(*call) T {
 				s := (*cBytes)(src)
 				*(*[]byte)(dst) = C.GoBytes(unsafe.Pointer(s.p), C.int(s.n))
 			case kindTensor:
-				*(*Tensor)(dst) = *(*Tensor)(unsafe.Pointer(&c.tensors[*(*int32)(src)].view))
+				view := (*Tensor)(unsafe.Pointer(&c.tensors[*(*int32)(src)].view))
+				if slice { // a []T: the elements of a C-contiguous 1-D tensor of T, as its spec made it
+					data, n := view.Data, int(view.Extent.Elements)
+					if data == nil {
+						data = unsafe.Pointer(&emptySlice) // an empty []T, not a nil one
+					}
+					*(*sliceHeader)(dst) = sliceHeader{data, n, n}
+				} else {
+					*(*Tensor)(dst) = *view
+				}
 			case kindObject:
 				*(*capsule.Object)(dst) = *(*capsule.Object)(src)
 			case kindInstance:
@@ -187,6 +196,9 @@ func dropper[R any](b *binding, j int) func(R) {
 	// An instance result that does not reach Python is a *T its function keeps, or drops: nothing to let go.
 	return func(R) {}
 }
+
+// emptySlice is where an empty []T argument points.
+var emptySlice [0]uint64
 
 type sliceHeader struct {
 	data     unsafe.Pointer

@@ -23,7 +23,7 @@ import (
 	"github.com/godlpack/godlpack/pymodule"
 )
 
-var module = pymodule.Module{Name: "normalize", Doc: "A Go extension built on godlpack.", Functions: []pymodule.Function{
+var module = pymodule.Module{Name: "normalize", Doc: "A Go extension built on godlpack.", Items: []pymodule.Item{
 	pymodule.Def("normalize", "x: tensor[float32, writable]", pymodule.F1RE(normalize),
 		"Rescale the float32 array x in place to mean 0 and std 1; return (mean, std) as a tensor."),
 }}

@@ -17,6 +17,7 @@ import "C"
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/pymodule"
@@ -34,8 +35,8 @@ const (
 // TilekitError is raised for tensors of the wrong shape.
 var TilekitError = pymodule.NewException("TilekitError", capsule.ValueError, "A tensor of the wrong shape.")
 
-var module = pymodule.Module{Name: "tilekit", Doc: "Running statistics, histograms and distances, in Go.",
-	Classes: []pymodule.Class{pymodule.NewClass[Stats]("Stats", "Running mean and variance of each column of float32 rows.",
+var module = pymodule.Module{Name: "tilekit", Doc: "Running statistics, histograms and distances, in Go.", Items: []pymodule.Item{
+	pymodule.NewClass[Stats]("Stats", "Running mean and variance of each column of float32 rows.",
 		pymodule.Init("width: int", pymodule.F1RE(newStats)),
 		pymodule.Method("update", "x: tensor[float32, (*, *)], /", pymodule.F2E((*Stats).Update), "Add the rows of x.").WithoutGIL(),
 		pymodule.Method("merge", "other, /", pymodule.F2E((*Stats).Merge), "Add the rows other has seen."),
@@ -43,18 +44,15 @@ var module = pymodule.Module{Name: "tilekit", Doc: "Running statistics, histogra
 		pymodule.Method("variance", "", pymodule.F1R((*Stats).Variance), "The variance of each column.").Returning(pymodule.AsNumPy),
 		pymodule.Property("count", pymodule.F1R(func(s *Stats) int64 { return s.count }), pymodule.Fn{}, "The rows seen."),
 		pymodule.Property("width", pymodule.F1R(func(s *Stats) int { return len(s.mean) }), pymodule.Fn{}, "The columns."),
-		pymodule.Pickle(pymodule.F1R3(state), pymodule.F3RE(restore)),
-	)},
-	Attributes: []pymodule.Item{TilekitError,
-		pymodule.NewEnum[Norm]("Norm", "How norms measures a row.", pymodule.Value("L1", L1), pymodule.Value("L2", L2),
-			pymodule.Value("MAX", Max))},
-	Functions: []pymodule.Function{
-		pymodule.Def("histogram", "x: tensor[uint8], /", pymodule.F1RE(histogram), "How many of each byte value x holds.").Returning(pymodule.AsNumPy),
-		pymodule.Def("sqdist", "a: tensor[float32, (*, *), C, convert], b: tensor[float32, (*, *), C, convert], /", pymodule.F2RE(sqdist), "The squared distance of each row of a to each row of b.").Returning(pymodule.AsNumPy).WithoutGIL(),
-		pymodule.Def("norms", "x: tensor[float32, (*, *)], /, norm=Norm.L2", pymodule.F2RE(norms), "The norm of each row of x.").Returning(pymodule.AsNumPy),
-		pymodule.Def("map_", "x: tensor[float32, writable], f, /", pymodule.F2E(mapInPlace), "Replace each element v of x by f(v)."),
-	},
-}
+		pymodule.Pickle(pymodule.F1R3(func(s *Stats) (int64, []float64, []float64) { return s.count, s.Mean(), slices.Clone(s.m2) }),
+			pymodule.F3RE(restore))),
+	TilekitError,
+	pymodule.NewEnum[Norm]("Norm", "How norms measures a row.", pymodule.Value("L1", L1), pymodule.Value("L2", L2), pymodule.Value("MAX", Max)),
+	pymodule.Def("histogram", "x: tensor[uint8], /", pymodule.F1R(histogram), "How many of each byte value x holds.").Returning(pymodule.AsNumPy),
+	pymodule.Def("sqdist", "a: tensor[float32, (*, *), C, convert], b: tensor[float32, (*, *), C, convert], /", pymodule.F2RE(sqdist), "The squared distance of each row of a to each row of b.").Returning(pymodule.AsNumPy).WithoutGIL(),
+	pymodule.Def("norms", "x: tensor[float32, (*, *)], /, norm=Norm.L2", pymodule.F2RE(norms), "The norm of each row of x.").Returning(pymodule.AsNumPy),
+	pymodule.Def("map_", "x: tensor[float32, writable], f, /", pymodule.F2E(mapInPlace), "Replace each element v of x by f(v)."),
+}}
 
 //export PyInit_tilekit
 func PyInit_tilekit() *C.PyObject { return (*C.PyObject)(module.Init()) } // nil with the exception set on failure
@@ -68,8 +66,8 @@ type Stats struct {
 }
 
 func newStats(width int) (*Stats, error) {
-	if width <= 0 {
-		return nil, TilekitError.Errorf("width must be positive, not %d", width)
+	if width <= 0 || width > 1<<24 { // a width past any row's is refused before Go allocates it
+		return nil, TilekitError.Errorf("width must be in [1, 2**24], not %d", width)
 	}
 	return &Stats{mean: make([]float64, width), m2: make([]float64, width)}, nil
 }
@@ -100,10 +98,7 @@ func (s *Stats) Merge(o *Stats) error {
 		return TilekitError.Errorf("a Stats of %d columns, not %d", len(s.mean), len(o.mean))
 	}
 	n := s.count + o.count
-	for j := range s.mean {
-		if n == 0 {
-			break
-		}
+	for j := 0; j < len(s.mean) && n > 0; j++ {
 		d := o.mean[j] - s.mean[j]
 		s.m2[j] += o.m2[j] + d*d*float64(s.count)*float64(o.count)/float64(n)
 		s.mean[j] += d * float64(o.count) / float64(n)
@@ -112,7 +107,7 @@ func (s *Stats) Merge(o *Stats) error {
 	return nil
 }
 
-func (s *Stats) Mean() []float64 { return append([]float64(nil), s.mean...) }
+func (s *Stats) Mean() []float64 { return slices.Clone(s.mean) }
 
 func (s *Stats) Variance() []float64 {
 	v := make([]float64, len(s.m2))
@@ -122,28 +117,19 @@ func (s *Stats) Variance() []float64 {
 	return v
 }
 
-func state(s *Stats) (int64, []float64, []float64) {
-	return s.count, s.Mean(), append([]float64(nil), s.m2...)
+func restore(count int64, mean, m2 []float64) (*Stats, error) {
+	if len(mean) != len(m2) || count < 0 {
+		return nil, TilekitError.Errorf("a state of %d rows, %d means and %d sums", count, len(mean), len(m2))
+	}
+	return &Stats{count, slices.Clone(mean), slices.Clone(m2)}, nil
 }
 
-func restore(count int64, mean, m2 pymodule.Tensor) (*Stats, error) {
-	mv, err := pymodule.Slice[float64](mean)
-	if err != nil {
-		return nil, err
-	}
-	m2v, err := pymodule.Slice[float64](m2)
-	if err != nil {
-		return nil, err
-	}
-	return &Stats{count: count, mean: append([]float64(nil), mv...), m2: append([]float64(nil), m2v...)}, nil
-}
-
-func histogram(x pymodule.Tensor) (pymodule.Array, error) {
-	out, counts, err := pymodule.NewArray[int64](256)
+func histogram(x pymodule.Tensor) []int64 {
+	counts := make([]int64, 256)
 	for p := range pymodule.Elements[uint8](x) {
 		counts[*p]++
 	}
-	return out, err
+	return counts
 }
 
 func sqdist(a, b pymodule.Tensor) (pymodule.Array, error) {
@@ -170,19 +156,10 @@ func norms(x pymodule.Tensor, norm Norm) (pymodule.Array, error) {
 	for i := range n {
 		var acc float64
 		for p := range pymodule.Elements[float32](x.Index(int64(i))) {
-			switch v := math.Abs(float64(*p)); norm {
-			case L1:
-				acc += v
-			case L2:
-				acc += v * v
-			case Max:
-				acc = max(acc, v)
-			}
+			v := math.Abs(float64(*p))
+			acc = [...]float64{L1: acc + v, L2: acc + v*v, Max: max(acc, v)}[norm]
 		}
-		if norm == L2 {
-			acc = math.Sqrt(acc)
-		}
-		n[i] = float32(acc)
+		n[i] = float32([...]float64{L1: acc, L2: math.Sqrt(acc), Max: acc}[norm])
 	}
 	return out, err
 }

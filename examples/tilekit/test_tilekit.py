@@ -62,8 +62,14 @@ def test_stats_merge_pickle_and_errors() -> None:
     assert out == "Stats(width=3, count=30)\n"
     with pytest.raises(tilekit.TilekitError, match=r"^Stats\.update\(\): rows of 3 columns, not 4$"):
         a.update(np.ones((2, 4), np.float32))
-    with pytest.raises(tilekit.TilekitError, match=r"^Stats\(\): width must be positive, not 0$"):
-        tilekit.Stats(0)
+    for width in [0, 2**24 + 1]:
+        with pytest.raises(tilekit.TilekitError, match=rf"^Stats\(\): width must be in \[1, 2\*\*24\], not {width}$"):
+            tilekit.Stats(width)
+    rebuild, state = a.__reduce__()
+    assert rebuild(*state).count == 30
+    assert rebuild(2, torch.ones(2), np.zeros(2, np.float32)).variance().tolist() == [0.0, 0.0]  # converted
+    with pytest.raises(tilekit.TilekitError, match=r"state of 2 rows, 2 means and 3 sums$"):
+        rebuild(2, np.ones(2), np.ones(3))
     with pytest.raises(TypeError, match=r"^Stats\.merge\(\): argument 'other' must be a tilekit\.Stats, not int"):
         a.merge(3)
     assert issubclass(tilekit.TilekitError, ValueError)

@@ -108,18 +108,6 @@ class Tensor:
     def __copy__(self) -> Tensor: ...
     def __deepcopy__(self, memo: dict[int, Any] | None, /) -> Tensor: ...
 
-def histogram(x: _Tensor, /) -> numpy.ndarray[Any, Any]:
-    """How many of each byte value x holds."""
-
-def sqdist(a: _Tensor, b: _Tensor, /) -> numpy.ndarray[Any, Any]:
-    """The squared distance of each row of a to each row of b."""
-
-def norms(x: _Tensor, /, norm: Norm | int = ...) -> numpy.ndarray[Any, Any]:
-    """The norm of each row of x."""
-
-def map_(x: _Tensor, f: Callable[[float], float], /) -> None:
-    """Replace each element v of x by f(v)."""
-
 @final
 class Stats:
     """Running mean and variance of each column of float32 rows."""
@@ -149,3 +137,15 @@ class Norm(enum.IntEnum):
     L1 = 0
     L2 = 1
     MAX = 2
+
+def histogram(x: _Tensor, /) -> numpy.ndarray[Any, Any]:
+    """How many of each byte value x holds."""
+
+def sqdist(a: _Tensor, b: _Tensor, /) -> numpy.ndarray[Any, Any]:
+    """The squared distance of each row of a to each row of b."""
+
+def norms(x: _Tensor, /, norm: Norm | int = ...) -> numpy.ndarray[Any, Any]:
+    """The norm of each row of x."""
+
+def map_(x: _Tensor, f: Callable[[float], float], /) -> None:
+    """Replace each element v of x by f(v)."""

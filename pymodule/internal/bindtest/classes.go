@@ -129,6 +129,12 @@ var classItems = []pymodule.Item{
 		}
 		return sum, err
 	}), "The sum of a C-contiguous float32 tensor, read as a []float32."),
+	pymodule.Def("dot", "a, b, /", pymodule.F2RE(dot), "The dot product of two vectors, read as []float64."),
+	pymodule.Def("halve_", "x: tensor[writable], /", pymodule.F1(func(x []float32) {
+		for i := range x {
+			x[i] /= 2
+		}
+	}), "Halve a float32 vector in place, written through a []float32."),
 	pymodule.Def("counter_total", "c, /", pymodule.F1R(func(c *Counter) float64 { return c.total }), "The total of c."),
 	pymodule.Def("maybe_counter", "c=None", pymodule.F1R(func(c pymodule.Optional[*Counter]) string {
 		if !c.Valid {
@@ -145,6 +151,17 @@ var classItems = []pymodule.Item{
 		return fmt.Errorf("wrapped: %w", CounterError)
 	}), "Raise CounterError through a wrapped error."),
 	pymodule.Def("spin_with", "f, n: int", pymodule.F2RE(spinWith), "Call f n times without the GIL.").WithoutGIL(),
+}
+
+func dot(a, b []float64) (float64, error) {
+	if len(a) != len(b) {
+		return 0, capsule.Errorf(capsule.ValueError, "vectors of %d and %d elements", len(a), len(b))
+	}
+	var sum float64
+	for i := range a {
+		sum += a[i] * b[i]
+	}
+	return sum, nil
 }
 
 func apply(x float64, f func(float64) (float64, error), mode Mode) (float64, error) {

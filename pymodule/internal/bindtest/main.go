@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/godlpack/godlpack/capsule"
@@ -22,7 +23,10 @@ func main() { module.Main() }
 //export PyInit_bindtest
 func PyInit_bindtest() *C.PyObject { return (*C.PyObject)(module.Init()) }
 
-var module = pymodule.Module{Name: "bindtest", Doc: "Bound Go functions for the binder's tests.", Attributes: classItems, Functions: []pymodule.Function{
+var module = pymodule.Module{Name: "bindtest", Doc: "Bound Go functions for the binder's tests.",
+	Items: slices.Concat(functionItems, classItems)}
+
+var functionItems = []pymodule.Item{
 	pymodule.Def("ints", "a, b, c, d, e, f, g, h, /", pymodule.F8R(ints), "The sum of ints of every width, as a float."),
 	pymodule.Def("int_defaults", "a=-128, b=-0x8000, c=2_147_483_647, d=-9223372036854775808, e=255, f=0xffff, "+
 		"g=4294967295, h=18446744073709551615", pymodule.F8R(func(a int8, b int16, c int32, d int64, e uint8, f uint16, g uint32, h uint64) string {
@@ -92,7 +96,7 @@ var module = pymodule.Module{Name: "bindtest", Doc: "Bound Go functions for the 
 		}
 		return a, capsule.Errorf(capsule.ValueError, "an error beside an Array of %d elements", n)
 	}), "Return an Array and an error: the Array is released."),
-}}
+}
 
 func ints(a int8, b int16, c int32, d int64, e uint8, f uint16, g uint32, h uint64) float64 {
 	return float64(a) + float64(b) + float64(c) + float64(d) + float64(e) + float64(f) + float64(g) + float64(h)

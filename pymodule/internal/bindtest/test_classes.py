@@ -324,6 +324,30 @@ def test_slice_of_a_c_contiguous_tensor() -> None:
         b.slice_sum(np.ones((3, 2), np.float32).T)
 
 
+def test_slice_parameters_take_1d_tensors_converted_to_their_dtype() -> None:
+    assert b.dot(np.arange(4.0), np.ones(4)) == 6.0
+    assert b.dot(np.arange(4, dtype=np.int32), torch.ones(4, dtype=torch.float32)) == 6.0  # copies, as convert
+    assert b.dot(np.arange(8.0)[::2], np.ones(4)) == 12.0  # strided: copied to C order
+    assert b.dot(np.empty(0), torch.empty(0, dtype=torch.float64)) == 0.0
+    with pytest.raises(ValueError, match=r"^dot\(\): vectors of 2 and 3 elements$"):
+        b.dot(np.ones(2), np.ones(3))
+    with pytest.raises(TypeError, match=r"^dot\(\): argument 'a' must be a C-contiguous 1-D float64 tensor, got a 2-D"):
+        b.dot(np.ones((2, 2)), np.ones(4))
+    with pytest.raises(TypeError, match=r"^dot\(\): argument 'b'"):
+        b.dot(np.ones(2), [1.0, 2.0])
+    x = np.arange(4, dtype=np.float32)
+    t = torch.arange(4, dtype=torch.float32)
+    b.halve_(x), b.halve_(t[::1])
+    assert x.tolist() == t.tolist() == [0.0, 0.5, 1.0, 1.5]
+    with pytest.raises(TypeError, match=r"^halve_\(\): argument 'x'"):
+        b.halve_(np.ones(3))  # a writable []float32 is never a copy
+    with pytest.raises(ValueError, match=r"^halve_\(\): argument 'x'"):
+        b.halve_(np.ones(6, np.float32)[::2])
+    with pytest.raises(BufferError, match=r"^halve_\(\): argument 'x': writes in place, and the tensor is read-only"):
+        x.flags.writeable = False
+        b.halve_(x)
+
+
 def test_a_writable_torch_tensor_that_requires_grad_is_refused_naming_the_argument() -> None:
     with pytest.raises(BufferError, match=r"^fill\(\): argument 'x': Can't export tensors that require gradient") as e:
         b.fill(torch.ones(3, dtype=torch.float64, requires_grad=True))
