@@ -194,6 +194,42 @@ gdl_runtimes gdl_runtimes_registry = {
 };
 
 /*
+ * A preemption signal can be lost for good: the runtime sends a thread one
+ * and no other until Go code has handled it, and one that reaches the thread
+ * after the call returned to C, or one sent to thread id 0 because the
+ * thread that last ran the M exited (Go 1.26), is never handled
+ * (internal/preempt). Repairing costs a signal (about 2 us), too much for
+ * every short call that releases the GIL, so a call repairs only where a
+ * signal can have been lost: a thread's first call (an M inherited from an
+ * exited thread), and any call after a SIGURG reached this runtime, on any
+ * thread, since the thread last repaired. The process's dispatcher calls
+ * counted_go_handler, which counts those, in place of the Go handler itself;
+ * the repairs' own signals, marked, are left out, or two runtimes' repairs
+ * would make each other repair on every call.
+ */
+static sigurg_handler go_handler;
+static int go_handler_flags;
+static uint32_t sigurgs_seen = 1;                /* a thread that never asked has 0: its first call repairs */
+static __thread uint32_t sigurgs_seen_by_thread; /* sigurgs_seen when the thread last asked */
+
+static void counted_go_handler(int sig, siginfo_t *info, void *ctx) {
+	if (info == NULL || info->si_code != SI_QUEUE || info->si_value.sival_int != GDL_REPAIR_MARK)
+		__atomic_add_fetch(&sigurgs_seen, 1, __ATOMIC_RELAXED);
+	if (go_handler_flags & SA_SIGINFO)
+		go_handler(sig, info, ctx);
+	else
+		((void (*)(int))(void *)go_handler)(sig);
+}
+
+int gdl_preemption_suspect(void) {
+	uint32_t seen = __atomic_load_n(&sigurgs_seen, __ATOMIC_RELAXED);
+	if (seen == sigurgs_seen_by_thread)
+		return 0;
+	sigurgs_seen_by_thread = seen;
+	return 1;
+}
+
+/*
  * The SIGURG handler in place before this library's Go runtime started: an
  * earlier runtime's, a dispatcher's, Python's, or that of a Go extension not
  * built on package capsule. The runtime replaces it while the library loads,
@@ -276,6 +312,14 @@ int gdl_join_process(const char *module) {
 	struct sigaction now;
 	if (sigaction(SIGURG, NULL, &now) != 0)
 		return PyErr_SetFromErrno(PyExc_OSError), -1;
+	if (go_handler == NULL && registry_of(now.sa_sigaction) == NULL && now.sa_handler != SIG_DFL &&
+	    now.sa_handler != SIG_IGN) {
+		/* The first join: now is this runtime's handler, which the dispatcher calls through the counter. */
+		go_handler = now.sa_sigaction;
+		go_handler_flags = now.sa_flags;
+		now.sa_sigaction = counted_go_handler;
+		now.sa_flags |= SA_SIGINFO;
+	}
 	if ((before_go_known && record(r, &before_go, module) != 0) || record(r, &now, module) != 0)
 		return -1;
 	if (r->install() != 0)
@@ -291,6 +335,9 @@ int gdl_join_process(const char *module) {
  * built on package capsule claims the process, by its marker's address.
  */
 static const char runtime_marker;
+
+/* Preemption signals are repaired only on Linux (internal/preempt): here there is nothing to suspect. */
+int gdl_preemption_suspect(void) { return 0; }
 
 int gdl_join_process(const char *module) {
 	if (main_interpreter_only(module) != 0)

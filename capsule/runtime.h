@@ -63,4 +63,18 @@ typedef struct gdl_runtimes {
  */
 int gdl_join_process(const char *module);
 
+/*
+ * gdl_preemption_suspect says whether the calling thread may have lost a
+ * preemption signal since it last asked, and so whether a call about to
+ * release the GIL for Go work must repair preemption first
+ * (internal/preempt.Restore, sent from Go): 1 the first time a thread asks,
+ * and after any SIGURG other than a repair's reached this library's Go
+ * runtime, on any thread; else 0, at the cost of a thread-local read. The
+ * answer 1 is given once per such change: the caller repairs.
+ */
+int gdl_preemption_suspect(void);
+
+/* GDL_REPAIR_MARK is what a repair's SIGURG carries in si_value (SI_QUEUE), the same in every library. */
+#define GDL_REPAIR_MARK 0x676f646c
+
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "module.h"
 #include "pyprivate.h"
+#include "runtime.h"
 #include "_cgo_export.h"
 
 char *gdl_strdup(const char *s) {
@@ -640,6 +641,7 @@ static PyObject *call_with(const gdl_bound *b, PyObject **slots, gdl_call *c) {
 	for (int j = 0; j < b->nresults; j++)
 		c->results[j].present = false;
 	if (b->release_gil) {
+		c->repair = gdl_preemption_suspect();
 		Py_BEGIN_ALLOW_THREADS
 		godlpackBindCall(c);
 		Py_END_ALLOW_THREADS

@@ -153,7 +153,9 @@ void gdl_arg_view(gdl_arg_tensor *t);
 
 /*
  * gdl_call is the one struct a call hands to Go (godlpackBindCall): the
- * arguments in, the results and any error out. It lives on the C stack.
+ * arguments in, the results and any error out. It comes from a free list
+ * (gdl_call_new), not the C stack, which a recursion through calls would
+ * exhaust.
  */
 typedef struct {
 	const gdl_bound *fn;
@@ -167,6 +169,7 @@ typedef struct {
 	int nborrowed;      /* instances this call holds while it releases the GIL (gdl_instance_check) */
 	PyObject *borrowed[GDL_BIND_MAX_PARAMS];
 	bool callback_failed; /* a callback's Python code raised: the exception set aside, for the caller */
+	bool repair;          /* the call releases the GIL on a thread that may have lost a preemption signal */
 	gdl_saved_error callback_error;
 	int error; /* 0, a GDL_…_ERROR kind with the message in message, or a GDL_BIND_…: PYTHON_ERROR, FORKED, CLASS_ERROR */
 	PyObject *raise; /* GDL_BIND_CLASS_ERROR's exception class (the module holds it) */

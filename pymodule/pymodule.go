@@ -628,8 +628,8 @@ func godlpackBindCall(c *call) {
 	if b.callbacks {
 		defer expireCallbacks(c)
 	}
-	if b.releaseGIL {
-		preempt.Restore() // the GIL is released for long work, which the runtime must be able to preempt
+	if bool(c.repair) && b.releaseGIL {
+		preempt.Restore() // the GIL is released for work the runtime must be able to preempt, on a suspect thread
 	}
 	if c.unchecked != 0 {
 		b.callAdmitted(c)

@@ -346,6 +346,46 @@ def test_preemption_survives_a_lost_signal(before: str) -> None:
         assert_preempted(out)
 
 
+# Preemption in the runtime of a Go extension built on pymodule (examples/tilekit), whose calls that release the
+# GIL repair a lost preemption signal only where one can have been lost (capsule/runtime.c): one thread
+# interleaves a thousand short sqdist calls, each releasing the GIL, with a long one, again and again, while this
+# one times Stats constructions, whose Go allocations start a garbage collection every few calls. Every collection
+# must stop the long sqdist loop, by async preemption only; the judge is PREEMPTION's. The kernel thread starts
+# after a thread that called tilekit exited, or not.
+INTERLEAVED = """
+import threading, time
+import tilekit
+small, big = np.ones((2, 4), np.float32), np.ones((800, 256), np.float32)
+sums, stop = [], threading.Event()
+def kernel():
+    while not stop.is_set():
+        for _ in range(1000):
+            tilekit.sqdist(small, small)
+        t = time.perf_counter(); tilekit.sqdist(big, big); sums.append(time.perf_counter() - t)
+BEFORE
+th = threading.Thread(target=kernel)
+th.start()
+longest = second = 0.0
+end = time.perf_counter() + 3
+while time.perf_counter() < end:
+    t = time.perf_counter(); tilekit.Stats(1 << 16); d = time.perf_counter() - t
+    if d > second:
+        longest, second = (d, longest) if d > longest else (longest, d)
+stop.set(); th.join()
+print("preemption", second, longest, min(sums))
+"""
+
+
+@shared_only
+@pytest.mark.parametrize("before", [
+    "th = threading.Thread(target=lambda: tilekit.sqdist(small, small)); th.start(); th.join()", ""],
+    ids=["after-a-thread-exited", "plain"])
+def test_short_calls_without_the_gil_between_long_ones_keep_preemption(before: str, tmp_path: Path) -> None:
+    build_example("tilekit", tmp_path)
+    for _ in range(2):
+        assert_preempted(run(program(["godlpack"], INTERLEAVED.replace("BEFORE", before)), tmp_path))
+
+
 @pytest.mark.skipif(SHARED, reason="here Go runtimes share the process")
 @pytest.mark.parametrize("order", orders(), ids="-".join)
 def test_elsewhere_the_second_runtime_is_an_import_error(order: list[str], examples_dir: Path) -> None:

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"syscall"
+	"unsafe"
 )
 
 // off is whether the process started with GODEBUG=asyncpreemptoff=1, which
@@ -24,13 +25,34 @@ func asyncPreemptOff(godebug string) bool {
 	return v == "1"
 }
 
-// Restore sends the calling thread a SIGURG, which the runtime's handler takes
-// while Go code runs and so acknowledges, with any preemption signal lost
-// before. Call it from Go before work long enough to need preemption (a
-// couple of microseconds: two system calls and a signal). A Python SIGURG
-// handler, which sees the runtime's preemption signals, sees this one too.
+// Mark is what a repair's SIGURG carries as its value (si_code SI_QUEUE),
+// the same in every library built on godlpack (GDL_REPAIR_MARK in
+// capsule/runtime.h): the counters of preemption signals that decide where
+// to repair leave it out.
+const Mark = 0x676f646c
+
+// siginfo is the kernel's siginfo_t of a queued signal (x86-64 and arm64).
+type siginfo struct {
+	signo, errno, code, _ int32
+	pid                   int32
+	uid                   uint32
+	value                 uint64
+	_                     [96]byte
+}
+
+// Restore sends the calling thread a SIGURG carrying [Mark], which the
+// runtime's handler takes while Go code runs and so acknowledges, with any
+// preemption signal lost before. Call it from Go before work long enough to
+// need preemption (a couple of microseconds: three system calls and a
+// signal). A Python SIGURG handler, which sees the runtime's preemption
+// signals, sees this one too.
 func Restore() {
-	if !off {
-		_ = syscall.Tgkill(syscall.Getpid(), syscall.Gettid(), syscall.SIGURG)
+	if off {
+		return
 	}
+	pid := syscall.Getpid()
+	info := siginfo{signo: int32(syscall.SIGURG), code: -1 /* SI_QUEUE */, pid: int32(pid),
+		uid: uint32(syscall.Getuid()), value: Mark}
+	_, _, _ = syscall.RawSyscall6(syscall.SYS_RT_TGSIGQUEUEINFO, uintptr(pid), uintptr(syscall.Gettid()),
+		uintptr(syscall.SIGURG), uintptr(unsafe.Pointer(&info)), 0, 0)
 }

@@ -1,6 +1,9 @@
 package preempt
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 func TestAsyncPreemptOff(t *testing.T) {
 	for _, tt := range []struct {
@@ -26,5 +29,15 @@ func TestRestoreIsHandled(t *testing.T) {
 	// The runtime handles the signal it receives while Go code runs: the test process lives on.
 	for range 100 {
 		Restore()
+	}
+}
+
+func TestSiginfoLayout(t *testing.T) {
+	var info siginfo
+	if size := unsafe.Sizeof(info); size != 128 {
+		t.Errorf("siginfo is %d bytes, want 128", size)
+	}
+	if off := unsafe.Offsetof(info.value); off != 24 {
+		t.Errorf("si_value at %d, want 24", off)
 	}
 }
