@@ -700,7 +700,7 @@ static int tensor_bool(TensorObject *self) {
 
 /* ---- buffer protocol ---- */
 
-static const char *buffer_format(DLDataType dt) {
+const char *gdl_buffer_format(DLDataType dt) {
 	if (dt.lanes != 1)
 		return NULL;
 	switch (dt.code) {
@@ -726,7 +726,7 @@ static int tensor_getbuffer(TensorObject *self, Py_buffer *view, int flags) {
 	GDL_CHECK_FORK(-1);
 	if (require_readable(self, "buffer") != 0)
 		return -1;
-	const char *format = buffer_format(self->src.view.dtype);
+	const char *format = gdl_buffer_format(self->src.view.dtype);
 	if (format == NULL) {
 		PyObject *name = gdl_dtype_get(self->src.view.dtype);
 		PyErr_Format(PyExc_BufferError, "dtype %S has no buffer format", name);

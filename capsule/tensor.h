@@ -73,6 +73,9 @@ static inline void gdl_source_room_init(gdl_source_room *r) {
  */
 PyObject *gdl_tensor_from_source(gdl_source *src);
 
+/* gdl_buffer_format is the buffer protocol's format of a Tensor of dtype dt (struct module syntax), or NULL for none. */
+const char *gdl_buffer_format(DLDataType dt);
+
 /*
  * gdl_tensor_from_import returns a new Tensor holding the managed tensor
  * gdl_import imported (never a borrowed view), which it deletes on

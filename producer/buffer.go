@@ -2,6 +2,8 @@ package producer
 
 // #include "producer.h"
 // void gdl_pin_release(gdl_owner *o);
+// #cgo noescape gdl_owner_alloc
+// #cgo nocallback gdl_owner_alloc
 import "C"
 
 import (

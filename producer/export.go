@@ -94,9 +94,9 @@ func (l *Layout) check(size int, buf []int64) (dlpack.Extent, []int64, error) {
 		return ext, nil, fmt.Errorf("producer: offset %d is outside the %d-byte buffer", l.Offset, size)
 	}
 	if ext.Elements > 0 && (ext.Low < -l.Offset || ext.High > int64(size)-l.Offset) {
-		// A copy of the strides, so that buf may stay on the caller's stack.
+		// Copies, so that the shape and buf may stay on the caller's stack.
 		return ext, nil, fmt.Errorf("producer: shape %v with strides %v at offset %d reaches bytes [%d, %d), outside the %d-byte buffer",
-			l.Shape, slices.Clone(strides), l.Offset, l.Offset+ext.Low, l.Offset+ext.High, size)
+			slices.Clone(l.Shape), slices.Clone(strides), l.Offset, l.Offset+ext.Low, l.Offset+ext.High, size)
 	}
 	return ext, strides, nil
 }
@@ -258,12 +258,36 @@ func (b *Buffer) Describe(l Layout, dst unsafe.Pointer) error {
 	if b.released.Load() {
 		return ErrReleased
 	}
+	if err := b.describe(l, (*C.gdl_source)(dst)); err != nil {
+		return err
+	}
+	C.gdl_owner_retain(b.owner)
+	return nil
+}
+
+// Give is [Buffer.Describe] and then [Buffer.Release] in one step, for a
+// buffer its holder hands over: dst.owner takes the buffer's own reference,
+// so the memory's count of references is never touched (no call into C).
+// The buffer is released whether or not Give succeeds.
+func (b *Buffer) Give(l Layout, dst unsafe.Pointer) error {
+	if !b.released.CompareAndSwap(false, true) {
+		return ErrReleased
+	}
+	if err := b.describe(l, (*C.gdl_source)(dst)); err != nil {
+		C.gdl_owner_drop(b.owner)
+		return err
+	}
+	return nil
+}
+
+// describe fills s as Describe says, with s.owner the buffer's owner, whose
+// reference the caller provides.
+func (b *Buffer) describe(l Layout, s *C.gdl_source) error {
 	var buf [dlpack.MaxNDim]int64
 	ext, strides, err := l.check(b.n, buf[:])
 	if err != nil {
 		return err
 	}
-	s := (*C.gdl_source)(dst)
 	shape, stridesOut := s.view.shape, s.view.strides
 	s.view = l.view(b.at(l.Offset), nil, nil)
 	s.view.shape, s.view.strides = shape, stridesOut
@@ -275,7 +299,6 @@ func (b *Buffer) Describe(l Layout, dst unsafe.Pointer) error {
 	need := dlpack.MinVersion(l.DType, l.device())
 	s.need = cVersion(need)
 	s.nbytes = C.int64_t(ext.DenseBytes)
-	C.gdl_owner_retain(b.owner)
 	s.owner = b.owner
 	return nil
 }

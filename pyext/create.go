@@ -77,7 +77,7 @@ func goCreate(a *C.gdl_create_args) (rc C.int) {
 	if err != nil {
 		return fail(err)
 	}
-	if err := b.Describe(l, unsafe.Pointer(a.out)); err != nil {
+	if err := b.Give(l, unsafe.Pointer(a.out)); err != nil { // the reference passes to the result
 		return fail(err)
 	}
 	return 0

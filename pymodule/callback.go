@@ -236,7 +236,7 @@ func (cb *callbackPlan) encode(c *call, j int, a reflect.Value) error {
 			if err != nil {
 				return err
 			}
-			arr = Array{buf: b, layout: producer.Layout{Shape: t.Shape, DType: t.DType}}
+			arr = arrayOf(b, t.Shape, t.DType)
 		} else {
 			arr = a.Interface().(Array)
 		}

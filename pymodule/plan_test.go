@@ -182,3 +182,18 @@ func TestStubTensorClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestNewArrayAllocatesOnce holds NewArray to one Go heap allocation, its
+// producer.Buffer: its memory is C's and a shape of up to four dimensions
+// stays in the Array.
+func TestNewArrayAllocatesOnce(t *testing.T) {
+	for _, shape := range [][]int64{{}, {4}, {2, 3, 4, 5}} {
+		n := testing.AllocsPerRun(100, func() {
+			a, _, _ := NewArray[float32](shape...)
+			a.Release()
+		})
+		if n > 1 {
+			t.Errorf("NewArray(%v) and Release: %v allocations, want 1", shape, n)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"iter"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -281,7 +282,23 @@ func (s *tensorSpec) refuse(fault C.int, t Tensor) (capsule.Exception, string) {
 // not returned should be Released.
 type Array struct {
 	buf    *producer.Buffer
-	layout producer.Layout
+	layout producer.Layout // its Shape nil when dims holds the shape
+	// dims holds a shape of up to len(dims) dimensions, so that NewArray's
+	// shape, which the caller may build in its call, stays off the Go heap.
+	dims [4]int64
+	ndim int8
+}
+
+// arrayOf returns a C-contiguous Array of b, of the given shape (which it
+// copies) and dtype.
+func arrayOf(b *producer.Buffer, shape []int64, dt dlpack.DataType) Array {
+	a := Array{buf: b, layout: producer.Layout{DType: dt}}
+	if len(shape) <= len(a.dims) {
+		a.ndim = int8(copy(a.dims[:], shape))
+	} else {
+		a.layout.Shape = slices.Clone(shape)
+	}
+	return a
 }
 
 // Release lets go of memory that will not be returned.
@@ -307,7 +324,7 @@ func NewArray[T dlpack.Element](shape ...int64) (Array, []T, error) {
 	}
 	size := int64(unsafe.Sizeof(*new(T)))
 	if !ok || n > (1<<62)/size {
-		return Array{}, nil, capsule.Errorf(capsule.ValueError, "cannot make a tensor of shape %v", shape)
+		return Array{}, nil, capsule.Errorf(capsule.ValueError, "cannot make a tensor of shape %v", slices.Clone(shape)) // a copy: shape stays off the heap
 	}
 	b, err := producer.Alloc(int(n * size))
 	if err != nil {
@@ -315,7 +332,7 @@ func NewArray[T dlpack.Element](shape ...int64) (Array, []T, error) {
 	}
 	s := unsafe.Slice((*T)(b.Pointer()), n)
 	clear(s)
-	return Array{buf: b, layout: producer.Layout{Shape: shape, DType: dt}}, s, nil
+	return arrayOf(b, shape, dt), s, nil
 }
 
 // FromSlice returns an Array over the elements of s, without copying them:
@@ -334,7 +351,7 @@ func FromSlice[T dlpack.Element](s []T, shape ...int64) (Array, error) {
 		b.Release()
 		return Array{}, err
 	}
-	return Array{buf: b, layout: l}, nil
+	return arrayOf(b, l.Shape, l.DType), nil
 }
 
 // describe hands a into result v of c (the Array's reference passes to C).
@@ -342,13 +359,16 @@ func (a Array) describe(c *call, v *C.gdl_value) error {
 	if a.buf == nil {
 		return fmt.Errorf("a zero Array was returned")
 	}
-	defer a.buf.Release()
 	idx := int(c.nout)
 	out := &c.out[idx]
 	out.src.pending = nil
 	out.src.view.shape = &out.dims[0]
 	out.src.view.strides = &out.dims[dlpack.MaxNDim]
-	if err := a.buf.Describe(a.layout, unsafe.Pointer(&out.src)); err != nil {
+	l := a.layout
+	if l.Shape == nil {
+		l.Shape = a.dims[:a.ndim]
+	}
+	if err := a.buf.Give(l, unsafe.Pointer(&out.src)); err != nil { // the Array's reference passes to C
 		return err
 	}
 	c.nout++
