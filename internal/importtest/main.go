@@ -1,5 +1,5 @@
 // Command importtest is a Python extension for godlpack's tests only: it
-// exposes capsule.Import to Python, so that tests/test_import_rules.py can
+// exposes capsule.Import to Python, so that tests/extensions/test_import_rules.py can
 // hold a Go author's import to the rules of godlpack.from_dlpack. It is
 // never shipped.
 //

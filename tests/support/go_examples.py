@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from godlpack._headers import include_flags
+from repository import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 # A python3.pc whose Python.h stops the compiler: another Python's, as pkg-config finds for a relocated
 # interpreter. Every Go build of the tests has it first on PKG_CONFIG_PATH, so that each proves godlpack's
 # packages take Python's headers from CGO_CFLAGS alone (docs: README, "Use godlpack from your own Go extension").

@@ -18,8 +18,7 @@ import pytest
 
 from child_env import pythonpath
 from go_examples import build_go_extension, go_env
-
-ROOT = Path(__file__).resolve().parent.parent
+from repository import ROOT
 
 
 def go() -> str:
