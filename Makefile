@@ -144,7 +144,8 @@ memcheck: $(PY)
 	rm -f $(MEMCHECK)/godlpack/_core*.h
 	cp python/godlpack/*.py python/godlpack/*.pyi python/godlpack/py.typed $(MEMCHECK)/godlpack/
 	$(MEMCHECK_ENV) $(PY) -c 'import godlpack; assert "/memcheck/" in godlpack._core.__file__, godlpack._core.__file__'
-	status=0; $(MEMCHECK_ENV) $(PY) -m pytest -q -p no:cacheprovider --ignore tests/runtime/test_soak.py --ignore tests/packaging tests || status=$$?; \
+	status=0; $(MEMCHECK_ENV) $(PY) -m pytest -q -p no:cacheprovider --ignore tests/runtime/test_soak.py \
+		--ignore tests/packaging tests || status=$$?; \
 	if grep -l 'ERROR: AddressSanitizer' $(MEMCHECK)/asan.* 2>/dev/null; then cat $(MEMCHECK)/asan.*; exit 1; fi; \
 	exit $$status
 
