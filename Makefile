@@ -85,7 +85,7 @@ stubtest: $(PY)
 
 # The example extensions, built only from the public Go packages and tested without godlpack._core:
 # examples/normalize and examples/rowstats (each a Go module and a Python project of its own, whose go.mod points
-# at this checkout, to show it stands alone; tests/test_runtimes.py uses them beside godlpack and
+# at this checkout, to show it stands alone; tests/runtime/test_runtimes.py uses them beside godlpack and
 # tests/packaging/test_go_extension.py makes wheels of them) and the binder's test extension
 # pymodule/internal/bindtest (a package of this module). Each one's type stub is generated from its Go
 # signatures (go run <package> -pyi FILE) and checked by mypy's stubtest.
@@ -129,7 +129,7 @@ fuzz-ci:
 # tvm-ffi's errors). Leak checking is off: CPython keeps memory until exit, and our leaks are
 # caught by the storage counters of tests/conftest.py. The Go extensions the tests build (examples/, the binder's
 # and the import rules' test extensions) are instrumented too (GODLPACK_ASAN=1). allocator_may_return_null lets the MemoryError tests
-# see malloc fail. A report fails the run and is printed from build/memcheck/asan.*. tests/test_soak.py is
+# see malloc fail. A report fails the run and is printed from build/memcheck/asan.*. tests/runtime/test_soak.py is
 # left out: it bounds resident memory, which ASan's quarantine of freed blocks grows on purpose; so is
 # tests/packaging, which builds and installs with pip and Go in subprocesses. The instrumented build and the
 # slower suite take about 4 minutes.
@@ -144,7 +144,8 @@ memcheck: $(PY)
 	rm -f $(MEMCHECK)/godlpack/_core*.h
 	cp python/godlpack/*.py python/godlpack/*.pyi python/godlpack/py.typed $(MEMCHECK)/godlpack/
 	$(MEMCHECK_ENV) $(PY) -c 'import godlpack; assert "/memcheck/" in godlpack._core.__file__, godlpack._core.__file__'
-	status=0; $(MEMCHECK_ENV) $(PY) -m pytest -q -p no:cacheprovider --ignore tests/test_soak.py --ignore tests/packaging tests || status=$$?; \
+	status=0; $(MEMCHECK_ENV) $(PY) -m pytest -q -p no:cacheprovider --ignore tests/runtime/test_soak.py \
+		--ignore tests/packaging tests || status=$$?; \
 	if grep -l 'ERROR: AddressSanitizer' $(MEMCHECK)/asan.* 2>/dev/null; then cat $(MEMCHECK)/asan.*; exit 1; fi; \
 	exit $$status
 

@@ -1,6 +1,6 @@
 """What turning off Go's asynchronous preemption (GODEBUG=asyncpreemptoff=1) costs godlpack.
 
-Go preempts long-running Go code with SIGURG, which a Python SIGURG handler sees (tests/test_sigurg.py).
+Go preempts long-running Go code with SIGURG, which a Python SIGURG handler sees (tests/runtime/test_sigurg.py).
 The runtime reads the setting only from the environment the process started with, so each configuration
 runs in a child process of its own, alternately, and the medians of the rounds are printed:
 

@@ -57,6 +57,11 @@ static const DLDataType numpy_dtypes[] = {
 	[23] = {kDLFloat, 16, 1},                         /* NPY_HALF */
 };
 
+/*
+ * NumPy's ndarray type, once seen: kept for the library, as NumPy's static
+ * type is the process's, and gdl_is_ndarray checks it on every import with
+ * no module at hand.
+ */
 PyTypeObject *gdl_ndarray_type;
 
 /* gdl_find_ndarray remembers tp if it is ndarray. A static type's name is its C name; a class written in Python cannot take it. */

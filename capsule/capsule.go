@@ -2,25 +2,26 @@
 // Go authors of Python extensions, in one implementation that godlpack's own
 // Tensor uses too:
 //
-//   - Take and Import get a tensor from any producer: a DLPack capsule, an
-//     object whose type offers the C exchange API of DLPack 1.3
+//   - [Take] and [Import] get a tensor from any producer: a DLPack capsule,
+//     an object whose type offers the C exchange API of DLPack 1.3
 //     (__dlpack_c_exchange_api__), or any object with __dlpack__;
-//   - AddTensorTypes gives an extension module the Tensor type that
+//   - [AddTensorTypes] gives an extension module the Tensor type that
 //     godlpack.Tensor is too (named after the module: rowstats.Tensor), and
-//     NewTensor makes one of Go memory (package producer) that every
+//     [NewTensor] makes one of Go memory (package [producer]) that every
 //     consumer accepts: shape, dtype, device, the buffer protocol, tolist,
 //     pickling, __dlpack__ with max_version, stream, dl_device and copy,
 //     __dlpack_device__, and the C exchange API;
-//   - Wrap puts a managed tensor into a capsule;
-//   - Errorf, RaiseError and the Exception kinds turn Go errors into the
-//     Python exceptions the protocol names.
+//   - [Wrap] puts a managed tensor into a capsule;
+//   - [Errorf], [RaiseError] and the [Exception] kinds turn Go errors into
+//     the Python exceptions the protocol names.
 //
 // The C half (capsule.h) offers the same to C code: gdl_export is the one
 // __dlpack__ of every exporting object, gdl_take the one way to take a
 // tensor, gdl_validate the one check of what was taken.
 //
-// Python objects cross this API as Object, an unsafe.Pointer to a PyObject,
-// so that an extension converts its own cgo type with a plain conversion:
+// Python objects cross this API as [Object], an [unsafe.Pointer] to a
+// PyObject, so that an extension converts its own cgo type with a plain
+// conversion:
 //
 //	func normalize(args []capsule.Object) (capsule.Object, error) {
 //		t, err := capsule.Import(args[0], capsule.Request{Writable: true})
@@ -32,8 +33,8 @@
 //	}
 //
 // Every function must be called with the GIL held. A function that fails
-// with an error wrapping ErrPython has set the Python exception already;
-// RaiseError sets one for any other error.
+// with an error wrapping [ErrPython] has set the Python exception already;
+// [RaiseError] sets one for any other error.
 //
 // The extension must link against no libpython (the interpreter provides
 // the symbols): build it with go build -buildmode=c-shared. So this
@@ -85,7 +86,7 @@ func DecRef(o Object) { C.Py_DecRef((*C.PyObject)(o)) }
 // Wrap returns a new capsule owning the managed tensor m, named
 // "dltensor_versioned" or "dltensor"; its destructor deletes the tensor if
 // no consumer took it. If the capsule cannot be made, Wrap has deleted the
-// tensor and returns an error wrapping ErrPython.
+// tensor and returns an error wrapping [ErrPython].
 func Wrap(m dlpack.Managed) (Object, error) {
 	c := C.gdl_capsule_wrap(m.Pointer, C.bool(m.Versioned))
 	if c == nil {
@@ -104,13 +105,13 @@ const (
 	CopyNever                // copy=False
 )
 
-// A Request is what Take and Import ask of a producer.
+// A Request is what [Take] and [Import] ask of a producer.
 type Request struct {
 	Copy Copy
-	// Writable makes Import refuse a tensor whose writes would not be
+	// Writable makes [Import] refuse a tensor whose writes would not be
 	// allowed or seen: one the producer marked read-only, a legacy one
 	// (which cannot say that it may be written), and a copy the producer
-	// made unasked (CopyAlways asks for a private copy to write).
+	// made unasked ([CopyAlways] asks for a private copy to write).
 	Writable bool
 }
 
@@ -125,14 +126,14 @@ func (r Request) c(name *C.char) C.gdl_request {
 	return req
 }
 
-// Named in the errors of Take and Import, as the Python function a Go author binds would be.
+// Named in the errors of [Take] and [Import], as the Python function a Go author binds would be.
 var (
 	takeName   = C.CString("capsule.Take")
 	importName = C.CString("capsule.Import")
 )
 
 // Take returns the managed tensor of obj, which the caller owns from then
-// on (pass it to consumer.Import): a DLPack capsule's, taken out and renamed
+// on (pass it to [consumer.Import]): a DLPack capsule's, taken out and renamed
 // "used_…"; else one asked of obj through the C exchange API of its type, or
 // through obj.__dlpack__(max_version=(1, 3), copy=…). A bare capsule, or a
 // producer from before DLPack 1.0, cannot be asked for req.Copy, and Take
@@ -157,11 +158,11 @@ func Take(obj Object, req Request) (dlpack.Managed, error) {
 }
 
 // Import takes obj's tensor and holds it to req by the rules godlpack's own
-// from_dlpack follows (one implementation serves both): with CopyAlways the
-// result is a private, writable copy (the producer's when it made one that
-// may be written, else one made here); with CopyNever a tensor the producer
-// copied is refused; [Request.Writable] refuses what may not be written. The
-// caller must Release the result. Every error wraps [ErrPython], the Python
+// from_dlpack follows (one implementation serves both): with [CopyAlways]
+// the result is a private, writable copy (the producer's when it made one
+// that may be written, else one made here); with [CopyNever] a tensor the
+// producer copied is refused; [Request.Writable] refuses what may not be
+// written. The caller must [consumer.Tensor.Release] the result. Every error wraps [ErrPython], the Python
 // exception set: BufferError for a refused tensor, MemoryError when a copy
 // cannot be allocated, and [Take]'s; or it is [ErrForked].
 func Import(obj Object, req Request) (*consumer.Tensor, error) {
@@ -181,7 +182,7 @@ func Import(obj Object, req Request) (*consumer.Tensor, error) {
 	return consumer.Import(dlpack.Managed{Pointer: m, Versioned: bool(versioned)})
 }
 
-// gilThreshold is the work, in bytes, from which WithoutGIL releases the
+// gilThreshold is the work, in bytes, from which [WithoutGIL] releases the
 // GIL: below it, releasing and taking it back costs more than it frees.
 const gilThreshold = 1 << 20
 

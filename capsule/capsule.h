@@ -4,6 +4,12 @@
  * tensor.h, godlpack.Tensor and every bound function's results, or any C
  * type of a Go extension). Every function
  * here is called with the GIL held.
+ *
+ * This C is compiled into every extension library built on the package, so
+ * a file-level static of its files is one per library, shared by every
+ * module the library makes, in the main interpreter only (runtime.c). Each
+ * says why it is not module state; the runtime rendezvous of runtime.c
+ * alone is shared between libraries.
  */
 #ifndef GODLPACK_CAPSULE_H
 #define GODLPACK_CAPSULE_H

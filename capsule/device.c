@@ -200,7 +200,12 @@ int gdl_parse_device(PyObject *o, PyObject *exc, const char *what, DLDevice *out
 	return -1;
 }
 
-static PyObject *str_dlpack_device; /* interned once, kept */
+/*
+ * Interned once and kept, one per library rather than in a module's state:
+ * gdl_take and gdl_parse_device run for Go's callers and for the types of
+ * every module, with no module at hand.
+ */
+static PyObject *str_dlpack_device;
 
 static int intern_dlpack_device(void) {
 	if (str_dlpack_device == NULL)

@@ -9,7 +9,12 @@ typedef struct {
 	PyObject *name;
 } DTypeObject;
 
-/* Registered DTypes keyed by their packed (code, bits, lanes), and by name. */
+/*
+ * Registered DTypes keyed by their packed (code, bits, lanes), and by name:
+ * one registry per library, as the DType type is (tensor_object.h), since
+ * every module of the library hands out the same DType objects and Tensors
+ * and Go ask for them with no module at hand.
+ */
 static PyObject *by_key, *by_name, *torch_prefix;
 
 static PyObject *key_of(DLDataType dt) {
@@ -268,7 +273,7 @@ static int from_name(PyObject *name, DLDataType *dt) {
  * is imported. 1, with no exception, for any other object.
  */
 static int dtype_of_object(PyObject *o, DLDataType *dt) {
-	static PyObject *str_numpy;
+	static PyObject *str_numpy; /* interned once and kept for the library, as the names of take.c are */
 	if (o == (PyObject *)&PyBool_Type || o == (PyObject *)&PyLong_Type || o == (PyObject *)&PyFloat_Type ||
 	    o == (PyObject *)&PyComplex_Type) {
 		*dt = o == (PyObject *)&PyBool_Type   ? (DLDataType){kDLBool, 8, 1}

@@ -31,10 +31,10 @@ func Forked() bool { return C.gdl_forked_child() != 0 }
 // Python exception already set, such as a TypeError from __dlpack__.
 var ErrPython = errors.New("capsule: a Python exception is set")
 
-// pyErr returns an error wrapping ErrPython that names what failed.
+// pyErr returns an error wrapping [ErrPython] that names what failed.
 func pyErr(what string) error { return fmt.Errorf("%w: %s failed", ErrPython, what) }
 
-// An Exception is a kind of Python exception that Raise sets.
+// An Exception is a kind of Python exception that [Raise] sets.
 type Exception int
 
 // Python exceptions a Go extension raises for DLPack errors, each the
@@ -67,17 +67,18 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Msg }
 
-// Errorf returns an *Error of kind exc with a formatted message.
+// Errorf returns an [*Error] of kind exc with a formatted message.
 func Errorf(exc Exception, format string, args ...any) error {
 	return &Error{Exception: exc, Msg: fmt.Sprintf(format, args...)}
 }
 
 // ExceptionOf returns the Python exception the DLPack protocol names for
-// err: the Exception of an *Error in err's chain; MemoryError for
-// producer.ErrNoMemory and consumer.ErrNoMemory; TypeError for a tensor of another dtype than the
-// caller works on (consumer.ErrDType); ValueError for mismatched shapes
-// (consumer.ErrLayout); BufferError for everything else, a tensor a
-// producer handed over with an unknown dtype or a bad layout among them.
+// err: the [Exception] of an [*Error] in err's chain; MemoryError for
+// [producer.ErrNoMemory] and [consumer.ErrNoMemory]; TypeError for a tensor
+// of another dtype than the caller works on ([consumer.ErrDType]);
+// ValueError for mismatched shapes ([consumer.ErrLayout]); BufferError for
+// everything else, a tensor a producer handed over with an unknown dtype or
+// a bad layout among them.
 func ExceptionOf(err error) Exception {
 	var e *Error
 	switch {
@@ -93,8 +94,8 @@ func ExceptionOf(err error) Exception {
 	return BufferError
 }
 
-// RaiseError sets the Python exception for err, of the kind ExceptionOf
-// gives, unless err wraps ErrPython (the exception is already set), and
+// RaiseError sets the Python exception for err, of the kind [ExceptionOf]
+// gives, unless err wraps [ErrPython] (the exception is already set), and
 // returns nil. [ErrForked] is the RuntimeError of a call in a forked child.
 func RaiseError(err error) Object {
 	if errors.Is(err, ErrPython) {
@@ -107,7 +108,7 @@ func RaiseError(err error) Object {
 	return Raise(ExceptionOf(err), "%v", err)
 }
 
-// PythonError returns an error wrapping ErrPython that says what failed, for
+// PythonError returns an error wrapping [ErrPython] that says what failed, for
 // a Go function that called CPython and found the exception set.
 func PythonError(what string) error { return pyErr(what) }
 
@@ -121,7 +122,7 @@ func PythonError(what string) error { return pyErr(what) }
 // the one SIGURG dispatcher that every extension built on this package
 // shares, whatever godlpack version built it, so that each runtime keeps its
 // async preemption. Elsewhere it fails with an ImportError (the error wraps
-// ErrPython) when another extension built on this package claimed the
+// [ErrPython]) when another extension built on this package claimed the
 // process first.
 func ClaimProcess(module string) error {
 	name := C.CString(module)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "capsule.h"
 
+/* Interned once and kept, one per library: gdl_take runs for Go's callers and every module, with no module at hand. */
 static PyObject *str_exchange_api, *str_requires_grad;
 
 /*
@@ -42,7 +43,12 @@ typedef struct {
 	void *requires_grad_closure;
 } type_facts;
 
-/* The facts of the type seen last (nearly every call asks the same type). */
+/*
+ * The facts of the type seen last (nearly every call asks the same type).
+ * One per library, not per module: every way in (from_dlpack, the bound
+ * functions of every module, capsule.Take and capsule.Import from Go) goes
+ * through gdl_take with no module at hand, and this is its hot path.
+ */
 static type_facts seen;
 
 /* facts_drop drops the references an entry holds, which may run Python code. */

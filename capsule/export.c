@@ -2,6 +2,11 @@
 #include "capsule.h"
 #include "_cgo_export.h"
 
+/*
+ * __dlpack__'s parameters, with their interned names and the last call's
+ * keywords: one per library, as gdl_export is the one __dlpack__ of every
+ * exporting type of every module.
+ */
 static gdl_signature dlpack_signature = GDL_SIGNATURE("__dlpack__", 4, 0, 0, 0, "stream", "max_version", "dl_device", "copy");
 
 /* clamped_int reads an int, saturating at the long long range: any int is a valid (if unheard-of) version or device. */

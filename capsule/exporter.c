@@ -6,7 +6,11 @@
 #include <string.h>
 #include "capsule.h"
 
-/* The types whose instances hold a gdl_source, and where. */
+/*
+ * The types whose instances hold a gdl_source, and where: one registry per
+ * library, as the types are (tensor_object.h), which the C exchange API's
+ * functions also reach when another library calls them with no module.
+ */
 static struct {
 	PyTypeObject *type;
 	Py_ssize_t offset;

@@ -20,8 +20,9 @@ import (
 // max_version asks, a fresh copy for copy=True), __dlpack_device__, and the
 // C exchange API on its type. It holds a reference of its own to the
 // buffer's memory, dropped when the object is freed, so the caller may
-// Release b. Its errors are l.Check's, ErrReleased, and errors wrapping
-// ErrPython (a RuntimeError before AddTensorTypes was called).
+// [producer.Buffer.Release] b. Its errors are [producer.Layout.Check]'s,
+// [producer.ErrReleased], and errors wrapping [ErrPython] (a RuntimeError
+// before [AddTensorTypes] was called).
 func NewTensor(b *producer.Buffer, l producer.Layout) (Object, error) {
 	if len(l.Shape) > dlpack.MaxNDim {
 		return nil, l.Check(b.Len()) // the layout error, before sizing the object by it
@@ -47,7 +48,7 @@ func NewTensor(b *producer.Buffer, l producer.Layout) (Object, error) {
 	return Object(t), nil
 }
 
-// layoutOf is the producer.Layout of a source's tensor. Its slices are the
+// layoutOf is the [producer.Layout] of a source's tensor. Its slices are the
 // source's own memory.
 func layoutOf(s *C.gdl_source) producer.Layout {
 	v := &s.view
@@ -112,7 +113,7 @@ func godlpackCapsuleRefuse(s *C.gdl_source, asked C.DLPackVersion) {
 }
 
 // godlpackCapsuleRefuseImport is gdl_validate's path into Go for a tensor
-// gdl_inspect refused: it raises the BufferError that consumer.Inspect's
+// gdl_inspect refused: it raises the BufferError that [consumer.Inspect]'s
 // error words. It never deletes the tensor.
 //
 //export godlpackCapsuleRefuseImport

@@ -43,7 +43,9 @@ static int main_interpreter_only(const char *module) {
 /*
  * The registry of the library that created the rendezvous. 150 runtimes in
  * one process cost about 350 MB (about 2.3 MB each); this many is beyond any
- * real process.
+ * real process. Process-wide by nature, never module state: SIGURG's handler
+ * is the process's, and the dispatcher reads the registry in a signal
+ * handler, where no module and no Python can be reached.
  */
 #define MAX_HANDLERS 1024
 
@@ -235,7 +237,8 @@ int gdl_preemption_suspect(void) {
  * built on package capsule. The runtime replaces it while the library loads,
  * in its own initialiser; this constructor's priority puts it in
  * .init_array.00101, which the linker sorts before the plain .init_array
- * entry that starts the runtime, so it runs first.
+ * entry that starts the runtime, so it runs first: before any interpreter
+ * or module exists, so it can only be the library's.
  */
 static struct sigaction before_go;
 static int before_go_known;

@@ -7,6 +7,11 @@
 #include <string.h>
 #include "capsule.h"
 
+/*
+ * Interned once and kept, one per library rather than in a module's state:
+ * gdl_take runs for Go's callers and for every module, with no module at
+ * hand, and asks each producer with them.
+ */
 static PyObject *str_dlpack, *kw_max_version, *kw_dl_device, *kw_copy, *kw_stream;
 
 /* intern_protocol_names interns the names below once; kw_stream, set last, says all are. */
@@ -22,7 +27,7 @@ static int intern_protocol_names(void) {
 	return kw_stream == NULL ? -1 : 0;
 }
 
-/* The keyword-name tuples of __dlpack__ calls, one per combination, made once. */
+/* The keyword-name tuples of __dlpack__ calls, one per combination, made once and kept as the names are. */
 enum { KW_MAX_VERSION = 1, KW_DL_DEVICE = 2, KW_COPY = 4, KW_STREAM = 8, KW_COMBOS = 16 };
 
 static PyObject *kwnames_for(int mask) {
@@ -50,7 +55,7 @@ static PyObject *kwnames_for(int mask) {
  * what it hands over is checked against req like any other tensor.
  */
 static PyObject *call_dlpack(PyObject *x, const gdl_request *req, bool stream) {
-	static PyObject *version, *minus_one;
+	static PyObject *version, *minus_one; /* made once and kept, as the names above */
 	if ((version == NULL && (version = Py_BuildValue("(ii)", GDL_MAJOR_VERSION, GDL_MINOR_VERSION)) == NULL) ||
 	    (minus_one == NULL && (minus_one = PyLong_FromLong(-1)) == NULL))
 		return NULL;

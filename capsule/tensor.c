@@ -8,7 +8,8 @@
  * Freed Tensors of few dimensions are kept for reuse, as CPython keeps its
  * floats and tuples: an exchange makes and drops one Tensor, and the
  * allocator's round trip was a sixth of a NumPy import's work. Only touched
- * with the GIL held.
+ * with the GIL held. One per library, as the Tensor type is: a Tensor is
+ * freed, and made, where no module is at hand, on every exchange's path.
  */
 #define FREELIST_NDIM 4
 #define FREELIST_SIZE 16
@@ -618,7 +619,8 @@ static int numpy_str(TensorObject *self, PyObject **out) {
 
 /*
  * The plain printer, for where NumPy cannot be imported: the function its
- * package named (gdl_tensor_set_plain_printer), imported on first use.
+ * package named (gdl_tensor_set_plain_printer), imported on first use. One
+ * per library, as the Tensor type whose __str__ calls it.
  */
 static char plain_module[128], plain_function[64];
 static PyObject *plain;

@@ -22,7 +22,12 @@
 /* Copies from this size release the GIL, as capsule.WithoutGIL's do (1 MiB). */
 #define GIL_THRESHOLD ((int64_t)1 << 20)
 
-/* The module's _rebuild (godlpack._core._rebuild, rowstats._rebuild), which every pickle of a Tensor names. */
+/*
+ * The module's _rebuild (godlpack._core._rebuild, rowstats._rebuild), which
+ * every pickle of a Tensor names: one per library, since a Tensor of any of
+ * its modules pickles naming the first module's, after which the types are
+ * named.
+ */
 static PyObject *rebuild_func;
 
 /* The address of the bytes of a tensor of no elements whose data pointer is NULL. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include "tensor_object.h"
 
+/* One set per library, not per module: why, in tensor_object.h. */
 bool gdl_tensor_types_readied;
 gdl_types gdl_library_types;
 

@@ -16,7 +16,7 @@ import (
 )
 
 // goCreate makes the tensors of empty, zeros, full and arange in C memory
-// (producer.Alloc), so that a failed allocation is a MemoryError, and
+// ([producer.Alloc]), so that a failed allocation is a MemoryError, and
 // describes it in a.out. It returns 0, or -1 with the exception set.
 //
 //export goCreate
@@ -83,7 +83,7 @@ func goCreate(a *C.gdl_create_args) (rc C.int) {
 	return 0
 }
 
-// valueError names the Python exception of a value scalar.Encode refused, as
+// valueError names the Python exception of a value [scalar.Encode] refused, as
 // NumPy raises them.
 func valueError(err error) error {
 	msg := "fill value: " + err.Error()
@@ -96,7 +96,7 @@ func valueError(err error) error {
 	return capsule.Errorf(capsule.TypeError, "%s", msg)
 }
 
-// scalarKinds names the scalar.Kind of each kind gdl_parse_scalar writes
+// scalarKinds names the [scalar.Kind] of each kind gdl_parse_scalar writes
 // (ext.h): neither numbering needs to follow the other.
 var scalarKinds = [...]scalar.Kind{
 	C.GDL_SCALAR_BOOL:    scalar.Bool,

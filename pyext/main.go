@@ -1,7 +1,8 @@
 // Command pyext is the CPython extension module godlpack._core, built with
 // go build -buildmode=c-shared. It holds godlpack's own Python surface:
 // from_dlpack, the creation functions and godlpack.ops, and it names package
-// capsule's Tensor, DType and Device types godlpack's (capsule.AddTensorTypes).
+// [capsule]'s Tensor, DType and Device types godlpack's
+// ([capsule.AddTensorTypes]).
 // The protocol and the tensor object are package capsule's, shared with every
 // Go extension built on it; C (the .c files beside this one) does the CPython
 // object work, and each Python call crosses into Go at most once, through
@@ -66,7 +67,7 @@ func PyInit__core() (m *C.PyObject) {
 	return m
 }
 
-// fail raises err as the Python exception ExceptionOf names and returns -1,
+// fail raises err as the Python exception [capsule.ExceptionOf] names and returns -1,
 // for the functions C calls.
 func fail(err error) C.int {
 	capsule.RaiseError(err)

@@ -15,7 +15,7 @@ import (
 	"github.com/godlpack/godlpack/scalar"
 )
 
-// The functions of godlpack.ops: package ops's kernels bound with pymodule
+// The functions of godlpack.ops: package [ops]'s kernels bound with [pymodule]
 // like any Go author's, into the module godlpack.ops re-exports (so that
 // they pickle by that name). Each releases the GIL when its work is large.
 var opsFunctions = []pymodule.Item{
@@ -45,10 +45,10 @@ the result is as if src were read first. Raises BufferError when dst may not
 be written, as scale_ does.`),
 }
 
-// borrowed keeps the consumer.Tensors that arguments are lent as, for reuse: a call allocates none.
+// borrowed keeps the [consumer.Tensor] values that arguments are lent as, for reuse: a call allocates none.
 var borrowed = sync.Pool{New: func() any { return new(consumer.Tensor) }}
 
-// cpu lends an argument to package ops, which runs on the CPU; give it back with done.
+// cpu lends an argument to package [ops], which runs on the CPU; give it back with done.
 func cpu(x pymodule.Tensor) (*consumer.Tensor, error) {
 	if !x.CPUAccessible() {
 		return nil, capsule.Errorf(capsule.BufferError, "godlpack.ops runs on the CPU, and the data is on %v", x.Device)

@@ -123,7 +123,9 @@ type callbackState struct {
 	expired  atomic.Bool
 }
 
-// The callbacks of the calls running, by call, to expire when each returns.
+// The callbacks of the calls running, by call, to expire when each returns:
+// the library's, since a call (of any module's function) is all a callback
+// and its expiry know.
 var (
 	activeMu sync.Mutex
 	active   = map[*call][]*callbackState{}

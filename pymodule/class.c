@@ -17,7 +17,13 @@ typedef struct {
 	PyObject *weakrefs;
 } gdl_instance;
 
-/* The record of each bound class, by id. They live as long as the process, as their types do. */
+/*
+ * The record of each bound class, by id. They live as long as the process,
+ * as their types do, in one table per library rather than in a module's
+ * state: an instance names its class by id alone (its deallocator runs with
+ * no module at hand), and a later module's functions take and return the
+ * classes of earlier ones.
+ */
 static gdl_class *classes;
 static int32_t nclasses, classes_cap;
 

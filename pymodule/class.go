@@ -208,7 +208,10 @@ func (t *classTable) release(s int32) {
 	t.free = append(t.free, s)
 }
 
-// The tables of the library's classes, by C id.
+// The tables of the library's classes, by C id: the library's, not a
+// module's, since C names a class by its id alone (godlpackClassRelease,
+// from a deallocator with no module at hand), and a later module's functions
+// take and return the classes of earlier ones.
 var (
 	tablesMu sync.Mutex
 	tables   atomic.Pointer[[]*classTable]

@@ -91,7 +91,8 @@ static const char *const kind_names[] = {
 
 /* ---- Arguments ---- */
 
-static PyObject *consumer_prefix, *empty_str; /* interned once, kept */
+/* Interned once and kept, one per library: the argument conversions of every module's functions use them. */
+static PyObject *consumer_prefix, *empty_str;
 
 /* type_error raises TypeError naming the function, the parameter and what it takes. Returns -1. */
 static int type_error(const gdl_bound *b, const gdl_param *p, PyObject *o) {
@@ -429,6 +430,8 @@ int gdl_convert_arg(const gdl_bound *b, int i, PyObject *o, gdl_call *c, int *nt
  * kept: the library's from_dlpack, or for NumPy numpy.asarray, which reads a
  * Tensor of a dtype the buffer protocol has (all that NumPy has but
  * bfloat16 and the float8s) through it in about 60% of from_dlpack's time.
+ * Kept for the library: they are the interpreter's (the main one, only),
+ * the same for the functions of every module.
  */
 typedef struct {
 	const char *module, *name;
@@ -610,7 +613,9 @@ static void raise_call_error(const gdl_bound *b, gdl_call *c) {
  * again (a producer's __dlpack__, an __index__, a __float__), and 16 KiB a
  * level overflowed an 8 MiB stack after about 470 levels, before CPython's
  * recursion limit could end the recursion. A few are kept for reuse: taken
- * and given back with the GIL held, at the start and the end of a call.
+ * and given back with the GIL held, at the start and the end of a call. The
+ * spares are the library's, shared by the calls of every module's functions
+ * on the path of every call, where a module-state lookup would add work.
  */
 #define SPARE_CALLS 4
 static gdl_call *spare_calls[SPARE_CALLS];

@@ -208,7 +208,9 @@ func (f Function) WithoutGIL() Function { f.releaseGIL = true; return f }
 // Returning returns f set to return its tensor results as k.
 func (f Function) Returning(k ReturnKind) Function { f.returnAs = k; return f }
 
-// bindings holds every bound function of the extension, by id: C passes the id back.
+// bindings holds every bound function of the extension, by id: C passes the id back, which is all
+// godlpackBindCall gets (with the GIL perhaps released, hence the atomic pointer), so the table is the
+// library's rather than a module's.
 var (
 	bindingsMu sync.Mutex
 	bindings   atomic.Pointer[[]*binding]

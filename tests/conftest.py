@@ -1,5 +1,9 @@
 """Shared fixtures: every test must leave no godlpack storage alive.
 
+The tests sit in folders by subject (protocol/, exchange_api/, runtime/, …); this file stays at tests/ so that its
+fixtures apply to all of them. Every folder is on sys.path by pytest's default import mode, so no two test files
+may share a name (tests/project/test_layout.py checks).
+
 The helpers and workers live in tests/support, imported by their module names (`from dlpack_ctypes import
 HandMade`): pytest imports this file before any test module, and it puts that folder on sys.path. A child
 interpreter a test starts gets it from `child_env.child_env()`; this file also appends it to the PYTHONPATH

@@ -1,7 +1,7 @@
 """Tests of the example extension `normalize`, run in a process of their own.
 
 This file does not import godlpack, to show the extension stands alone
-(tests/test_runtimes.py uses the two together). `make example-test`
+(tests/runtime/test_runtimes.py uses the two together). `make example-test`
 builds the module into a directory on PYTHONPATH and runs this file.
 """
 

@@ -1,7 +1,7 @@
 """Tests of the example extension `tilekit` against NumPy and PyTorch, run in a process of their own.
 
 tilekit carries its own Go runtime, so this file does not import godlpack: `make example-test` (and
-tests/test_binder.py) build the module into a directory on PYTHONPATH and run this file.
+tests/extensions/test_binder.py) build the module into a directory on PYTHONPATH and run this file.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 // Command importtest is a Python extension for godlpack's tests only: it
-// exposes capsule.Import to Python, so that tests/test_import_rules.py can
-// hold a Go author's import to the rules of godlpack.from_dlpack. It is
-// never shipped.
+// exposes [capsule.Import] to Python, so that
+// tests/extensions/test_import_rules.py can hold a Go author's import to the
+// rules of godlpack.from_dlpack. It is never shipped.
 //
 //	go build -buildmode=c-shared -o importtest$(python3-config --extension-suffix) ./internal/importtest
 package main
@@ -31,7 +31,7 @@ func PyInit_importtest() *C.PyObject {
 	return C.importtest_module()
 }
 
-// importtestImport imports x with capsule.Import and describes the tensor
+// importtestImport imports x with [capsule.Import] and describes the tensor
 // it got as a str: "copied=… readonly=… data=…", the data as an address.
 // NULL with the exception set when Import fails.
 //

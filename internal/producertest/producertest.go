@@ -63,7 +63,7 @@ func Chain(depth int) (dlpack.Managed, bool) {
 }
 
 // ChainRootDeletes counts the calls of the deleters at the roots of the
-// chains Chain built, in the whole process.
+// chains [Chain] built, in the whole process.
 func ChainRootDeletes() int { return int(C.root_deletes()) }
 
 // Contiguous runs gdl_contiguous, which C code uses to lay out new tensors

@@ -1,6 +1,7 @@
 """Calls every function of the exchange table of an extension's Tensor (examples/normalize's), prints "ok".
 
-Run in a process of its own by tests/test_exchange_api_godlpack.py, where godlpack._core is not loaded.
+Run in a process of its own by tests/exchange_api/test_exchange_api_godlpack.py, where godlpack._core is not
+loaded.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from godlpack._headers import include_flags
+from repository import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 # A python3.pc whose Python.h stops the compiler: another Python's, as pkg-config finds for a relocated
 # interpreter. Every Go build of the tests has it first on PKG_CONFIG_PATH, so that each proves godlpack's
 # packages take Python's headers from CGO_CFLAGS alone (docs: README, "Use godlpack from your own Go extension").
@@ -32,6 +32,14 @@ def go_cflags() -> str:
     return shlex.join(["-O2", "-Werror=deprecated-declarations", *include_flags(), f"-DGODLPACK_HEADERS={digest}"])
 
 
+def go_command(purpose: str = "") -> str:
+    """The go command, or a skip of the test that needs it ("needs the Go toolchain" and the purpose, if any)."""
+    go = shutil.which("go")
+    if go is None:
+        pytest.skip(" ".join(["needs the Go toolchain", purpose]).strip())
+    return go
+
+
 def go_env() -> dict[str, str]:
     """The environment of the tests' go commands: go_cflags(), and the decoy python3.pc first for pkg-config."""
     path = os.pathsep.join(p for p in (str(DECOY_PKG_CONFIG), os.environ.get("PKG_CONFIG_PATH")) if p)
@@ -46,9 +54,7 @@ def build_go_extension(package: str, name: str, out: Path, toolchain: str | None
     go command fetches from the module proxy; a toolchain it cannot fetch skips the test too. GODLPACK_ASAN=1 (make
     memcheck) builds it with AddressSanitizer. Returns out.
     """
-    go = shutil.which("go")
-    if go is None:
-        pytest.skip(f"needs the Go toolchain to build {package}")
+    go = go_command(f"to build {package}")
     env = go_env()
     if toolchain is not None:
         env["GOTOOLCHAIN"] = toolchain

@@ -1,6 +1,6 @@
 """NumPy arrays of every layout and dtype whose __dlpack__ godlpack reads without calling, and a way to make it call.
 
-Shared by tests/test_numpy_struct_path.py (godlpack.from_dlpack) and the bindtest suite (bound functions), which
+Shared by tests/numpy/test_numpy_struct_path.py (godlpack.from_dlpack) and the bindtest suite (bound functions), which
 compare the two paths.
 """
 

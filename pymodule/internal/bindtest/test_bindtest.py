@@ -1,7 +1,7 @@
 """Tests of package pymodule through bindtest, an extension of bound Go functions, run in a process of its own.
 
-The extension carries its own Go runtime, so this file never imports godlpack: tests/test_binder.py builds
-bindtest and runs this file in a subprocess (or `make binder-test`).
+The extension carries its own Go runtime, so this file never imports godlpack: tests/extensions/test_binder.py
+builds bindtest and runs this file in a subprocess (or `make binder-test`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Go types as Python classes, callbacks, enums, exception classes and constants: bindtest's Counter and friends.
 
-Run in a process of its own with bindtest (tests/test_binder.py, or `make example-test`).
+Run in a process of its own with bindtest (tests/extensions/test_binder.py, or `make example-test`).
 """
 
 from __future__ import annotations

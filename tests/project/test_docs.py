@@ -13,7 +13,8 @@ from urllib.parse import unquote
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from repository import ROOT
+
 PROTOCOL = ROOT / "docs" / "protocol.md"
 DOCUMENTS = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
 # Where the tests name a section: "docs/protocol.md#producer-max_version", in a docstring or a comment.
@@ -58,7 +59,8 @@ def named_sections() -> list[tuple[str, str]]:
 
 def test_the_protocol_tests_name_their_sections() -> None:
     files = {name for name, _ in named_sections()}
-    for name in ["test_protocol_producer.py", "test_protocol_consumer.py", "test_matrix.py", "test_buffer.py"]:
+    protocol = ["test_protocol_producer.py", "test_protocol_consumer.py", "test_matrix.py", "test_buffer.py"]
+    for name in [f"protocol/{name}" for name in protocol]:
         assert name in files, f"{name} names no section of docs/protocol.md"
 
 
@@ -114,7 +116,7 @@ def named_paths() -> list[tuple[Path, str]]:
 
 @pytest.mark.parametrize("doc, token", named_paths(), ids=[f"{d.relative_to(ROOT)}:{t}" for d, t in named_paths()])
 def test_named_path_exists(doc: Path, token: str) -> None:
-    """`tests/test_fork.py::test_fork_right_after_import` names a file that exists and a test defined in it."""
+    """`tests/runtime/test_fork.py::test_fork_right_after_import` names a file that exists and a test defined in it."""
     path, _, name = token.partition("::")
     files = sorted(ROOT.glob(path.rstrip("/"))) if "*" in path else [ROOT / path]
     assert files and all(f.exists() for f in files), f"{doc.name} names {path}, which the repository lacks"

@@ -18,8 +18,8 @@ import pytest
 
 from child_env import SUPPORT, child_env
 from go_examples import build_normalize  # other tests import it from here too
+from repository import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 WORKER = SUPPORT / "parity_worker.py"
 
 # Where the two once answered differently, and what every producer must refuse the same way.

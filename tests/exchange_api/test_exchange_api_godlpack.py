@@ -1,8 +1,9 @@
 """The C exchange API godlpack offers (type(t).__dlpack_c_exchange_api__), every function pointer called.
 
 docs/protocol.md#the-c-exchange-api. The calls go through tests/support/exchange_api.py, a ctypes model of the
-table proven against PyTorch's own (tests/test_exchange_api_torch.py). The Tensor of every Go extension
-(normalize.Tensor) has the same table; tests/support/exporter_exchange_worker.py calls it in a process of its own.
+table proven against PyTorch's own (tests/exchange_api/test_exchange_api_torch.py). The Tensor of every Go
+extension (normalize.Tensor) has the same table; tests/support/exporter_exchange_worker.py calls it in a process of
+its own.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from child_env import child_env
-from go_examples import DECOY_PKG_CONFIG, go_env
+from go_examples import DECOY_PKG_CONFIG, go_command, go_env
 from godlpack._headers import include_dirs, include_flags
 from godlpack.build import go_build_env
 
@@ -60,13 +60,6 @@ def compiler() -> str:
     return cc
 
 
-def go() -> str:
-    path = shutil.which("go")
-    if path is None:
-        pytest.skip("needs the Go toolchain")
-    return path
-
-
 def probe_module(where: Path) -> Path:
     where.mkdir(parents=True, exist_ok=True)
     (where / "go.mod").write_text("module probe\n\ngo 1.24\n")
@@ -77,7 +70,7 @@ def probe_module(where: Path) -> Path:
 
 def go_build_probe(where: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     target = where / f"probe{sysconfig.get_config_var('EXT_SUFFIX')}"
-    return subprocess.run([go(), "build", "-buildmode=c-shared", "-o", str(target), "."], cwd=where, env=env,
+    return subprocess.run([go_command(), "build", "-buildmode=c-shared", "-o", str(target), "."], cwd=where, env=env,
                           capture_output=True, text=True, timeout=600)
 
 

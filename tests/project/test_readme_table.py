@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import gc
 import re
-from pathlib import Path
 from typing import Any, Callable
 
 import numpy
@@ -16,8 +15,9 @@ import pytest
 
 import godlpack
 from dlpack_ctypes import IS_COPIED, READ_ONLY, HandMade, Producer, contiguous_strides, decode
+from repository import ROOT
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = ROOT / "README.md"
 ERRORS = {"TypeError": TypeError, "ValueError": ValueError, "BufferError": BufferError}
 
 

@@ -9,7 +9,6 @@ examples/normalize and examples/tilekit. They hold the promises of docs/protocol
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,16 +16,8 @@ from pathlib import Path
 import pytest
 
 from child_env import pythonpath
-from go_examples import build_go_extension, go_env
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def go() -> str:
-    path = shutil.which("go")
-    if path is None:
-        pytest.skip("needs the Go toolchain to build the extensions")
-    return path
+from go_examples import build_go_extension, go_command, go_env
+from repository import ROOT
 
 
 def where(package: str) -> tuple[Path, str]:
@@ -39,7 +30,7 @@ def build(package: str, name: str, out: Path) -> Path:
     """package built as the extension module name into out, with its stub generated beside it."""
     build_go_extension(f"./{package}", name, out)
     cwd, pkg = where(package)
-    subprocess.run([go(), "run", pkg, "-pyi", str(out / f"{name}.pyi")], cwd=cwd, env=go_env(), check=True,
+    subprocess.run([go_command(), "run", pkg, "-pyi", str(out / f"{name}.pyi")], cwd=cwd, env=go_env(), check=True,
                    timeout=900)
     return out
 
@@ -68,7 +59,7 @@ def test_extension(package: str, name: str, tmp_path: Path) -> None:
 def test_committed_stubs_are_generated(name: str) -> None:
     """examples/<name>/<name>.pyi is what `go run ./examples/<name> -pyi -` writes from the Go signatures."""
     cwd, pkg = where(f"examples/{name}")
-    done = subprocess.run([go(), "run", pkg, "-pyi", "-"], cwd=cwd, env=go_env(),
+    done = subprocess.run([go_command("to generate the stubs"), "run", pkg, "-pyi", "-"], cwd=cwd, env=go_env(),
                           capture_output=True, text=True, check=True, timeout=900)
     assert done.stdout == (ROOT / "examples" / name / f"{name}.pyi").read_text()
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import lifetime_helpers as lh
+from repository import ROOT
 
-SOAK = Path(__file__).resolve().parent.parent / "bench" / "soak.py"
+SOAK = ROOT / "bench" / "soak.py"
 
 
 def test_soak_bounded() -> None:

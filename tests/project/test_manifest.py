@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from repository import ROOT
+
 SOURCE_KINDS = ("*.go", "*.c", "*.h")
 
 

@@ -7,11 +7,9 @@ import re
 import subprocess
 import sys
 import tomllib
-from pathlib import Path
 
 import godlpack
-
-ROOT = Path(__file__).resolve().parents[1]
+from repository import ROOT
 
 
 def test_version_is_written_once() -> None:

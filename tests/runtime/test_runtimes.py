@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import platform
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -21,7 +20,7 @@ from typing import NamedTuple
 import pytest
 
 from child_env import child_env
-from go_examples import build_example
+from go_examples import build_example, go_command
 
 
 class Example(NamedTuple):
@@ -238,9 +237,7 @@ def test_a_plain_go_library_loaded_between_keeps_everyones_preemption(examples_d
     # A Go c-shared library not built on capsule (loaded here with ctypes) takes SIGURG from the dispatcher; the
     # next extension built on capsule records its handler as the one its own runtime replaced, and puts the
     # dispatcher back: godlpack's runtime preempts again, and the plain one's handler is called too.
-    go = shutil.which("go")
-    if go is None:
-        pytest.skip("needs the Go toolchain")
+    go = go_command()
     (tmp_path / "plain.go").write_text('package main\n\nimport "C"\n\n//export Nop\nfunc Nop() {}\n\nfunc main() {}\n')
     subprocess.run([go, "build", "-buildmode=c-shared", "-o", "plain.so", "plain.go"], cwd=tmp_path, check=True,
                    env=dict(os.environ, CGO_ENABLED="1", GO111MODULE="off"), timeout=600)
