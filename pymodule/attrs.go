@@ -36,7 +36,8 @@ func (Enum) item()            {}
 func (*ExceptionClass) item() {}
 
 // A Constant is a module attribute of a fixed value: a bool, an integer, a
-// float, a complex, a string or bytes, made by [Const].
+// float, a complex, a string or bytes, made by [Const]. Among a [Class]'s
+// members, it is a class attribute.
 type Constant struct {
 	name  string
 	value any
@@ -44,7 +45,8 @@ type Constant struct {
 
 // Const returns the module attribute name of value v: a Go bool, integer,
 // float, complex, string or []byte, which the module holds as the Python
-// value of the same kind.
+// value of the same kind (a value of an [Enum]'s Go type is a plain int).
+// Another type makes the import fail ([New]).
 func Const(name string, v any) Constant { return Constant{name, v} }
 
 // object returns the constant's Python value. nil with an exception.
@@ -93,7 +95,8 @@ func (c Constant) stub() string {
 // An Enum is a Go named integer type and its constants bound as a Python
 // enum.IntEnum of the module, made by [NewEnum]. A parameter of the type
 // takes a member of the enum, or an int one of its members has
-// (ValueError for another); a result of the type is the member.
+// (ValueError for another); a result of the type is the member (the enum's
+// own ValueError for a value no member has).
 type Enum struct{ def *enumDef }
 
 type enumDef struct {
@@ -185,10 +188,12 @@ func (e *enumDef) stub() string {
 }
 
 // An ExceptionClass is a Python exception class of a module, made by
-// [NewException]. A Go error selects it: an error whose chain holds the
-// class itself ([errors.Is]: return fmt.Errorf("…: %w", class), or
-// class.Errorf), or an error of a type with a method PythonException()
-// *ExceptionClass ([errors.As]), raises it, with the error's message.
+// [NewException] and made a class when its module is (an [Item] of one
+// module only). A Go error selects it: an error whose chain holds an error
+// of a type with a method PythonException() *ExceptionClass that returns it
+// ([errors.As]; [ExceptionClass.Errorf] makes one), or the class itself
+// ([errors.Is]: return fmt.Errorf("…: %w", class)), raises it, with the
+// error's message. It wins over a [capsule.Errorf] kind in the same chain.
 type ExceptionClass struct {
 	name, doc string
 	base      capsule.Exception
@@ -197,7 +202,7 @@ type ExceptionClass struct {
 }
 
 // NewException returns the exception class name of its module, derived
-// from base (one of capsule's exceptions; 0 for Exception).
+// from base (one of the kinds of [capsule.Exception]; 0 for Exception).
 func NewException(name string, base capsule.Exception, doc string) *ExceptionClass {
 	return &ExceptionClass{name: name, base: base, doc: doc}
 }

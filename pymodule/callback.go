@@ -20,7 +20,11 @@ import (
 
 // ErrCallbackExpired is the error of a callback called after the call it
 // came with returned (a Go function kept it): the Python callable is no
-// longer the call's to use, and nothing is called.
+// longer the call's to use, and nothing is called. A callback whose Go
+// function type has no error result returns only zero values then. A call
+// of the callback already under way when the call returns is not stopped:
+// a function joins the goroutines that call its callbacks before it
+// returns.
 var ErrCallbackExpired = errors.New("pymodule: a callback was called after the call it came with returned")
 
 // errCallbackRaised is the error a callback returns when its Python code

@@ -26,12 +26,21 @@ import (
 // function that returns a *T already wrapped returns that same Python
 // object, so one pointer has one Python object. Parameters of type *T take
 // the class's instances (TypeError for anything else, None only for an
-// Optional). A call that releases the GIL ([Function.WithoutGIL]) holds
-// each instance it takes until it returns: a call from another thread that
-// takes one of them meanwhile raises RuntimeError (as PyO3's "already
-// borrowed"), so Go never runs two calls on one value at once unless both
-// hold the GIL, which runs them one after the other. The class is final:
-// Python cannot subclass it.
+// [Optional]).
+//
+// A call that releases the GIL ([Function.WithoutGIL]) holds each instance
+// it takes until it returns: any other call that takes one of them
+// meanwhile, from another thread or from the holding call's own callbacks,
+// does not wait but raises RuntimeError (as PyO3's "already borrowed"):
+// "<function>(): argument '<parameter>': the <module>.<Class> is in use by a
+// call that released the GIL on another thread". That includes the repr,
+// ==, hash, properties and pickling, which are calls of the class's Go
+// functions. Calls that hold the GIL hold no instance: they run one after
+// the other, but while one of them runs a callback, Python code may let
+// another thread call into the same value.
+//
+// The class is final: Python cannot subclass it (TypeError), nor set
+// attributes on it or its instances.
 type Class struct{ def *classDef }
 
 type classDef struct {
@@ -58,11 +67,13 @@ type propertyDef struct {
 // [Property], a [Const], [Repr], [Equality] or [Pickle].
 type Member interface{ member(*classDef) }
 
-// NewClass binds the Go type T as the Python class name, described by doc
-// and its members. Without [Repr], a *T with a String method shows as
-// String returns it. The class's Python type names *T's parameters and
-// results (instances), and its methods' first Go parameter is the *T of
-// the instance they are called on (a method expression: (*T).Update).
+// NewClass binds the Go type T (no pointer or interface type) as the Python
+// class name, described by doc and its members. Without [Repr], a *T with a
+// String method shows as String returns it. The class's Python type names
+// *T's parameters and results (instances), and its methods' first Go
+// parameter is the *T of the instance they are called on (a method
+// expression: (*T).Update). A Go type is bound by one class of the library:
+// a later module that binds it again fails to import.
 func NewClass[T any](name, doc string, members ...Member) Class {
 	d := &classDef{name: name, doc: doc, typ: reflect.TypeFor[*T]()}
 	if _, ok := any((*T)(nil)).(fmt.Stringer); ok {
@@ -81,7 +92,8 @@ func (f memberFunc) member(d *classDef) { f(d) }
 
 // Init is the class's constructor: fn returns a *T, or a *T and an error,
 // from the parameters params (as [Def]'s). A class without one has
-// instances only from functions that return them.
+// instances only from functions that return them; calling it is a
+// TypeError.
 func Init(params string, fn Fn) Member {
 	return memberFunc(func(d *classDef) {
 		f := Function{name: "__init__", params: params, fn: fn, role: roleInit, class: d}
@@ -106,8 +118,9 @@ func StaticMethod(name, params string, fn Fn, doc string) Function {
 func (f Function) member(d *classDef) { d.funcs = append(d.funcs, f) }
 
 // Property returns the property name of the class: get reads it from the
-// instance (func(*T) R), set, unless it is the zero Fn, writes it
-// (func(*T, V) or func(*T, V) error).
+// instance (func(*T) R, or (R, error)), set, unless it is the zero [Fn],
+// writes it (func(*T, V) or func(*T, V) error); a property without set is
+// read-only (AttributeError).
 func Property(name string, get, set Fn, doc string) Member {
 	return memberFunc(func(d *classDef) { d.props = append(d.props, propertyDef{name, doc, get, set}) })
 }
@@ -118,9 +131,10 @@ func (c Constant) member(d *classDef) { d.attrs = append(d.attrs, c) }
 func Repr(fn Fn) Member { return memberFunc(func(d *classDef) { d.repr = &fn }) }
 
 // Equality makes instances of the class compare with eq (func(*T, *T)
-// bool) and hash with hash (func(*T) with an integer result); a zero hash
-// Fn leaves them unhashable, as a Python class with __eq__ and no __hash__.
-// Without Equality, instances compare and hash by identity.
+// bool, for two instances of the class; identity otherwise) and hash with
+// hash (func(*T) with an integer result); a zero hash [Fn] leaves them
+// unhashable, as a Python class with __eq__ and no __hash__. Without
+// Equality, instances compare and hash by identity.
 func Equality(eq, hash Fn) Member {
 	return memberFunc(func(d *classDef) {
 		d.eq = &eq
@@ -134,6 +148,7 @@ func Equality(eq, hash Fn) Member {
 // state (func(*T) with one or more results, an error last allowed), which
 // restore (func taking those results, returning *T or (*T, error)) turns
 // back into an instance: in any process that imports the module alone.
+// Without Pickle, pickling or copying an instance is a TypeError.
 func Pickle(state, restore Fn) Member {
 	return memberFunc(func(d *classDef) { d.state, d.restore = &state, &restore })
 }

@@ -83,12 +83,12 @@ func scopeOf(module string, items []Item) (*scope, error) {
 }
 
 // New returns a new extension module object holding items (functions,
-// classes, constants, enums and exception classes), for the extension's
-// PyInit_<name> to return, and with the types Tensor, DType and Device of
-// its tensor results ([capsule.AddTensorTypes]). The error wraps
-// capsule.ErrPython: an ImportError when an item's description is wrong
-// (its message says what), the ImportError of capsule.ClaimProcess, or what
-// CPython raised.
+// classes, constants, enums and exception classes: [Item]), for the
+// extension's PyInit_<name> to return; when its functions hand tensors to
+// Python as the module's Tensor, it holds the types Tensor, DType and Device
+// too ([capsule.AddTensorTypes]). The error wraps [capsule.ErrPython]: an
+// ImportError when an item's description is wrong (its message says what),
+// the ImportError of [capsule.ClaimProcess], or what CPython raised.
 func New(name, doc string, items ...Item) (mod capsule.Object, err error) {
 	defer func() {
 		if p := recover(); p != nil { // no Go panic crosses into C: an import that panics is a RuntimeError

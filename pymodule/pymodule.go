@@ -1,27 +1,38 @@
-// Package pymodule turns ordinary Go functions into the functions of a
-// Python extension module, with no C to write: the binder of a Go extension
-// built with go build -buildmode=c-shared.
+// Package pymodule makes ordinary Go functions and types the functions and
+// classes of a Python extension module, with no C to write: the binder of a
+// Go extension built with go build -buildmode=c-shared. godlpack's
+// docs/binder.md states its rules, item by item.
 //
-// A function is registered with its Python parameters, written as Python
-// writes them, defaults, positional-only "/" and keyword-only "*" included:
+// A [Module] describes the extension: its name, its docstring and its items
+// ([Item]): functions ([Def]), classes ([NewClass]), enums ([NewEnum]),
+// exception classes ([NewException]) and constants ([Const]).
+// [Module.Init] makes the module object that the extension's PyInit_<name>
+// returns, and [Module.Main] writes the module's type stub when the package
+// runs as a program ([New] makes the module without a stub):
 //
 //	func clip(x pymodule.Tensor, lo, hi float64) (raised, lowered int64) { … }
 //
-//	//export PyInit_rowstats
-//	func PyInit_rowstats() *C.PyObject {
-//		m, _ := pymodule.New("rowstats", "Row statistics.",
-//			pymodule.Def("clip_", "x: tensor[float32|float64, writable], /, lo=-inf, hi=inf", pymodule.F3R2(clip),
-//				"Clip x in place to [lo, hi]; return the counts raised and lowered."))
-//		return (*C.PyObject)(m) // nil with the exception set when New failed
-//	}
+//	var module = pymodule.Module{Name: "rowstats", Doc: "Row statistics.", Items: []pymodule.Item{
+//		pymodule.Def("clip_", "x: tensor[float32|float64, writable], /, lo=-inf, hi=inf", pymodule.F3R2(clip),
+//			"Clip x in place to [lo, hi]; return the counts raised and lowered."),
+//	}}
 //
-// The adapter (F3R2 here: three parameters, two results) carries the Go
-// types; Def reads them once, at registration, and plans each conversion.
-// A call parses its arguments in C (vectorcall, keywords included), converts
-// numbers in C, takes every tensor argument through package capsule's import
-// path, and crosses into Go once with one C struct; results come back the
-// same way. No reflection and no Go heap allocation happen per call (a
-// function's own allocations aside, and string arguments, which are copied).
+//	//export PyInit_rowstats
+//	func PyInit_rowstats() *C.PyObject { return (*C.PyObject)(module.Init()) } // nil with the exception set
+//
+//	func main() { module.Main() } // go run . -pyi rowstats.pyi writes the stub
+//
+// A function is registered with its Python parameters, written as Python
+// writes them, defaults, positional-only "/" and keyword-only "*" included.
+// The adapter (F3R2 here: three parameters, two results; [F0] … [F10R3E])
+// carries the Go types; [Def] reads them once, at registration, and plans
+// each conversion. A call parses its arguments in C (vectorcall, keywords
+// included), converts numbers in C, takes every tensor argument through
+// package [capsule]'s import path, and crosses into Go once with one C
+// struct; results come back the same way. No reflection and no Go heap
+// allocation happen per call (a function's own allocations aside, string
+// arguments, which are copied, and callbacks, each a Go func value made for
+// its call).
 //
 // Parameters and results map Go types to Python values:
 //
@@ -31,19 +42,25 @@
 //	complex64, complex128       complex, float, int
 //	string, []byte              str, bytes (copied into Go)
 //	Tensor                      any DLPack producer: NumPy, PyTorch, JAX, godlpack, a capsule (parameters)
-//	Array, []T of numbers       a tensor over the memory, zero-copy (results)
-//	Optional[T]                 T or None
+//	[]T of numbers              a 1-D C-contiguous tensor of T's dtype, converted for the call (parameters);
+//	                            a tensor over the slice, zero-copy (results)
+//	Array                       a tensor over its memory, zero-copy (results)
+//	Optional[T]                 T or None (parameters)
 //	capsule.Object              any object (borrowed as a parameter, a new reference as a result)
+//	*T of a Class               an instance of the class: one Python object per pointer
+//	E of an Enum                a member of the enum (or, as a parameter, an int one of its members has)
+//	a Go func type              any callable, which the Go function calls back (parameters)
 //
-// A tensor result is the module's Tensor by default: New adds Tensor, DType
-// and Device to the module ([capsule.AddTensorTypes]; rowstats.Tensor in a
+// A tensor result is the module's Tensor by default: the module holds
+// Tensor, DType and Device ([capsule.AddTensorTypes]; rowstats.Tensor in a
 // module rowstats), the same object as godlpack.Tensor, over the Go or C
-// memory without a copy and keeping it alive. Function.Returning makes it a
-// NumPy array, a PyTorch tensor or a godlpack.Tensor instead.
+// memory without a copy and keeping it alive. [Function.Returning] makes it
+// a NumPy array, a PyTorch tensor or a godlpack.Tensor instead.
 //
-// A last result of type error becomes the Python exception of
-// capsule.ExceptionOf (a RuntimeError for an error that names none); several
-// results come back as a tuple.
+// A last result of type error becomes the Python exception of the
+// [ExceptionClass] it selects, or else of [capsule.ExceptionOf] (a
+// RuntimeError for an error that names none); several results come back as
+// a tuple.
 //
 // A tensor parameter's annotation says what it accepts, as nanobind's
 // nb::ndarray<…> does: "x: tensor[float32|float64, (*, 3), C, writable]".
@@ -59,16 +76,35 @@
 // must be a 2-D float32 or float64 tensor, got a 3-D int64 one". Errors
 // never name Go packages.
 //
+// A [Class] is a Go type T bound by [NewClass]: its instances hold a *T,
+// which lives as long as the Python object. [Init] is its constructor,
+// [Method] and [StaticMethod] its methods, [Property] its properties,
+// [Const] its class attributes, [Repr] its repr (a String method
+// otherwise), [Equality] its == and hash (identity otherwise) and [Pickle]
+// its pickling. A call that releases the GIL holds the instances it takes:
+// another call that takes one of them meanwhile raises RuntimeError.
+//
+// A parameter of a Go function type takes a Python callable: the Go function
+// gets a func value that calls it, taking the GIL for each call, with its
+// arguments converted as a bound function's results are and its results as
+// a bound function's arguments are. An exception the callable raises is the
+// one the bound call raises, with its traceback. The func value is the
+// call's: once the call returns it calls nothing ([ErrCallbackExpired]).
+//
+// [NewEnum] binds a Go named integer type as an enum.IntEnum of the module,
+// [NewException] makes an exception class that Go errors select, and
+// [Const] a module attribute of a bool, a number, a string or bytes.
+//
 // Functions are built-in functions of their module: __module__, __qualname__,
 // pickling by name, __text_signature__ (inspect.signature) and __doc__ are
 // CPython's own. A call in a process forked after the module was imported
 // raises RuntimeError (the Go runtime does not survive fork); a panic
-// becomes a RuntimeError. Function.WithoutGIL releases the GIL around the Go
-// work, which then must not touch Python objects; the tensors it received
+// becomes a RuntimeError. [Function.WithoutGIL] releases the GIL around the
+// Go work, which then must not touch Python objects; the tensors it received
 // stay valid until it returns.
 //
-// Every Go extension carries its own Go runtime: New joins it to the
-// process's others through capsule.ClaimProcess (on Linux with glibc they
+// Every Go extension carries its own Go runtime: [New] joins it to the
+// process's others through [capsule.ClaimProcess] (on Linux with glibc they
 // share the process; elsewhere the second one is an ImportError).
 //
 // The Go runtime preempts long-running Go code by sending SIGURG to its
@@ -108,8 +144,9 @@ import (
 // call is the C struct of one call (module.h's gdl_call).
 type call = C.gdl_call
 
-// Optional is a parameter or result that may be None: Valid is false for
-// None (or an argument not passed whose default is None).
+// Optional is a parameter (or a callback's result) that may be None: Valid
+// is false for None (or an argument not passed whose default is None). A
+// function's result cannot be an Optional.
 type Optional[T any] struct {
 	Value T
 	Valid bool
@@ -117,22 +154,23 @@ type Optional[T any] struct {
 
 func (Optional[T]) optional() {}
 
-// Some returns an Optional holding v.
+// Some returns an [Optional] holding v.
 func Some[T any](v T) Optional[T] { return Optional[T]{Value: v, Valid: true} }
 
 type optionalType interface{ optional() }
 
-// A Fn is a Go function with its types, made by one of the adapters F0 …
-// F8R3E: F and the number of parameters, then R and the number of results
-// (R alone for one), then E when a last, extra result is an error. Def
-// binds it.
+// A Fn is a Go function with its types, made by one of the adapters [F0] …
+// [F10R3E]: F and the number of parameters, then R and the number of
+// results (R alone for one), then E when a last, extra result is an error.
+// [Def], [Method], [StaticMethod] and a [Class]'s members bind it.
 type Fn struct {
 	in, out []reflect.Type
 	err     bool
 	bind    func(b *binding) func(*call) error
 }
 
-// A Function is one function of a module made by New. Make it with Def.
+// A Function is one function of a module made by [New] or [Module.Init]:
+// make it with [Def]. [Method] and [StaticMethod] make a [Class]'s.
 type Function struct {
 	name, params, doc string
 	fn                Fn
@@ -173,7 +211,7 @@ type ReturnKind int
 
 const (
 	// AsTensor returns tensor results as the module's Tensor objects
-	// (capsule.AddTensorTypes; rowstats.Tensor in a module rowstats, the
+	// ([capsule.AddTensorTypes]; rowstats.Tensor in a module rowstats, the
 	// same object as godlpack.Tensor): shape, dtype, device, repr, the
 	// buffer protocol, tolist, pickling, the DLPack methods and the exchange
 	// table, over the result's memory without a copy.
@@ -194,18 +232,22 @@ const (
 // package documentation), one per parameter of fn in order, and whose
 // docstring is doc. Defaults are Python literals of the parameter's type:
 // numbers (inf, -inf and nan for floats), True and False, quoted strings,
-// None for an Optional. Def checks nothing; New reports what is wrong.
+// bytes (b'…'), an [Enum]'s member by name (Mode.FAST), None for an
+// [Optional] or a [capsule.Object]. Def checks nothing; [New] reports what
+// is wrong.
 func Def(name, params string, fn Fn, doc string) Function {
 	return Function{name: name, params: params, doc: doc, fn: fn}
 }
 
 // WithoutGIL returns f set to release the GIL while its Go code runs, as
 // nanobind's gil_scoped_release: other Python threads run meanwhile. The
-// function must not touch Python objects (capsule.Object arguments among
-// them).
+// function must not touch Python objects ([capsule.Object] arguments among
+// them); it may call its callbacks, which take the GIL back for each call.
+// It holds the instances of classes it takes until it returns ([Class]).
 func (f Function) WithoutGIL() Function { f.releaseGIL = true; return f }
 
-// Returning returns f set to return its tensor results as k.
+// Returning returns f set to return its tensor results as k: [AsTensor]
+// (the default), [AsNumPy], [AsTorch] or [AsGodlpack].
 func (f Function) Returning(k ReturnKind) Function { f.returnAs = k; return f }
 
 // bindings holds every bound function of the extension, by id: C passes the id back, which is all

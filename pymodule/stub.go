@@ -45,7 +45,9 @@ func (m *Module) Main() {
 // enums, exception classes and constants; and, when a function returns
 // tensors as the module's Tensor, the classes Tensor, DType and Device.
 // Tensor parameters are typed by a protocol of __dlpack__, which NumPy
-// arrays, PyTorch tensors and every DLPack producer satisfy.
+// arrays, PyTorch tensors and every DLPack producer satisfy. Its error is
+// what [New] would refuse of the description, but for what only New
+// converts: the defaults and the constants' values.
 func (m *Module) Stub() (string, error) {
 	items := m.Items
 	sc, err := scopeOf(m.Name, items)

@@ -277,9 +277,9 @@ func (s *tensorSpec) refuse(fault C.int, t Tensor) (capsule.Exception, string) {
 	return 0, ""
 }
 
-// An Array is a tensor result: memory made by NewArray or FromSlice and its
-// layout. Returning it hands it to the caller, zero-copy; an Array that is
-// not returned should be Released.
+// An Array is a tensor result: memory made by [NewArray] or [FromSlice] and
+// its layout. Returning it hands it to the caller, zero-copy; an Array that
+// is not returned should be released ([Array.Release]).
 type Array struct {
 	buf    *producer.Buffer
 	layout producer.Layout // its Shape nil when dims holds the shape
@@ -308,7 +308,7 @@ func (a Array) Release() {
 	}
 }
 
-// NewArray returns a C-contiguous Array of the given shape and element type
+// NewArray returns a C-contiguous [Array] of the given shape and element type
 // T in C memory (never the Go heap, so that a size the caller chooses never
 // aborts the process), and its elements as a slice to fill. Its error is a
 // MemoryError when memory runs out, a ValueError for a negative or
@@ -335,7 +335,7 @@ func NewArray[T dlpack.Element](shape ...int64) (Array, []T, error) {
 	return arrayOf(b, shape, dt), s, nil
 }
 
-// FromSlice returns an Array over the elements of s, without copying them:
+// FromSlice returns an [Array] over the elements of s, without copying them:
 // the memory is pinned until the last consumer lets go. shape defaults to
 // (len(s),).
 func FromSlice[T dlpack.Element](s []T, shape ...int64) (Array, error) {
