@@ -129,6 +129,16 @@ func NewEnum[E ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uin
 }
 
 // check says what is wrong with the enum's description.
+// has says whether v is the value of one of e's members.
+func (e *enumDef) has(v int64) bool {
+	for _, m := range e.members {
+		if m.value == v {
+			return true
+		}
+	}
+	return false
+}
+
 func (e *enumDef) check() error {
 	if !identifier(e.name) {
 		return fmt.Errorf("enum %q: not a Python name", e.name)

@@ -16,10 +16,24 @@ static void set_aside(gdl_call *owner) {
 	owner->callback_failed = true;
 }
 
+/*
+ * expired says whether cb's owner returned. Read with the GIL held: the owner
+ * expires its callbacks before it returns, and it returns (and lets go of the
+ * callable, and of its gdl_call) only with the GIL, so while a callback holds
+ * the GIL and finds its owner not expired, both stay alive.
+ */
+static bool expired(const gdl_callback_call *cb) { return __atomic_load_n(cb->expired, __ATOMIC_ACQUIRE) != 0; }
+
 int gdl_callback_invoke(gdl_callback_call *cb) {
 	PyGILState_STATE g = PyGILState_Ensure();
 	const gdl_bound *a = cb->args, *r = cb->results;
 	gdl_call *c = cb->c;
+	if (expired(cb)) {
+		/* The owner returned while this call waited for the GIL. */
+		gdl_drop_results(a, c, 0);
+		PyGILState_Release(g);
+		return -3;
+	}
 	int rc = -1, nt = 0;
 	PyObject *args[GDL_BIND_MAX_PARAMS] = {NULL};
 	int n = 0;
@@ -28,16 +42,28 @@ int gdl_callback_invoke(gdl_callback_call *cb) {
 			gdl_drop_results(a, c, n + 1);
 			break;
 		}
-	PyObject *got = n == a->nresults ? PyObject_Vectorcall(cb->callable, args, (size_t)n, NULL) : NULL;
+	/* Its own reference: the callable's code may release the GIL, and the owner return meanwhile. */
+	PyObject *callable = Py_NewRef(cb->callable);
+	PyObject *got = n == a->nresults ? PyObject_Vectorcall(callable, args, (size_t)n, NULL) : NULL;
 	for (int i = 0; i < n; i++)
 		Py_DECREF(args[i]);
 	if (gdl_forked_child()) {
 		/* Its Python code forked: Go must not go on in this child. */
 		Py_XDECREF(got);
+		Py_DECREF(callable);
 		PyErr_Clear();
 		PyGILState_Release(g);
 		return -2;
 	}
+	if (expired(cb)) {
+		/* The owner returned while the callable ran: what it returned or raised has no one to go to. */
+		Py_XDECREF(got);
+		Py_DECREF(callable);
+		PyErr_Clear();
+		PyGILState_Release(g);
+		return -3;
+	}
+	Py_DECREF(callable); /* the owner, not expired, still holds it */
 	if (got != NULL) {
 		c->fn = r;
 		c->nborrowed = 0;

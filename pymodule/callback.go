@@ -1,5 +1,6 @@
 package pymodule
 
+// #include <pthread.h>
 // #include <stdlib.h>
 // #include "module.h"
 import "C"
@@ -22,10 +23,17 @@ import (
 // came with returned (a Go function kept it): the Python callable is no
 // longer the call's to use, and nothing is called. A callback whose Go
 // function type has no error result returns only zero values then. A call
-// of the callback already under way when the call returns is not stopped:
-// a function joins the goroutines that call its callbacks before it
-// returns.
+// of the callback under way when the call returns gets it too: one that
+// waited for the GIL calls nothing, and what a callable that was running
+// returned or raised is dropped.
 var ErrCallbackExpired = errors.New("pymodule: a callback was called after the call it came with returned")
+
+// ErrCallbackThread is the error of a callback called from another
+// goroutine than its call's while the call holds the GIL: it could run only
+// once the call returned, and a call that waits for that goroutine would
+// wait forever. Bind such a function [Function.WithoutGIL], or call the
+// callback from the function's own goroutine.
+var ErrCallbackThread = errors.New("pymodule: a callback of a call that holds the GIL was called from another goroutine")
 
 // errCallbackRaised is the error a callback returns when its Python code
 // raised: the bound call raises that exception when it returns, whatever its
@@ -124,7 +132,9 @@ type callbackState struct {
 	plan     *callbackPlan
 	owner    *call
 	callable capsule.Object
-	expired  atomic.Bool
+	expired  atomic.Int32 // C reads it too, with the GIL held (gdl_callback_call.expired)
+	thread   C.pthread_t  // the call's thread
+	holdsGIL bool         // the call holds the GIL while Go runs
 }
 
 // The callbacks of the calls running, by call, to expire when each returns:
@@ -138,7 +148,7 @@ var (
 // callbackValue makes the Go function value a callback parameter of call c
 // gets for the Python callable o.
 func (cb *callbackPlan) callbackValue(c *call, o capsule.Object) reflect.Value {
-	st := &callbackState{plan: cb, owner: c, callable: o}
+	st := &callbackState{plan: cb, owner: c, callable: o, thread: C.pthread_self(), holdsGIL: !bool(c.fn.release_gil)}
 	activeMu.Lock()
 	active[c] = append(active[c], st)
 	activeMu.Unlock()
@@ -152,7 +162,7 @@ func expireCallbacks(c *call) {
 	delete(active, c)
 	activeMu.Unlock()
 	for _, st := range states {
-		st.expired.Store(true)
+		st.expired.Store(1)
 	}
 }
 
@@ -171,11 +181,14 @@ func (st *callbackState) invoke(args []reflect.Value) []reflect.Value {
 		}
 		return out
 	}
-	if st.expired.Load() {
+	if st.expired.Load() != 0 {
 		return fail(ErrCallbackExpired)
 	}
 	if capsule.Forked() {
 		panic(forkedInCallback)
+	}
+	if st.holdsGIL && C.pthread_equal(C.pthread_self(), st.thread) == 0 {
+		return fail(ErrCallbackThread)
 	}
 	cc := (*C.gdl_callback_call)(C.calloc(1, C.sizeof_gdl_callback_call))
 	c := (*call)(C.malloc(C.sizeof_gdl_call)) // not from the call's spare list: this thread may not hold the GIL
@@ -187,7 +200,7 @@ func (st *callbackState) invoke(args []reflect.Value) []reflect.Value {
 	defer C.free(unsafe.Pointer(cc))
 	defer C.free(unsafe.Pointer(c))
 	*cc = C.gdl_callback_call{args: cb.cargs, results: cb.cresults, callable: (*C.PyObject)(st.callable),
-		owner: st.owner, c: c}
+		owner: st.owner, c: c, expired: (*C.int32_t)(unsafe.Pointer(&st.expired))}
 	c.nout = 0
 	for j := range args {
 		c.results[j].present = false
@@ -199,6 +212,8 @@ func (st *callbackState) invoke(args []reflect.Value) []reflect.Value {
 		}
 	}
 	switch C.gdl_callback_invoke(cc) {
+	case -3:
+		return fail(ErrCallbackExpired)
 	case -2:
 		panic(forkedInCallback)
 	case -1:
@@ -243,6 +258,11 @@ func (cb *callbackPlan) encode(c *call, j int, a reflect.Value) error {
 				return err
 			}
 			arr = arrayOf(b, t.Shape, t.DType)
+		} else if o.pin != nil { // a slice, pinned: the callable sees the Go memory itself
+			var err error
+			if arr, err = o.pin(a.UnsafePointer(), a.Len()); err != nil {
+				return err
+			}
 		} else {
 			arr = a.Interface().(Array)
 		}

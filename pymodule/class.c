@@ -13,7 +13,8 @@ typedef struct {
 	PyObject_HEAD
 	int32_t class_id;
 	int32_t slot;
-	const gdl_call *borrower; /* the call that released the GIL while it holds the instance, or NULL */
+	const gdl_call *borrower;    /* the running call that holds the instance (gdl_instance_check), or NULL */
+	unsigned long borrower_thread; /* the thread borrower runs on */
 	PyObject *weakrefs;
 } gdl_instance;
 
@@ -250,19 +251,30 @@ int gdl_class_set(int32_t id, const char *name, PyObject *value) {
 	return 0;
 }
 
+/*
+ * A call that may let other threads run before it returns (it releases the
+ * GIL, or calls Python callbacks, whose code may release it) holds its
+ * instances until it returns. Another thread's call that takes one of them
+ * is refused: two Go calls would run on one value at once. A call on the
+ * holder's own thread is a callback's, made while the holder's Go code
+ * waits for the callback to return, and is let through.
+ */
 int gdl_instance_check(const gdl_param *p, PyObject *o, gdl_call *c, gdl_value *v) {
 	gdl_class *cls = &classes[p->class_id];
 	if (!Py_IS_TYPE(o, cls->type))
 		return -1;
 	gdl_instance *inst = (gdl_instance *)o;
-	if (inst->borrower != NULL && inst->borrower != c) {
+	unsigned long thread = PyThread_get_thread_ident();
+	if (inst->borrower != NULL && inst->borrower != c && inst->borrower_thread != thread) {
 		PyErr_Format(PyExc_RuntimeError,
-		             "%s(): argument '%s': the %s is in use by a call that released the GIL on another thread",
-		             c->fn->qualname, p->name, cls->type->tp_name);
+		             "%s(): argument '%s': the %s is in use by %s() on another thread, which released the GIL or "
+		             "runs a Python callback",
+		             c->fn->qualname, p->name, cls->type->tp_name, inst->borrower->fn->qualname);
 		return -2;
 	}
-	if (c->fn->release_gil && inst->borrower == NULL) {
+	if (c->fn->holds_instances && inst->borrower == NULL) {
 		inst->borrower = c;
+		inst->borrower_thread = thread;
 		c->borrowed[c->nborrowed++] = o;
 	}
 	v->v.i32 = inst->slot;

@@ -28,16 +28,16 @@ import (
 // the class's instances (TypeError for anything else, None only for an
 // [Optional]).
 //
-// A call that releases the GIL ([Function.WithoutGIL]) holds each instance
-// it takes until it returns: any other call that takes one of them
-// meanwhile, from another thread or from the holding call's own callbacks,
-// does not wait but raises RuntimeError (as PyO3's "already borrowed"):
-// "<function>(): argument '<parameter>': the <module>.<Class> is in use by a
-// call that released the GIL on another thread". That includes the repr,
-// ==, hash, properties and pickling, which are calls of the class's Go
-// functions. Calls that hold the GIL hold no instance: they run one after
-// the other, but while one of them runs a callback, Python code may let
-// another thread call into the same value.
+// A call that may let other threads run before it returns (one that
+// releases the GIL, [Function.WithoutGIL], or has a callback parameter)
+// holds each instance it takes until it returns: a call on another thread
+// that takes one of them meanwhile does not wait but raises RuntimeError (as
+// PyO3's "already borrowed"): "<function>(): argument '<parameter>': the
+// <module>.<Class> is in use by <holder>() on another thread, which released
+// the GIL or runs a Python callback". That includes the repr, ==, hash,
+// properties and pickling, which are calls of the class's Go functions. A
+// call on the holder's own thread is one of its callbacks, made while the
+// holder's Go code waits, and goes through.
 //
 // The class is final: Python cannot subclass it (TypeError), nor set
 // attributes on it or its instances.

@@ -102,6 +102,7 @@ typedef struct {
 	PyObject *result_enums[GDL_BIND_MAX_RESULTS]; /* an int result of an enum's Go type: its IntEnum */
 	int return_as;
 	bool release_gil;
+	bool holds_instances; /* it may let other threads run before it returns (release_gil, or callbacks) */
 	char *name;       /* its Python name: "clip_", "update" */
 	char *qualname;   /* "clip_", "Accumulator.update" */
 	char *class_name; /* a method's class, "rowstats.Accumulator"; NULL for a function */
@@ -240,9 +241,18 @@ typedef struct {
 	gdl_call *owner;
 	gdl_call *c;
 	PyObject *returned; /* what the callable returned, whose values c's arguments may point into */
+	/*
+	 * Non-zero once owner returned (Go's callbackState.expired, read with the
+	 * GIL held): from then on neither owner nor callable may be touched.
+	 */
+	const int32_t *expired;
 } gdl_callback_call;
 
-/* gdl_callback_invoke is a callback's call: 0; -1, the exception set aside in the owner; -2 in a forked child. */
+/*
+ * gdl_callback_invoke is a callback's call: 0; -1, the exception set aside in
+ * the owner; -2 in a forked child; -3 when the owner returned before the
+ * callback had the GIL, or while its Python code ran (nothing set aside).
+ */
 int gdl_callback_invoke(gdl_callback_call *cb);
 
 /* gdl_callback_done lets go of what the callable returned, once Go has read its values. */

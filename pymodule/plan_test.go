@@ -32,6 +32,9 @@ func TestPlanRefusals(t *testing.T) {
 		{"slice annotation", Def("f", "x: tensor[float32]", F1(func([]float64) {}), ""),
 			"parameter x: a Go []float64 takes a 1-D C-contiguous float64 tensor: its annotation may only be tensor[writable]"},
 		{"slice of int", Def("f", "x", F1(func([]int) {}), ""), "parameter x: a Go []int cannot come from Python"},
+		{"nan default", Def("f", "x=nan", F1(func(float64) {}), ""), "parameter x: default nan: a NaN default cannot be shown"},
+		{"bad default", Def("f", "x=1.5", F1(func(int) {}), ""), "parameter x: default 1.5 is not an int"},
+		{"None default", Def("f", "x=None", F1(func(int) {}), ""), "parameter x: default None needs an Optional parameter"},
 		{"dtype", Def("f", "x: tensor[float33]", F1(func(Tensor) {}), ""), `parameter x: unknown dtype "float33"`},
 		{"device", Def("f", "x: tensor[device=tpu9]", F1(func(Tensor) {}), ""), `parameter x: unknown device "tpu9"`},
 		{"required after default", Def("f", "*, a=1, b", F2(func(int, int) {}), ""),
@@ -47,6 +50,17 @@ func TestPlanRefusals(t *testing.T) {
 				t.Errorf("plan(%s) = %v, want an error containing %q", tt.name, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestStubRefusesWhatNewRefuses: a stub is never written for a description
+// the import would refuse.
+func TestStubRefusesWhatNewRefuses(t *testing.T) {
+	type point struct{ X, Y float64 }
+	for _, it := range []Item{Def("f", "x=None", F1(func(int) {}), ""), Const("P", point{}), Const("N", nil)} {
+		if _, err := (&Module{Name: "m", Items: []Item{it}}).Stub(); err == nil {
+			t.Errorf("Stub of %+v: no error", it)
+		}
 	}
 }
 

@@ -402,6 +402,9 @@ func plan(f Function, sc *scope) (*binding, error) {
 		}
 		if p.HasDefault {
 			required = false
+			if err := bp.checkDefault(); err != nil {
+				return nil, fmt.Errorf("parameter %s: %v", p.Name, err)
+			}
 		} else if !required {
 			return nil, fmt.Errorf("parameter %s: a required keyword-only parameter after one with a default is not supported", p.Name)
 		}
@@ -541,6 +544,7 @@ func (b *binding) cStruct() *C.gdl_bound {
 	cb.ntensors = C.int(len(b.tensors))
 	cb.nresults = C.int(len(b.results))
 	cb.release_gil = C.bool(b.releaseGIL)
+	cb.holds_instances = C.bool(b.releaseGIL || b.callbacks)
 	cb.return_as = C.int(b.returnAs)
 	for j, k := range b.results {
 		cb.results[j] = C.uint8_t(k)
@@ -579,7 +583,7 @@ func (b *binding) cStruct() *C.gdl_bound {
 			positional++
 		}
 		if p.hasDflt {
-			if err := p.setDefault(cp); err != nil {
+			if err := p.setDefault(cp, true); err != nil {
 				msg := C.CString(fmt.Sprintf("%s: parameter %s: %v", b.qualname(), p.name, err))
 				C.gdl_import_error(msg)
 				C.free(unsafe.Pointer(msg))
@@ -652,7 +656,8 @@ func fail(c *call, exc capsule.Exception, msg string) {
 }
 
 // goPackages are the prefixes Go packages put on their errors: a Python user never sees them.
-var goPackages = strings.NewReplacer("consumer: ", "", "producer: ", "", "dlpack: ", "", "capsule: ", "", "ops: ", "")
+var goPackages = strings.NewReplacer("consumer: ", "", "producer: ", "", "dlpack: ", "", "capsule: ", "", "ops: ", "",
+	"pymodule: ", "")
 
 // godlpackBindCall runs the Go function of a call: its tensor arguments that
 // failed their parameter's spec in C (converted, or refused in words), the

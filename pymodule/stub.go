@@ -46,8 +46,7 @@ func (m *Module) Main() {
 // tensors as the module's Tensor, the classes Tensor, DType and Device.
 // Tensor parameters are typed by a protocol of __dlpack__, which NumPy
 // arrays, PyTorch tensors and every DLPack producer satisfy. Its error is
-// what [New] would refuse of the description, but for what only New
-// converts: the defaults and the constants' values.
+// what [New] would refuse of the description.
 func (m *Module) Stub() (string, error) {
 	items := m.Items
 	sc, err := scopeOf(m.Name, items)
@@ -75,6 +74,9 @@ func (m *Module) Stub() (string, error) {
 		case *ExceptionClass:
 			def = it.stub()
 		case Constant:
+			if it.value == nil || scalarKind(reflect.TypeOf(it.value)) == kindNone {
+				return "", fmt.Errorf("%s: constant %s: a Go %T cannot go to Python", m.Name, it.name, it.value)
+			}
 			def = it.stub()
 		}
 		defs = append(defs, def)

@@ -123,7 +123,7 @@ type cBytes struct {
 
 // encoder returns the function that writes result j of a call from an R.
 func encoder[R any](b *binding, j int) func(*call, R) error {
-	k, pin, size, class := b.results[j], b.outs[j].pin, kinds[b.results[j]].size, b.outs[j].class
+	k, pin, size, class, enum := b.results[j], b.outs[j].pin, kinds[b.results[j]].size, b.outs[j].class, b.outs[j].enum
 	release := b.releaseGIL
 	return func(c *call, r R) error {
 		v := &c.results[j]
@@ -175,11 +175,34 @@ func encoder[R any](b *binding, j int) func(*call, R) error {
 			}
 			*(*capsule.Object)(dst) = o
 		default:
+			if enum != nil && !enum.has(intOf(k, src)) {
+				return capsule.Errorf(capsule.ValueError, "returned %d, which is no member of %s", intOf(k, src),
+					enum.name)
+			}
 			copyValue(dst, src, size)
 		}
 		v.present = true
 		return nil
 	}
+}
+
+// intOf reads the integer of kind k at p, as an int64 (a uint64 past its range wraps, and matches no member).
+func intOf(k kind, p unsafe.Pointer) int64 {
+	switch k {
+	case kindInt8:
+		return int64(*(*int8)(p))
+	case kindInt16:
+		return int64(*(*int16)(p))
+	case kindInt32:
+		return int64(*(*int32)(p))
+	case kindUint8:
+		return int64(*(*uint8)(p))
+	case kindUint16:
+		return int64(*(*uint16)(p))
+	case kindUint32:
+		return int64(*(*uint32)(p))
+	}
+	return *(*int64)(p) // int64, uint64
 }
 
 // dropper returns what lets go of result j when it will not reach Python
@@ -205,8 +228,21 @@ type sliceHeader struct {
 	len, cap int
 }
 
-// setDefault stores p's default, converted once, in its C parameter.
-func (p *param) setDefault(cp *C.gdl_param) error {
+// checkDefault says what is wrong with p's default, without Python: what
+// setDefault would refuse, for a plan that is only a stub's.
+func (p *param) checkDefault() error {
+	cp := (*C.gdl_param)(C.calloc(1, C.sizeof_gdl_param))
+	defer C.free(unsafe.Pointer(cp))
+	err := p.setDefault(cp, false)
+	if err == nil && (p.kind == kindString || p.kind == kindBytes) && cp.dflt.present {
+		C.free(unsafe.Pointer((*cBytes)(unsafe.Pointer(&cp.dflt.v)).p))
+	}
+	return err
+}
+
+// setDefault stores p's default, converted once, in its C parameter; an
+// object parameter's None only when python says the interpreter runs.
+func (p *param) setDefault(cp *C.gdl_param, python bool) error {
 	cp.has_default = true
 	d := strings.TrimSpace(p.dflt)
 	dst := unsafe.Pointer(&cp.dflt.v)
@@ -215,6 +251,9 @@ func (p *param) setDefault(cp *C.gdl_param) error {
 			return fmt.Errorf("default None needs an Optional parameter")
 		}
 		cp.dflt.present = C.bool(p.kind == kindObject)
+		if !python {
+			return nil
+		}
 		*(*unsafe.Pointer)(dst) = unsafe.Pointer(C.gdl_none()) // an object parameter's None; immortal enough: never dropped
 		return nil
 	}
@@ -255,6 +294,10 @@ func (p *param) setDefault(cp *C.gdl_param) error {
 		f, err := strconv.ParseFloat(strings.ReplaceAll(d, "_", ""), 64)
 		if err != nil && !math.IsInf(f, 0) {
 			return bad(err)
+		}
+		if math.IsNaN(f) { // inspect.signature reads literals and names, and NaN is neither
+			return fmt.Errorf("default %s: a NaN default cannot be shown in the signature; take an Optional "+
+				"parameter and use NaN when it is None", d)
 		}
 		if p.kind == kindFloat32 {
 			*(*float32)(dst) = float32(f)

@@ -151,6 +151,17 @@ var classItems = []pymodule.Item{
 		return fmt.Errorf("wrapped: %w", CounterError)
 	}), "Raise CounterError through a wrapped error."),
 	pymodule.Def("spin_with", "f, n: int", pymodule.F2RE(spinWith), "Call f n times without the GIL.").WithoutGIL(),
+	pymodule.Def("slice_callback", "f, /", pymodule.F1RE(sliceCallback), "f of [1, 2, 3] (a []float64); its first element after."),
+	pymodule.Def("wait_for_goroutine", "f, /", pymodule.F1E(waitForGoroutine),
+		"Call f from another goroutine and wait for it, holding the GIL."),
+	pymodule.Def("wait_for_goroutine_free", "f, /", pymodule.F1E(waitForGoroutine),
+		"Call f from another goroutine and wait for it, without the GIL.").WithoutGIL(),
+	pymodule.Def("call_late", "f, /", pymodule.F1(callLate),
+		"Call f from a goroutine, and return 5 ms later, without waiting for it.").WithoutGIL(),
+	pymodule.Def("late_error", "", pymodule.F0R(lateError), "What the goroutine call_late started got from f."),
+	pymodule.Def("nap", "seconds: float", pymodule.F1(func(s float64) { time.Sleep(time.Duration(s * float64(time.Second))) }),
+		"Sleep without the GIL.").WithoutGIL(),
+	pymodule.Def("bad_mode", "", pymodule.F0R(func() Mode { return 7 }), "A Mode no member has."),
 }
 
 func dot(a, b []float64) (float64, error) {
@@ -197,6 +208,27 @@ func callKept() (int64, error) {
 	}
 	return kept()
 }
+
+func sliceCallback(f func([]float64) error) (float64, error) {
+	s := []float64{1, 2, 3}
+	err := f(s)
+	return s[0], err
+}
+
+func waitForGoroutine(f func() error) error {
+	done := make(chan error)
+	go func() { done <- f() }()
+	return <-done
+}
+
+var late = make(chan string, 1)
+
+func callLate(f func() error) {
+	go func() { late <- fmt.Sprint(f()) }()
+	time.Sleep(5 * time.Millisecond)
+}
+
+func lateError() string { return <-late }
 
 func spinWith(f func(int64) (int64, error), n int64) (int64, error) {
 	var sum int64

@@ -179,7 +179,7 @@ def test_a_call_without_the_gil_holds_its_instance() -> None:
                 c.spin(n)
                 done.append(1)
             except RuntimeError as e:
-                if "in use by a call that released the GIL" not in str(e):
+                if "in use by Counter.spin() on another thread" not in str(e):
                     errors.append(e)
                 refused.append(1)
             except BaseException as e:  # noqa: BLE001
@@ -256,10 +256,10 @@ def test_a_callback_reentering_its_instance() -> None:
     # The first element: add makes the total 1 and returns it, which each adds (2); the second: add makes it 3,
     # which each adds (6).
     assert c.total == 6
-    # Without the GIL, the method holds its instance: the callback's call is refused, and that error reaches the
-    # caller.
-    with pytest.raises(RuntimeError, match="in use by a call that released the GIL"):
-        c.each_free(np.ones(2), lambda v: c.add(np.ones(1)))
+    # Without the GIL too: the method holds its instance against other threads, but a callback on its own thread
+    # runs while the method's Go code waits for it.
+    c.each_free(np.ones(2), lambda v: c.add(np.ones(1)))
+    assert c.total == 30  # add makes 7, which each adds (14); add makes 15, which each adds (30)
 
 
 def test_a_callback_kept_after_its_call_returned() -> None:
@@ -352,3 +352,75 @@ def test_a_writable_torch_tensor_that_requires_grad_is_refused_naming_the_argume
     with pytest.raises(BufferError, match=r"^fill\(\): argument 'x': Can't export tensors that require gradient") as e:
         b.fill(torch.ones(3, dtype=torch.float64, requires_grad=True))
     assert isinstance(e.value.__cause__, BufferError)  # torch's own, raised from
+
+
+# ---- callbacks and instances across threads ----
+
+
+def test_a_slice_parameter_of_a_callback_is_the_go_memory() -> None:
+    def double(t: Any) -> None:
+        a = np.from_dlpack(t)
+        assert a.tolist() == [1.0, 2.0, 3.0]
+        a *= 2
+
+    assert b.slice_callback(double) == 2.0  # the callable wrote the Go slice
+
+
+def test_a_callback_from_another_goroutine_of_a_call_that_holds_the_gil_is_refused_at_once() -> None:
+    # It could run only once the call returned, and the call waits for it: refused, never a hang.
+    with pytest.raises(RuntimeError, match=r"^wait_for_goroutine\(\): a callback of a call that holds the GIL was "
+                                           r"called from another goroutine$"):
+        b.wait_for_goroutine(lambda: None)
+    seen = []
+    b.wait_for_goroutine_free(lambda: seen.append(threading.get_ident()))  # without the GIL it runs
+    assert seen and seen[0] != threading.get_ident()
+
+
+def test_a_callback_still_running_when_its_call_returns_reaches_no_one() -> None:
+    import time
+
+    def slow() -> None:
+        time.sleep(0.05)
+        raise KeyError("late")
+
+    b.call_late(slow)  # returns while slow sleeps
+    b.nap(0.1)  # the KeyError is no one's: never this call's
+    assert b.late_error() == "pymodule: a callback was called after the call it came with returned"
+
+
+def test_a_call_with_callbacks_holds_its_instance_against_other_threads() -> None:
+    c = Counter("held")
+    started, errors = threading.Event(), []
+
+    def other() -> None:
+        started.wait()
+        try:
+            c.spin(10)
+        except RuntimeError as e:
+            errors.append(str(e))
+
+    th = threading.Thread(target=other)
+    th.start()
+
+    def callback(v: float) -> float:
+        started.set()
+        th.join()  # the other thread's call runs while this callback waits
+        return v
+
+    c.each(np.ones(1), callback)
+    assert errors == ["Counter.spin(): argument 'self': the bindtest.Counter is in use by Counter.each() on another "
+                      "thread, which released the GIL or runs a Python callback"]
+    # On the call's own thread, a callback's calls on the instance go through, with the GIL or without it.
+    c.each_free(np.ones(2), lambda v: c.add(np.ones(1)))
+
+
+def test_an_enum_result_no_member_has_is_a_value_error_naming_the_function() -> None:
+    with pytest.raises(ValueError, match=r"^bad_mode\(\): returned 7, which is no member of Mode$"):
+        b.bad_mode()
+
+
+def test_an_expired_callback_names_no_go_package() -> None:
+    b.keep(lambda: 1)
+    with pytest.raises(RuntimeError, match=r"^call_kept\(\): a callback was called after the call it came with "
+                                           r"returned$"):
+        b.call_kept()
