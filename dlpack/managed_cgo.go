@@ -11,4 +11,8 @@ import "C"
 // package that calls C code; the deleter may run any code its producer
 // chose. Without cgo there is no Delete: Go cannot call a C function
 // pointer.
-func (m Managed) Delete() { C.gdl_managed_delete(m.Pointer, C.bool(m.Versioned)) }
+func (m Managed) Delete() {
+	if m.Pointer != nil { // a borrowed view's zero Managed: no call into C
+		C.gdl_managed_delete(m.Pointer, C.bool(m.Versioned))
+	}
+}

@@ -203,7 +203,7 @@ func (st *callbackState) invoke(args []reflect.Value) []reflect.Value {
 		owner: st.owner, c: c, expired: (*C.int32_t)(unsafe.Pointer(&st.expired))}
 	c.nout = 0
 	for j := range args {
-		c.results[j].present = false
+		c.results[j].present, c.results[j].by_slot = false, false
 	}
 	for j, a := range args {
 		if err := cb.encode(c, j, a); err != nil {

@@ -84,10 +84,25 @@ PyObject *gdl_instance_take(int32_t id, int32_t slot) {
 	return (PyObject *)o;
 }
 
+gdl_slot gdl_dead[GDL_DEAD_BATCH];
+int32_t gdl_ndead;
+
+void gdl_slot_bury(int32_t id, int32_t slot) {
+	gdl_dead[gdl_ndead++] = (gdl_slot){id, slot};
+	if (gdl_ndead == GDL_DEAD_BATCH)
+		godlpackClassReleaseDead();
+}
+
+void gdl_slot_drop(int32_t id, int32_t slot) {
+	gdl_class *c = &classes[id];
+	if (slot >= c->nobjects || c->objects[slot] == NULL)
+		gdl_slot_bury(id, slot);
+}
+
 /*
- * An instance's death lets go of its Go value (godlpackClassRelease), unless
- * the process is a forked child, where Go must not run: there the value is
- * kept, as a child's owners leak.
+ * An instance's death lets go of its Go value, in a batch (gdl_slot_bury),
+ * unless the process is a forked child, where Go must not run: there the
+ * value is kept, as a child's owners leak.
  */
 static void instance_dealloc(gdl_instance *o) {
 	PyTypeObject *type = Py_TYPE(o);
@@ -97,7 +112,7 @@ static void instance_dealloc(gdl_instance *o) {
 	if (o->slot < c->nobjects && c->objects[o->slot] == (PyObject *)o)
 		c->objects[o->slot] = NULL;
 	if (!gdl_forked_child())
-		godlpackClassRelease(o->class_id, o->slot);
+		gdl_slot_bury(o->class_id, o->slot);
 	PyObject_Free(o);
 	Py_DECREF(type);
 }

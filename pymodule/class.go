@@ -224,7 +224,7 @@ func (t *classTable) release(s int32) {
 }
 
 // The tables of the library's classes, by C id: the library's, not a
-// module's, since C names a class by its id alone (godlpackClassRelease,
+// module's, since C names a class by its id alone (godlpackClassReleaseDead,
 // from a deallocator with no module at hand), and a later module's functions
 // take and return the classes of earlier ones.
 var (
@@ -242,30 +242,59 @@ func (t *classTable) instanceOf(p unsafe.Pointer, release bool) (capsule.Object,
 		g := C.PyGILState_Ensure()
 		defer C.PyGILState_Release(g)
 	}
-	s, held := t.index[p]
-	if !held {
-		var err error
-		if s, err = t.hold(p); err != nil {
-			return nil, err
-		}
+	s, err := t.slotOf(p)
+	if err != nil {
+		return nil, err
 	}
 	o := C.gdl_instance_take(C.int32_t(t.id), C.int32_t(s))
 	if o == nil {
-		if !held {
-			t.release(s)
-		}
+		C.gdl_slot_drop(C.int32_t(t.id), C.int32_t(s))
 		return nil, capsule.PythonError("making an instance of " + t.def.name)
 	}
 	return capsule.Object(o), nil
 }
 
-// godlpackClassRelease is the death of the instance of class id in slot:
-// its Go value is let go.
+// slotOf returns the slot of p, a value of the class, holding it in a new
+// one if none does. A slot whose instance died and whose
+// value is in the batch waiting to be let go (gdl_dead) is taken out of it:
+// its value gets a new instance. The GIL is held.
+func (t *classTable) slotOf(p unsafe.Pointer) (int32, error) {
+	if s, held := t.index[p]; held {
+		unbury(t.id, s)
+		return s, nil
+	}
+	return t.hold(p)
+}
+
+// unbury takes class id's slot out of the batch of dead ones, if it is there.
+func unbury(id, slot int32) {
+	dead := unsafe.Slice((*C.gdl_slot)(unsafe.Pointer(&C.gdl_dead[0])), C.GDL_DEAD_BATCH)[:C.gdl_ndead]
+	for i := range dead {
+		if int32(dead[i].class_id) == id && int32(dead[i].slot) == slot {
+			dead[i] = dead[len(dead)-1]
+			C.gdl_ndead--
+			return
+		}
+	}
+}
+
+// releaseDead lets go of the values whose instances died (gdl_dead). The
+// GIL is held.
+func releaseDead() {
+	dead := unsafe.Slice((*C.gdl_slot)(unsafe.Pointer(&C.gdl_dead[0])), C.GDL_DEAD_BATCH)[:C.gdl_ndead]
+	for _, d := range dead {
+		tableOf(int32(d.class_id)).release(int32(d.slot))
+	}
+	C.gdl_ndead = 0
+}
+
+// godlpackClassReleaseDead is a full batch of dead instances: their Go
+// values are let go.
 //
-//export godlpackClassRelease
-func godlpackClassRelease(id, slot C.int32_t) {
+//export godlpackClassReleaseDead
+func godlpackClassReleaseDead() {
 	defer func() { _ = recover() }() // a dealloc cannot fail; a table is never wrong here
-	tableOf(int32(id)).release(int32(slot))
+	releaseDead()
 }
 
 // make makes the class in module m (named module), once each of its

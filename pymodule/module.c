@@ -528,8 +528,16 @@ PyObject *gdl_convert_result(const gdl_bound *b, gdl_call *c, int j) {
 			Py_RETURN_NONE;
 		v->present = false;
 		return convert_tensor(b, &c->out[v->v.index]);
+	case GDL_KIND_INSTANCE:
 	case GDL_KIND_OBJECT:
-	case GDL_KIND_INSTANCE: /* Go made the instance with the GIL: a new reference */
+		if (v->present && v->by_slot) { /* an instance Go held in its slot, whose object is made here */
+			v->present = false;
+			o = gdl_instance_take(v->v.inst.class_id, v->v.inst.slot);
+			if (o == NULL)
+				gdl_slot_drop(v->v.inst.class_id, v->v.inst.slot);
+			return o;
+		}
+		/* An object, or an instance Go made with the GIL: a new reference. */
 		if (!v->present || v->v.o == NULL)
 			Py_RETURN_NONE;
 		v->present = false;
@@ -548,8 +556,13 @@ void gdl_drop_results(const gdl_bound *b, gdl_call *c, int j) {
 		case GDL_KIND_STRING:
 		case GDL_KIND_BYTES: free((void *)v->v.s.p); break;
 		case GDL_KIND_TENSOR: gdl_source_release(&c->out[v->v.index].src); break;
+		case GDL_KIND_INSTANCE:
 		case GDL_KIND_OBJECT:
-		case GDL_KIND_INSTANCE: gdl_drop_keeping_error(v->v.o); break;
+			if (v->by_slot)
+				gdl_slot_drop(v->v.inst.class_id, v->v.inst.slot);
+			else
+				gdl_drop_keeping_error(v->v.o);
+			break;
 		}
 		v->present = false;
 	}
@@ -661,7 +674,7 @@ static PyObject *call_with(const gdl_bound *b, PyObject **slots, gdl_call *c) {
 		return gdl_fork_error();
 	}
 	for (int j = 0; j < b->nresults; j++)
-		c->results[j].present = false;
+		c->results[j].present = c->results[j].by_slot = false;
 	if (b->release_gil) {
 		c->repair = gdl_preemption_suspect();
 		Py_BEGIN_ALLOW_THREADS

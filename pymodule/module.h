@@ -41,8 +41,12 @@ typedef struct {
 		} s;
 		PyObject *o;
 		int32_t index;
+		struct {
+			int32_t class_id, slot;
+		} inst; /* an instance result Go names by its value's slot, for C to make its object (by_slot) */
 	} v;
 	bool present; /* false for an optional argument that was None or not passed */
+	bool by_slot; /* an instance result in v.inst rather than v.o */
 } gdl_value;
 
 /*
@@ -311,6 +315,25 @@ int gdl_class_set(int32_t id, const char *name, PyObject *value);
 
 /* gdl_instance_take returns the instance of class id holding slot's Go value: the one there is, or a new one. */
 PyObject *gdl_instance_take(int32_t id, int32_t slot);
+
+/*
+ * The slots whose instances died, whose Go values Go lets go of in a batch
+ * (godlpackClassReleaseDead), when the batch is full or at the start of the
+ * next call that holds the GIL, rather than by a call into Go at each death.
+ * Read and written with the GIL held.
+ */
+#define GDL_DEAD_BATCH 64
+typedef struct {
+	int32_t class_id, slot;
+} gdl_slot;
+extern gdl_slot gdl_dead[GDL_DEAD_BATCH];
+extern int32_t gdl_ndead;
+
+/* gdl_slot_bury puts the slot of a value no instance holds in the batch. */
+void gdl_slot_bury(int32_t id, int32_t slot);
+
+/* gdl_slot_drop buries slot unless an instance holds its value: a by_slot result that will not reach Python. */
+void gdl_slot_drop(int32_t id, int32_t slot);
 
 /*
  * gdl_instance_check reads instance argument o of parameter p into v (its

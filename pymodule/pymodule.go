@@ -677,6 +677,9 @@ func godlpackBindCall(c *call) {
 	if b.callbacks {
 		defer expireCallbacks(c)
 	}
+	if C.gdl_ndead != 0 && !b.releaseGIL { // the GIL is held: let go of the values of instances that died
+		releaseDead()
+	}
 	if bool(c.repair) && b.releaseGIL {
 		preempt.Restore() // the GIL is released for work the runtime must be able to preempt, on a suspect thread
 	}

@@ -169,11 +169,21 @@ func encoder[R any](b *binding, j int) func(*call, R) error {
 			if p == nil {
 				return nil // None
 			}
+			if !release { // the GIL is held: the value's slot is enough, and C makes the object once Go returns
+				s, err := class.table.slotOf(p)
+				if err != nil {
+					return err
+				}
+				*(*[2]int32)(dst) = [2]int32{class.table.id, s}
+				v.by_slot = true
+				break
+			}
 			o, err := class.table.instanceOf(p, release)
 			if err != nil {
 				return err
 			}
 			*(*capsule.Object)(dst) = o
+			v.by_slot = false
 		default:
 			if enum != nil && !enum.has(intOf(k, src)) {
 				return capsule.Errorf(capsule.ValueError, "returned %d, which is no member of %s", intOf(k, src),

@@ -161,6 +161,10 @@ var classItems = []pymodule.Item{
 	pymodule.Def("late_error", "", pymodule.F0R(lateError), "What the goroutine call_late started got from f."),
 	pymodule.Def("nap", "seconds: float", pymodule.F1(func(s float64) { time.Sleep(time.Duration(s * float64(time.Second))) }),
 		"Sleep without the GIL.").WithoutGIL(),
+	pymodule.Def("stash", "c, /", pymodule.F1(func(c *Counter) { stashed = c }), "Keep c in Go."),
+	pymodule.Def("unstash", "", pymodule.F0R(func() *Counter { return stashed }), "The Counter stash kept."),
+	pymodule.Def("unstash_free", "", pymodule.F0R(func() *Counter { return stashed }),
+		"The Counter stash kept, without the GIL.").WithoutGIL(),
 	pymodule.Def("bad_mode", "", pymodule.F0R(func() Mode { return 7 }), "A Mode no member has."),
 }
 
@@ -220,6 +224,8 @@ func waitForGoroutine(f func() error) error {
 	go func() { done <- f() }()
 	return <-done
 }
+
+var stashed *Counter
 
 var late = make(chan string, 1)
 

@@ -424,3 +424,17 @@ def test_an_expired_callback_names_no_go_package() -> None:
     with pytest.raises(RuntimeError, match=r"^call_kept\(\): a callback was called after the call it came with "
                                            r"returned$"):
         b.call_kept()
+
+
+def test_a_value_whose_instance_died_gets_a_new_one_that_lasts() -> None:
+    # An instance's death lets go of its Go value in a batch, later (a call that holds the GIL lets go of the batch
+    # first); a value Go kept and returns before then gets a new instance, which the batch must not let go of.
+    c = Counter("kept", 2.0)
+    b.stash(c)
+    del c
+    gc.collect()
+    revived = b.unstash_free()
+    for i in range(300):  # many deaths: the batch of dead slots is let go of more than once
+        Counter(str(i))
+    b.collect()
+    assert revived.name == "kept" and revived.total == 2.0 and b.unstash() is revived
