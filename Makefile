@@ -139,10 +139,11 @@ MEMCHECK_ENV = LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print
 	ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:log_path=$(CURDIR)/$(MEMCHECK)/asan
 memcheck: $(PY)
 	$(PY) -m pip install --quiet ".[test]"
-	rm -rf $(MEMCHECK) && mkdir -p $(MEMCHECK)/godlpack
+	rm -rf $(MEMCHECK) && mkdir -p $(MEMCHECK)
+	cp -R python/godlpack $(MEMCHECK)/
+	rm -rf $(MEMCHECK)/godlpack/_core* $$(find $(MEMCHECK)/godlpack -name __pycache__)
 	go build -asan -buildmode=c-shared -o $(MEMCHECK)/godlpack/_core$(EXT_SUFFIX) ./pyext
 	rm -f $(MEMCHECK)/godlpack/_core*.h
-	cp python/godlpack/*.py python/godlpack/*.pyi python/godlpack/py.typed $(MEMCHECK)/godlpack/
 	$(MEMCHECK_ENV) $(PY) -c 'import godlpack; assert "/memcheck/" in godlpack._core.__file__, godlpack._core.__file__'
 	status=0; $(MEMCHECK_ENV) $(PY) -m pytest -q -p no:cacheprovider --ignore tests/runtime/test_soak.py \
 		--ignore tests/packaging tests || status=$$?; \

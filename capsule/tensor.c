@@ -517,9 +517,19 @@ done:
 	return r;
 }
 
+/* device_spelling is how repr names a device: as str(t.device) reads, quoted ('cpu:0', as PyTorch shows 'cuda:0'),
+ * or the (device_type, device_id) pair for a type DLPack has no name for. */
+static PyObject *device_spelling(DLDevice d) {
+	const char *name = gdl_device_type_name(d.device_type);
+	if (name == NULL)
+		return PyUnicode_FromFormat("(%d, %d)", (int)d.device_type, (int)d.device_id);
+	return PyUnicode_FromFormat("'%s:%d'", name, (int)d.device_id);
+}
+
 static PyObject *tensor_repr(TensorObject *self) {
 	PyObject *shape = get_shape(self, NULL), *dtype = gdl_dtype_get(self->src.view.dtype), *data = NULL, *r = NULL;
-	if (shape == NULL || dtype == NULL)
+	PyObject *device = device_spelling(self->src.view.device);
+	if (shape == NULL || dtype == NULL || device == NULL)
 		goto done;
 	const char *ro = tensor_readonly(self) ? ", readonly=True" : "";
 	const char *cp = (self->src.view.flags & GDL_FLAG_IS_COPIED) ? ", is_copied=True" : "";
@@ -528,18 +538,18 @@ static PyObject *tensor_repr(TensorObject *self) {
 		data = PyUnicode_FromString("[]");
 	else if (!gdl_forked_child() && require_readable(self, "repr") == 0)
 		data = repr_dim(self, 0, self->src.view.data, self->size > SUMMARY_THRESHOLD);
-	if (data != NULL)
-		r = PyUnicode_FromFormat("%s(%U, shape=%R, dtype=%S, device=(%d, %d)%s%s)", Py_TYPE(self)->tp_name, data, shape,
-		                         dtype, (int)self->src.view.device.device_type, (int)self->src.view.device.device_id, ro, cp);
-	else {
+	if (data == NULL) {
 		PyErr_Clear();
-		r = PyUnicode_FromFormat("%s(<%lld elements>, shape=%R, dtype=%S, device=(%d, %d)%s%s)",
-		                         Py_TYPE(self)->tp_name, (long long)self->size, shape, dtype, (int)self->src.view.device.device_type,
-		                         (int)self->src.view.device.device_id, ro, cp);
+		data = PyUnicode_FromFormat("<%lld elements>", (long long)self->size);
+		if (data == NULL)
+			goto done;
 	}
+	r = PyUnicode_FromFormat("%s(%U, shape=%R, dtype=%S, device=%U%s%s)", Py_TYPE(self)->tp_name, data, shape, dtype, device,
+	                         ro, cp);
 done:
 	Py_XDECREF(shape);
 	Py_XDECREF(dtype);
+	Py_XDECREF(device);
 	Py_XDECREF(data);
 	return r;
 }

@@ -55,7 +55,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             ("torch transposed -> godlpack -> torch", torch.arange(6.0).reshape(2, 3).T, torch.from_dlpack),
         ]
 
-    header = f"{'round trip':<40} {'dtype':<8} {'shape':<8} {'strides':<9} {'same memory':<12} {'write seen'}"
+    header = f"{'round trip':<40} {'dtype':<8} {'shape':<8} {'strides*':<9} {'same memory':<12} {'write seen'}"
     print(header)
     print("-" * len(header))
     ok = True
@@ -74,6 +74,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             f"{name:<40} {str(middle.dtype):<8} {str(middle.shape):<8} {str(middle.strides):<9} "
             f"{'yes' if same else 'NO':<12} {'yes' if seen_ok else 'NO'}"
         )
+    print("* strides in elements, as Tensor.strides and torch count them (NumPy's are in bytes)")
     print()
     print("every exchange shared memory, zero copies" if ok else "SOME EXCHANGE COPIED")
     print()
@@ -81,9 +82,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     # Go kernels working in place on the peers' own memory, through the same protocol.
     from godlpack import ops
 
-    x = np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2]
+    x = np.arange(6.0).reshape(2, 3)[:, ::2]
     ops.scale_(x, 10)
-    print(f"godlpack.ops.scale_(numpy view, 10) in Go -> numpy sees {x.tolist()}")
+    print(f"godlpack.ops.scale_(x, 10), x = np.arange(6.0).reshape(2, 3)[:, ::2], in Go -> numpy sees {x.tolist()}")
     if torch is not None:
         y = torch.arange(5, dtype=torch.int64)
         print(f"godlpack.ops.sum(torch.arange(5)) in Go -> {ops.sum(y)}")

@@ -161,6 +161,7 @@ def test_new_devices_are_named_and_passed_through(device: tuple[int, int], name:
             with pytest.raises(BufferError):
                 read()
         assert "<4 elements>" in repr(t) and str(t) == repr(t)
+    assert repr(t).endswith(f"device='{name}:{device[1]}')"), "repr names the device as str(t.device) reads"
     del t
     gc.collect()
     assert h.deleted == 1
