@@ -65,6 +65,9 @@ def test_wheel_is_manylinux_stripped_and_licensed(ver: str, tmp_path: Path) -> N
         assert "License-Expression: Apache-2.0" in meta.splitlines(), meta
         (so,) = [n for n in names if re.fullmatch(r"godlpack/_core\.cpython-\d+-x86_64-linux-gnu\.so", n)]
         z.extract(so, tmp_path)
+        size = z.getinfo(so).file_size
+    # docs/install.md gives the stripped extension's size as about 3 MB: a change that moves it far says so here.
+    assert 2.5e6 <= size <= 3.5e6, f"{so} is {size / 1e6:.2f} MB ({size} bytes), not between 2.5 and 3.5 MB"
     sections = section_names(tmp_path / so)
     assert ".symtab" not in sections and not {s for s in sections if s.startswith(".debug")}, sorted(sections)
     assert ".dynsym" in sections  # still a loadable extension
