@@ -200,10 +200,10 @@ soak: $(PY)
 	$(PY) -m pip install ".[test]"
 	$(PY) bench/soak.py --readme README.md
 
-# Build outputs; distclean also removes the venvs (and with them the PyTorch download) and the interpreters
-# tools/fetch-python unpacked.
+# Build outputs (wheelhouse: auditwheel repair's default --wheel-dir); distclean also removes the venvs (and with
+# them the PyTorch download) and the interpreters tools/fetch-python unpacked.
 clean:
-	rm -rf build dist python/*.egg-info python/godlpack/_core*.so python/godlpack/_core*.h normalize normalize.h \
-		examples/*/build examples/*/dist examples/*/*.egg-info
+	rm -rf build dist wheelhouse python/*.egg-info python/godlpack/_core*.so python/godlpack/_core*.h normalize \
+		normalize.h examples/*/build examples/*/dist examples/*/*.egg-info
 distclean: clean
 	rm -rf .venv .venv-* .cpython

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -136,3 +137,22 @@ def section_names(so: Path) -> set[str]:
 
 def this_python() -> str:
     return "%d.%d" % sys.version_info[:2]
+
+
+def checkout_files() -> list[str]:
+    """The checkout's files as a clone of it would have them: those git tracks or would add (ignored ones left
+    out), as they are in the working tree."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        missing("not a git checkout")
+    files = run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT).stdout.splitlines()
+    return [f for f in dict.fromkeys(files) if (ROOT / f).is_file()]  # a file being moved is in the index only
+
+
+def copy_checkout(dest: Path) -> list[str]:
+    """A copy of checkout_files() at dest, as a fresh clone has them; their paths."""
+    files = checkout_files()
+    for f in files:
+        (dest / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / f, dest / f)
+    return files
+

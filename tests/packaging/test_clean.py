@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
-from packaging_support import ROOT, clean_env, missing, run
+from packaging_support import ROOT, checkout_files, clean_env, copy_checkout, run
 
 # What builds leave: setup.py's and the Makefile's outputs, pip's metadata, the in-place extension of
 # `pip install -e .` / `make build`, and the C headers that c-shared builds write beside their libraries.
@@ -21,22 +20,15 @@ LEFT_BY_BUILDS = [
     "examples/normalize/godlpack_example_normalize.egg-info/PKG-INFO",
     "examples/normalize/build/lib.linux-x86_64-cpython-311/normalize.cpython-311-x86_64-linux-gnu.so",
     "examples/normalize/dist/godlpack_example_normalize-0.1.0.tar.gz",
+    # auditwheel repair's default --wheel-dir
+    "wheelhouse/godlpack_example_normalize-0.1.0-cp311-cp311-manylinux_2_34_x86_64.whl",
 ]
 # What make distclean also removes: the venvs, and the interpreters tools/fetch-python unpacked.
 VENVS = [".venv/pyvenv.cfg", ".venv-3.12/pyvenv.cfg", ".cpython/3.15/usr/bin/python3.15"]
 
 
-def tracked() -> list[str]:
-    if shutil.which("git") is None or not (ROOT / ".git").exists():
-        missing("not a git checkout")
-    return run(["git", "ls-files"], cwd=ROOT).stdout.split()
-
-
 def test_make_clean_removes_build_outputs_only(tmp_path: Path) -> None:
-    files = tracked()
-    for f in files:
-        (tmp_path / f).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / f, tmp_path / f)
+    files = copy_checkout(tmp_path)
     for f in LEFT_BY_BUILDS + VENVS:
         (tmp_path / f).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / f).write_text("made by a build\n")
@@ -51,7 +43,7 @@ def test_make_clean_removes_build_outputs_only(tmp_path: Path) -> None:
 
 
 def test_gitignore_hides_build_outputs_and_venvs() -> None:
-    tracked()
+    checkout_files()  # a git checkout
     paths = LEFT_BY_BUILDS + VENVS + ["build/examples/normalize.cpython-311-x86_64-linux-gnu.h"]
     r = subprocess.run(["git", "check-ignore", "--no-index", *paths], cwd=ROOT, capture_output=True, text=True)
     assert sorted(r.stdout.split()) == sorted(paths), r.stdout + r.stderr
