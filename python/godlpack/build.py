@@ -24,7 +24,9 @@ and a setup.py that names the extension and takes this module's commands::
 - sdist ([SdistGo]) adds go.mod, go.sum and every Go, C, assembly and header file of the project, and the module's
   dependencies vendored (`go mod vendor`) into the sdist only, so that it builds offline and without the
   `replace` directories of the author's go.mod (github.com/godlpack/godlpack itself is not served by the Go module
-  proxy until it is published: point go.mod at a checkout with `replace`, and the sdist carries the copy).
+  proxy until it is published: point go.mod at a checkout with `replace`, and the sdist carries the copy). Those
+  replaces are dropped from the sdist's go.mod and vendor/modules.txt, which would otherwise name directories of
+  the machine that made it.
 
 `auditwheel repair` then gives the wheel its manylinux tag (the extension links no library beyond libc).
 
@@ -34,6 +36,7 @@ header directories, for CGO_CFLAGS.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
@@ -189,6 +192,47 @@ def go_sources(directory: Path) -> list[Path]:
     return found
 
 
+def _go_mod_edit(go: str, gomod: Path, *args: str) -> str:
+    """The output of `go mod edit args gomod`, or SystemExit with Go's message."""
+    done = subprocess.run([go, "mod", "edit", *args, str(gomod)], cwd=gomod.parent, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"error: `go mod edit {shlex.join(args)}` of {gomod} failed:\n{done.stderr}")
+    return done.stdout
+
+
+def _drop_directory_replaces(go: str, module: Path) -> None:
+    """Drop every replace by a directory from module's go.mod and vendor/modules.txt, consistently.
+
+    module is a copy of a Go module with its dependencies vendored, as the sdist holds it. Go builds it from vendor/
+    alone, and checks that go.mod's replaces are those modules.txt records: both name the replace directories,
+    absolute paths of the author's machine as `go mod edit -replace` writes them, which the sdist neither carries
+    nor should disclose. A replace by another module version stays.
+    """
+    gomod, modules = module / "go.mod", module / "vendor" / "modules.txt"
+    replaces = json.loads(_go_mod_edit(go, gomod, "-json")).get("Replace") or []
+    dirs = [r for r in replaces if not r["New"].get("Version")]  # a replacement without a version is a directory
+    if not dirs:
+        return
+    # A fresh file, not the one setuptools put there, which may be a hard link to the author's go.mod.
+    text = gomod.read_bytes()
+    gomod.unlink()
+    gomod.write_bytes(text)
+    olds = [r["Old"]["Path"] + (f"@{r['Old']['Version']}" if r["Old"].get("Version") else "") for r in dirs]
+    _go_mod_edit(go, gomod, *(f"-dropreplace={old}" for old in olds))
+    # modules.txt writes a replaced module's line as "# path [version] => dir", and records every replace again
+    # at its end as "# path => dir": the former keeps its module, the latter goes. A directory may hold spaces.
+    arrows = tuple(" => " + r["New"]["Path"] for r in dirs)
+    lines = []
+    for line in modules.read_text().splitlines():
+        arrow = next((a for a in arrows if line.startswith("# ") and line.endswith(a)), "")
+        if arrow:
+            line = line.removesuffix(arrow)
+            if len(line.split()) < 3:
+                continue
+        lines.append(line)
+    modules.write_text("".join(line + "\n" for line in lines))
+
+
 class SdistGo(sdist):
     """sdist that carries what `go build` needs: the Go module's files and its dependencies vendored."""
 
@@ -213,6 +257,7 @@ class SdistGo(sdist):
             done = subprocess.run([go, "mod", "vendor", "-o", str(out)], cwd=module, capture_output=True, text=True)
             if done.returncode != 0:
                 raise SystemExit(f"error: `go mod vendor` in {module} failed:\n{done.stderr}")
+            _drop_directory_replaces(go, out.parent)
 
 
 def cmdclass() -> dict[str, type[BuildGo] | type[SdistGo]]:

@@ -4,12 +4,14 @@ examples/normalize is a Python project of its own (pyproject.toml, setup.py, go.
 with a replace directive), as is any other example PROJECTS names. `python -m build` makes its sdist, which must
 carry the Go module with github.com/godlpack/godlpack vendored, and from that sdist, unpacked away from the
 checkout, a wheel; auditwheel gives it its manylinux tag; it installs without Go beside godlpack's own wheel, and
-both work in one process.
+both work in one process. The sdist names no directory of the machine that made it, even where go.mod replaces
+godlpack by an absolute path.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 import tarfile
 import zipfile
@@ -18,15 +20,7 @@ from typing import NamedTuple
 
 import pytest
 
-from packaging_support import (
-    DIST,
-    ROOT,
-    clean_env,
-    make_venv,
-    run,
-    section_names,
-    this_python,
-)
+from packaging_support import DIST, ROOT, clean_env, copy_checkout, make_venv, run, section_names, this_python
 from test_wheel import TAG, wheel_for, without_go
 
 
@@ -68,16 +62,38 @@ print(sys.modules[first if first != "godlpack" else second].__file__)
 """
 
 
+def wheel_from_sdist(project: Path, out: Path, dist: str) -> tuple[Path, Path]:
+    """The sdist of project and the manylinux wheel built from it, by `python -m build` and auditwheel into out; the
+    build environment gets godlpack (for its build helper) from dist/."""
+    run([sys.executable, "-m", "build", "--outdir", out, project], env=clean_env(PIP_FIND_LINKS=str(DIST)), cwd=ROOT)
+    (built,) = out.glob(f"{dist}-cp{this_python().replace('.', '')}-*.whl")
+    run([sys.executable, "-m", "auditwheel", "repair", "--wheel-dir", out / "repaired", built],
+        env=clean_env(PATH=f"{Path(sys.executable).parent}:{clean_env()['PATH']}"))
+    (wheel,) = (out / "repaired").glob("*.whl")
+    return out / f"{dist}.tar.gz", wheel
+
+
+def works_beside_godlpack(wheel: Path, name: str, where: Path) -> None:
+    """wheel, the example project name's, installs into a fresh venv at where without Go beside godlpack's own
+    wheel, and both work in one process, imported in either order."""
+    env = without_go()
+    py = make_venv(Path(sys.executable).resolve(), where, env=env)
+    run([py, "-m", "pip", "install", "--quiet", "--only-binary=:all:", wheel_for(this_python()), wheel, "numpy"],
+        env=env)
+    module, use = PROJECTS[name].module, PROJECTS[name].use
+    for order in (["godlpack", module], [module, "godlpack"]):
+        found = run([py, "-c", TOGETHER, *order, use], env=env, cwd="/").stdout.strip()
+        assert Path(found).is_relative_to(where), found
+
+
 @pytest.mark.parametrize("name", PROJECTS)
 def test_go_extension_project_to_a_wheel_beside_godlpack(name: str, tmp_path: Path) -> None:
-    project, (dist, module, use) = ROOT / "examples" / name, PROJECTS[name]
+    dist, module = PROJECTS[name].dist, PROJECTS[name].module
     ver = this_python()
-    godlpack_wheel = wheel_for(ver)
-    # The sdist, then the wheel from it; the build environment gets godlpack (for its build helper) from dist/.
-    out = tmp_path / "dist"
-    run([sys.executable, "-m", "build", "--outdir", out, project], env=clean_env(PIP_FIND_LINKS=str(DIST)), cwd=ROOT)
+    wheel_for(ver)  # godlpack's own wheel, which the build takes from dist/, is there
+    sdist, wheel = wheel_from_sdist(ROOT / "examples" / name, tmp_path / "dist", dist)
 
-    with tarfile.open(out / f"{dist}.tar.gz") as tar:
+    with tarfile.open(sdist) as tar:
         names = {n.removeprefix(f"{dist}/") for n in tar.getnames()}
     assert {"go.mod", "main.go", "pyproject.toml", "setup.py", "vendor/modules.txt"} <= names, sorted(names)
     vendored = "vendor/github.com/godlpack/godlpack/"
@@ -87,10 +103,6 @@ def test_go_extension_project_to_a_wheel_beside_godlpack(name: str, tmp_path: Pa
     assert not [n for n in names if n.endswith((".so", ".whl")) and not n.startswith("vendor/")
                 or re.fullmatch(rf"{module}.*\.h", n)], sorted(names)
 
-    (built,) = out.glob(f"{dist}-cp{ver.replace('.', '')}-*.whl")
-    run([sys.executable, "-m", "auditwheel", "repair", "--wheel-dir", out / "repaired", built],
-        env=clean_env(PATH=f"{Path(sys.executable).parent}:{clean_env()['PATH']}"))
-    (wheel,) = (out / "repaired").glob("*.whl")
     assert TAG.search(wheel.name), wheel.name
     with zipfile.ZipFile(wheel) as z:
         files = [n for n in z.namelist() if not n.startswith(f"{dist}.dist-info/")]
@@ -100,10 +112,34 @@ def test_go_extension_project_to_a_wheel_beside_godlpack(name: str, tmp_path: Pa
         z.extract(so, tmp_path)
     sections = section_names(tmp_path / so)
     assert ".symtab" not in sections and not {s for s in sections if s.startswith(".debug")}, sorted(sections)
+    works_beside_godlpack(wheel, name, tmp_path / "venv")
 
-    env = without_go()
-    py = make_venv(Path(sys.executable).resolve(), tmp_path / "venv", env=env)
-    run([py, "-m", "pip", "install", "--quiet", "--only-binary=:all:", godlpack_wheel, wheel, "numpy"], env=env)
-    for order in (["godlpack", module], [module, "godlpack"]):
-        where = run([py, "-c", TOGETHER, *order, use], env=env, cwd="/").stdout.strip()
-        assert Path(where).is_relative_to(tmp_path / "venv"), where
+
+def test_sdist_holds_no_path_of_the_machine_that_built_it(tmp_path: Path) -> None:
+    """An author's project and godlpack checkout lie in a folder whose path is odd (spaces), and go.mod replaces
+    godlpack by the checkout's absolute path, as `go mod edit -replace` writes it: no file of the sdist names that
+    folder or this checkout, and the sdist still builds offline from its vendored modules, with Go and into a wheel
+    that works."""
+    odd = tmp_path / "Odd Place zq7X"
+    project, checkout, dist = odd / "my project" / "normalize", odd / "god lpack", PROJECTS["normalize"].dist
+    copy_checkout(checkout)
+    shutil.copytree(checkout / "examples" / "normalize", project)
+    run(["go", "mod", "edit", f"-replace=github.com/godlpack/godlpack={checkout}"], cwd=project)
+    assert str(checkout) in (project / "go.mod").read_text()
+    wheel_for(this_python())
+    sdist, wheel = wheel_from_sdist(project, tmp_path / "dist", dist)
+
+    paths = [str(p).encode() for p in (ROOT, odd)]
+    with tarfile.open(sdist) as tar:
+        members = {m.name: tar.extractfile(m) for m in tar.getmembers() if m.isfile()}
+        texts = {name: name.encode() + b"\n" + f.read() for name, f in members.items() if f is not None}
+        leaks = [name for name, text in texts.items() for p in paths if p in text]
+        assert leaks == [], f"the sdist names {paths}: {leaks}"
+        assert f"{dist}/vendor/modules.txt" in texts, sorted(texts)
+        tar.extractall(tmp_path / "unpacked", filter="data")
+    # Go's own build, offline and from vendor/ alone (its check of go.mod against vendor/modules.txt included).
+    flags = run([sys.executable, ROOT / "python/godlpack/_headers.py"]).stdout.strip()
+    env = clean_env(CGO_CFLAGS=f"{flags} -O2 -g", CGO_ENABLED="1", GOFLAGS="-mod=vendor", GOPROXY="off")
+    run(["go", "build", "-buildmode=c-shared", "-o", tmp_path / "normalize.so", "."],
+        cwd=tmp_path / "unpacked" / dist, env=env)
+    works_beside_godlpack(wheel, "normalize", tmp_path / "venv")
