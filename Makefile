@@ -183,7 +183,9 @@ wheels:
 
 # The wheels installed where there is no Go, the sdist's contents, builds for two CPython versions, a Go
 # author's project (examples/normalize) built by godlpack.build from its sdist into a manylinux wheel that
-# works beside godlpack's, and the interpreters tools/fetch-python unpacks (about 3 minutes with the wheels).
+# works beside godlpack's, the commands of docs/go-extensions.md as written (in a copy of the checkout, whose
+# .venv has the wheel and this venv's NumPy and PyTorch: needs the test extras), and the interpreters
+# tools/fetch-python unpacks (about 4 minutes with the wheels).
 packaging-test: $(PY) wheels
 	GODLPACK_PACKAGING_TEST=1 GODLPACK_PYTHONS="$(PYTHONS)" $(PY) -m pytest -q -p no:cacheprovider tests/packaging
 

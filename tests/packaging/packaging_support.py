@@ -6,6 +6,7 @@ godlpack into the test process. `make packaging-test` builds the wheels and the 
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import re
@@ -39,6 +40,11 @@ def setuptools_floor() -> str:
     floors = [m.group(1) for r in requires if (m := re.fullmatch(r"setuptools>=([0-9.]+)", r))]
     assert len(floors) == 1, f"build-system.requires names no setuptools floor: {requires}"
     return floors[0]
+
+
+def demo_requirements() -> list[str]:
+    """What `make demo` installs beside godlpack: pyproject.toml's demo extra."""
+    return list(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["demo"])
 
 
 def missing(what: str) -> None:
@@ -156,3 +162,41 @@ def copy_checkout(dest: Path) -> list[str]:
         shutil.copy2(ROOT / f, dest / f)
     return files
 
+
+def lend(requirements: list[str], venv: Path, lent: Path) -> None:
+    """Make what requirements need, as the interpreter running the tests has it installed, part of venv: links to
+    each distribution's files in the folder lent, outside venv, which a .pth file of venv names (after venv's own
+    site-packages).
+
+    A venv like `make demo`'s without downloading PyTorch again. pip in venv sees the lent distributions as
+    installed, but outside its environment, so it never uninstalls them (nor the files they link to).
+    """
+    from packaging.requirements import Requirement  # pytest's own dependency
+
+    assert not lent.resolve().is_relative_to(venv.resolve()), f"{lent} is inside {venv}"
+    lent.mkdir()
+    todo: list[tuple[Requirement, tuple[str, ...]]] = [(Requirement(r), ("",)) for r in requirements]
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    while todo:
+        req, extras = todo.pop()
+        if req.marker is not None and not any(req.marker.evaluate({"extra": e}) for e in extras):
+            continue
+        try:
+            dist = importlib.metadata.distribution(req.name)
+        except importlib.metadata.PackageNotFoundError:
+            missing(f"{sys.executable} has no {req.name} to lend (make test installs the test extras)")
+        key = (dist.metadata["Name"], tuple(sorted(req.extras)))
+        if key in seen:
+            continue
+        seen.add(key)
+        for top in {Path(f).parts[0] for f in dist.files or [] if Path(f).parts[0] != ".."}:
+            if not (lent / top).exists():
+                (lent / top).symlink_to(Path(str(dist.locate_file(top))))
+        todo += [(Requirement(r), ("", *req.extras)) for r in dist.requires or []]
+    (site_packages(venv) / "lent.pth").write_text(f"{lent}\n")
+
+
+def site_packages(venv: Path) -> Path:
+    """The site-packages folder of venv."""
+    (found,) = venv.glob("lib/python3.*/site-packages")
+    return found
