@@ -190,17 +190,17 @@ packaging-test: $(PY) wheels
 	GODLPACK_PACKAGING_TEST=1 GODLPACK_PYTHONS="$(PYTHONS)" $(PY) -m pytest -q -p no:cacheprovider tests/packaging
 
 # The speed figures, against NumPy, PyTorch and tvm-ffi in the same run: each script prints its tables and
-# writes them into its section of README.md; exchange.py also draws docs/exchange.png, which the README shows.
+# writes them into its section of docs/speed.md; exchange.py also draws docs/exchange.png, which docs/speed.md shows.
 bench: $(PY)
 	$(PY) -m pip install ".[test,bench]"
-	$(PY) bench/exchange.py --plot docs/exchange.png --readme README.md
-	$(PY) bench/calls.py --readme README.md
-	$(PY) bench/copies.py --readme README.md
+	$(PY) bench/exchange.py --plot docs/exchange.png --readme docs/speed.md
+	$(PY) bench/calls.py --readme docs/speed.md
+	$(PY) bench/copies.py --readme docs/speed.md
 
 # One million exchanges in mixed directions: resident memory and live storages must end where they settled.
 soak: $(PY)
 	$(PY) -m pip install ".[test]"
-	$(PY) bench/soak.py --readme README.md
+	$(PY) bench/soak.py --readme docs/guarantees.md
 
 # Build outputs (wheelhouse: auditwheel repair's default --wheel-dir); distclean also removes the venvs (and with
 # them the PyTorch download) and the interpreters tools/fetch-python unpacked.

@@ -17,9 +17,10 @@ and nothing else (a lambda around it would add the same 50-100 ns to every case 
 Many short rounds rather than a few long ones: on a shared machine a round is now and then twice as slow for any
 library, and the median of 21 rounds leaves those out where that of 9 did not.
 
-    python bench/calls.py [--rounds 21] [--number 10000] [--readme README.md] [--check]
+    python bench/calls.py [--rounds 21] [--number 10000] [--readme docs/speed.md] [--check]
 
---readme rewrites the section of README.md between <!-- calls-bench:start --> and <!-- calls-bench:end -->;
+--readme rewrites the section of docs/speed.md (or the file given) between <!-- calls-bench:start --> and
+<!-- calls-bench:end -->;
 --check exits 1 when a target is missed. The script also counts the Go heap allocations of 10,000 calls of every
 gocalls function (none is the target).
 """

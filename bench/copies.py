@@ -5,7 +5,7 @@ godlpack.from_dlpack(t, copy=True) of a zero-copy Tensor t of x against NumPy (n
 PyTorch (x.contiguous() / x.clone()), as GB/s of data copied, the median of several rounds. (bench/exchange.py
 shows that zero-copy exchanges cost the same at 1 element and at 1 GiB.)
 
-    python bench/copies.py [--rounds 5] [--readme README.md]
+    python bench/copies.py [--rounds 5] [--readme docs/speed.md]
 """
 
 from __future__ import annotations

@@ -6,9 +6,9 @@ from_dlpack and drops the result. All pairs are measured in this one process, in
 that every ratio compares figures taken moments apart; a ratio is the median of its per-round ratios.
 
     python bench/exchange.py [--rounds 9] [--number 20000] [--json out.json] [--plot out.png]
-                             [--readme README.md]
+                             [--readme docs/speed.md]
 
---readme rewrites the section of README.md between <!-- exchange-bench:start --> and
+--readme rewrites the section of docs/speed.md (or the file given) between <!-- exchange-bench:start --> and
 <!-- exchange-bench:end --> with what this run printed; --plot draws the pairs as a bar chart.
 """
 
@@ -68,9 +68,12 @@ def cases() -> dict[str, Call]:
     return out
 
 
-# (figure, measured, anchor, target): measured / anchor must stay at or below target.
+# (figure, measured, anchor, target): measured / anchor must stay at or below target. The PyTorch import's 0.75x is
+# issue 27's: about 245 of the ~2,900 instructions of ours are torch's requires_grad getter, which tvm-ffi does not
+# call (it imports a tensor that requires grad, which torch's own __dlpack__ refuses; godlpack refuses it by both
+# paths), so the target is missed by about that much.
 TARGETS = [
-    ("gd.from_dlpack(torch) vs tvm_ffi.from_dlpack(torch)", "torch -> godlpack", "torch -> tvm-ffi", 0.85),
+    ("gd.from_dlpack(torch) vs tvm_ffi.from_dlpack(torch)", "torch -> godlpack", "torch -> tvm-ffi", 0.75),
     ("gd.from_dlpack(numpy) vs tvm_ffi.from_dlpack(numpy)", "numpy -> godlpack", "numpy -> tvm-ffi", 0.85),
     ("gd.from_dlpack(numpy) vs np.from_dlpack(numpy)", "numpy -> godlpack", "numpy -> numpy", 1.0),
     ("tvm_ffi.from_dlpack(godlpack) vs tvm_ffi.from_dlpack(torch)", "godlpack -> tvm-ffi", "torch -> tvm-ffi", 1.0),

@@ -1,4 +1,4 @@
-"""Writes what a bench script printed into its section of README.md, so the README shows measured figures."""
+"""Writes what a bench script printed into its section of a document (docs/speed.md), to show measured figures."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 def rewrite_section(readme: Path, section: str, script: str, text: str, image: Path | None = None,
                     alt: str = "") -> None:
-    """Replace README's <!-- section:start --> ... <!-- section:end --> with text (and a picture)."""
+    """Replace the document's <!-- section:start --> ... <!-- section:end --> with text (and a picture)."""
     start, end = f"<!-- {section}:start -->", f"<!-- {section}:end -->"
     body = readme.read_text()
     if start not in body or end not in body:

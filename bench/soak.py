@@ -6,11 +6,11 @@ Exchanges go numpy -> godlpack, godlpack -> numpy, torch -> godlpack, godlpack -
 most 100,000 exchanges) resident memory is read from /proc/self/statm; at the end it must be within
 --rss-slack bytes (1 MiB) of that figure, and godlpack's live storage counter back at its baseline.
 
-    python bench/soak.py [--exchanges 1000000] [--seconds 0] [--json] [--readme README.md]
+    python bench/soak.py [--exchanges 1000000] [--seconds 0] [--json] [--readme docs/guarantees.md]
 
 --seconds bounds the run in time (0: no bound) for CI; the exchange count then may fall short of
 --exchanges, and the figures say how many ran. Exit status 1 when memory grew or a storage leaked. --readme
-writes the report into README.md's soak-bench section.
+writes the report into the soak-bench section of docs/guarantees.md (or the file given).
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def main() -> int:
     p.add_argument("--warmup", type=int, default=0, help="warm-up exchanges (default: a tenth, at most 100,000)")
     p.add_argument("--rss-slack", type=int, default=MiB, help="allowed RSS growth after warm-up, bytes")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    p.add_argument("--readme", type=Path, help="write the report into this README's soak-bench section")
+    p.add_argument("--readme", type=Path, help="write the report into this document's soak-bench section")
     args = p.parse_args()
     warmup = args.warmup or min(args.exchanges // 10, 100_000)
     r = run(args.exchanges, warmup, args.seconds)

@@ -18,7 +18,7 @@
 /* Python's headers come from CGO_CFLAGS only (package capsule's doc says why). */
 #if defined(__has_include)
 #if !__has_include(<Python.h>)
-#error "godlpack: Python.h is not on the include path: put the include directories of the interpreter the extension is for into CGO_CFLAGS (python3 -m godlpack.build --cflags prints them; see the README, Use godlpack from your own Go extension)"
+#error "godlpack: Python.h is not on the include path: put the include directories of the interpreter the extension is for into CGO_CFLAGS (python3 -m godlpack.build --cflags prints them; see docs/go-extensions.md in godlpack)"
 #endif
 #endif
 #include <Python.h>

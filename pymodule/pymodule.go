@@ -114,7 +114,7 @@
 // (GODEBUG=asyncpreemptoff=1): //go:debug and go.mod refuse that setting,
 // and the runtime has read the environment before any code of the
 // extension runs. Turning them off lets the garbage collector wait for
-// loops it can no longer interrupt (godlpack's README measures it).
+// loops it can no longer interrupt (godlpack's bench/preemption.py measures it).
 package pymodule
 
 /*

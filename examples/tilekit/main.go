@@ -44,8 +44,7 @@ var module = pymodule.Module{Name: "tilekit", Doc: "Running statistics, histogra
 		pymodule.Method("variance", "", pymodule.F1R((*Stats).Variance), "The variance of each column.").Returning(pymodule.AsNumPy),
 		pymodule.Property("count", pymodule.F1R(func(s *Stats) int64 { return s.count }), pymodule.Fn{}, "The rows seen."),
 		pymodule.Property("width", pymodule.F1R(func(s *Stats) int { return len(s.mean) }), pymodule.Fn{}, "The columns."),
-		pymodule.Pickle(pymodule.F1R3(func(s *Stats) (int64, []float64, []float64) { return s.count, s.Mean(), slices.Clone(s.m2) }),
-			pymodule.F3RE(restore))),
+		pymodule.Pickle(pymodule.F1R3(state), pymodule.F3RE(restore))),
 	TilekitError,
 	pymodule.NewEnum[Norm]("Norm", "How norms measures a row.", pymodule.Value("L1", L1), pymodule.Value("L2", L2), pymodule.Value("MAX", Max)),
 	pymodule.Def("histogram", "x: tensor[uint8], /", pymodule.F1R(histogram), "How many of each byte value x holds.").Returning(pymodule.AsNumPy),
@@ -116,6 +115,8 @@ func (s *Stats) Variance() []float64 {
 	}
 	return v
 }
+
+func state(s *Stats) (int64, []float64, []float64) { return s.count, s.Mean(), slices.Clone(s.m2) }
 
 func restore(count int64, mean, m2 []float64) (*Stats, error) {
 	if len(mean) != len(m2) || count < 0 {

@@ -10,7 +10,7 @@ import (
 // off is whether the process started with GODEBUG=asyncpreemptoff=1, which
 // the runtime reads once, at start-up: it then sends no preemption signal,
 // and neither does Restore (Python's SIGURG handlers see none, as the
-// README promises).
+// docs/python-api.md promises).
 var off = asyncPreemptOff(os.Getenv("GODEBUG"))
 
 // asyncPreemptOff reads a GODEBUG value as the runtime does: comma-separated

@@ -1,6 +1,6 @@
 """One protocol core: every producer call answers the same on godlpack.Tensor and on an extension's Tensor.
 
-The README table's producer rows, and the calls where the two once drifted apart, run against a godlpack.Tensor and
+The producer rows of docs/python-api.md's table, and the calls where the two once drifted apart, run against a godlpack.Tensor and
 against the normalize.Tensor that examples/normalize returns (a Go extension built only on the public packages,
 with its own copy of package capsule's tensor type). Each runs in a process of its own, so that neither sees the
 other; the outcomes, exception types and messages included, must be equal: docs/protocol.md#versions-and-scope.
@@ -44,10 +44,10 @@ EXTRA_CALLS = [
 
 
 def readme_producer_calls() -> list[str]:
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "python-api.md").read_text()
     section = text[text.index("<!-- conformance:start -->") : text.index("<!-- conformance:end -->")]
     calls = [c for c in re.findall(r"^\| `(.+?)` \|", section, flags=re.M) if c.startswith("t.")]
-    assert len(calls) >= 10, "the README table lost its producer rows"
+    assert len(calls) >= 10, "the table of docs/python-api.md lost its producer rows"
     return calls
 
 

@@ -6,8 +6,6 @@ its headings). Nothing the documents name as a .md file is missing from the repo
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -122,15 +120,3 @@ def test_named_path_exists(doc: Path, token: str) -> None:
     assert files and all(f.exists() for f in files), f"{doc.name} names {path}, which the repository lacks"
     if name:
         assert re.search(rf"^\s*(def|func) {name}\(", files[0].read_text(), flags=re.M), f"{path} defines no {name}"
-
-
-def readme_snippets() -> list[str]:
-    return re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)
-
-
-@pytest.mark.parametrize("snippet", readme_snippets(), ids=lambda s: s.splitlines()[-1][:40])
-def test_readme_python_snippets_run_as_shown(snippet: str) -> None:
-    """Each Python snippet of the README runs as a script, as shown, and prints what it computes."""
-    done = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip(), "a snippet that prints nothing shows nothing when run as a script"

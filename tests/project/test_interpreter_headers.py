@@ -91,7 +91,7 @@ def test_the_directories_compile_this_interpreters_python_h(tmp_path: Path) -> N
 
 
 def test_godlpack_build_prints_the_flags() -> None:
-    """`python -m godlpack.build --cflags`, the README's command for a Go author's own build."""
+    """`python -m godlpack.build --cflags`, the command docs/go-extensions.md gives a Go author for a build."""
     r = subprocess.run([sys.executable, "-m", "godlpack.build", "--cflags"], capture_output=True, text=True,
                        timeout=120, env=child_env())
     assert r.returncode == 0 and r.stderr == "", r.stderr

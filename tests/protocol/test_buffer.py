@@ -1,4 +1,4 @@
-"""The buffer protocol on Tensor (README: memoryview(t), numpy.asarray(t)), and read-only tensors refusing writes.
+"""The buffer protocol on Tensor (docs/python-api.md: memoryview(t), numpy.asarray(t)), and read-only tensors refusing writes.
 
 memoryview and numpy.asarray must be zero-copy for every dtype with a buffer format, and read-only when
 the Tensor is: docs/protocol.md#buffer-protocol.

@@ -5,7 +5,7 @@ kernels run: Go's own, and the one each call that releases the GIL sends its thr
 (internal/preempt). Go cannot be told to
 stop from inside the extension: //go:debug and go.mod refuse the setting, and the runtime reads
 GODEBUG=asyncpreemptoff=1 only from the environment the process started with. Turning preemption off costs
-(README, "Use it from Python": small Go calls beside long kernels ran 5x fewer, their worst latency 4x longer),
+(bench/preemption.py: small Go calls beside long kernels ran 5x fewer, their worst latency 4x longer),
 so godlpack leaves it on and documents the remedy, which this test holds: with GODEBUG=asyncpreemptoff=1 in
 the environment, the handler sees no SIGURG from Go, and still sees the one the program sends itself.
 """

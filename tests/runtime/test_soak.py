@@ -1,6 +1,6 @@
 """A bounded run of bench/soak.py for CI: memory settles and no storage leaks over mixed exchanges.
 
-The full soak (a million exchanges, figures in the README) is `python bench/soak.py`; CI runs 200,000
+The full soak (a million exchanges, figures in docs/guarantees.md) is `python bench/soak.py`; CI runs 200,000
 exchanges (capped at 120 s, a bound on the run, not an assertion) in a fresh interpreter, so that its
 resident memory is that of the soak alone.
 """

@@ -17,7 +17,7 @@ from repository import ROOT
 
 # A python3.pc whose Python.h stops the compiler: another Python's, as pkg-config finds for a relocated
 # interpreter. Every Go build of the tests has it first on PKG_CONFIG_PATH, so that each proves godlpack's
-# packages take Python's headers from CGO_CFLAGS alone (docs: README, "Use godlpack from your own Go extension").
+# packages take Python's headers from CGO_CFLAGS alone (docs/go-extensions.md, "Depend on godlpack from a Go module").
 DECOY_PKG_CONFIG = Path(__file__).resolve().parent / "decoy_pkgconfig"
 
 

@@ -1,4 +1,4 @@
-"""README.md's "What godlpack accepts and refuses" table, run row by row so that it cannot drift.
+"""docs/python-api.md's "What godlpack accepts and refuses" table, run row by row so that it cannot drift.
 
 A row's call is evaluated; a result that is an exception name must be raised exactly, and any other result
 must hold its backticked check, a Python expression over `r`, the call's result.
@@ -17,15 +17,15 @@ import godlpack
 from dlpack_ctypes import IS_COPIED, READ_ONLY, HandMade, Producer, contiguous_strides, decode
 from repository import ROOT
 
-README = ROOT / "README.md"
+TABLE = ROOT / "docs" / "python-api.md"
 ERRORS = {"TypeError": TypeError, "ValueError": ValueError, "BufferError": BufferError}
 
 
 def rows() -> list[tuple[str, str]]:
-    text = README.read_text()
+    text = TABLE.read_text()
     section = text[text.index("<!-- conformance:start -->") : text.index("<!-- conformance:end -->")]
     found = re.findall(r"^\| `(.+?)` \| (.+?) \|$", section, flags=re.M)
-    assert len(found) >= 30, "the README table lost its rows"
+    assert len(found) >= 30, "the table of docs/python-api.md lost its rows"
     return found
 
 
@@ -71,7 +71,7 @@ class Namespace:
 def test_readme_row(call: str, result: str) -> None:
     ns = Namespace()
     expected = re.fullmatch(r"`(\w+Error)`", result)
-    run: Callable[[], Any] = lambda: eval(call, ns.names)  # noqa: E731 - the README is the test's input
+    run: Callable[[], Any] = lambda: eval(call, ns.names)  # noqa: E731 - the document is the test's input
     if expected:
         with pytest.raises(ERRORS[expected.group(1)]):
             run()
