@@ -30,6 +30,9 @@ var (
 
 func main() {}
 
+// core is the module PyInit__core made, kept for the calls that follow.
+var core *C.PyObject
+
 // PyInit__core is the module's entry point. Being a Go function, it returns
 // only once the Go runtime has finished starting, so that a fork right after
 // import never catches the runtime half-started.
@@ -44,6 +47,12 @@ func PyInit__core() (m *C.PyObject) {
 	}()
 	if capsule.ClaimProcess("godlpack._core") != nil {
 		return nil
+	}
+	// An import after the module left sys.modules calls PyInit again (pymodule.Module.Init says why): the module
+	// made first is the module.
+	if core != nil {
+		C.Py_IncRef(core)
+		return core
 	}
 	m = C.gdl_module_create()
 	if m == nil {
@@ -64,6 +73,8 @@ func PyInit__core() (m *C.PyObject) {
 		return nil
 	}
 	capsule.DecRef(ops)
+	C.Py_IncRef(m)
+	core = m
 	return m
 }
 

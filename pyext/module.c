@@ -448,7 +448,7 @@ static struct PyModuleDef module_def = {
 	PyModuleDef_HEAD_INIT,
 	.m_name = "godlpack._core",
 	.m_doc = "The Go core of godlpack: DLPack 1.x tensors for Python.",
-	.m_size = -1,
+	.m_size = 0, /* not -1, which would give a subinterpreter a copy of the module (pymodule/module.c says why) */
 	.m_methods = module_methods,
 };
 

@@ -20,7 +20,11 @@ char *gdl_strdup(const char *s) {
 
 /*
  * Module and function definitions must outlive the module, which CPython
- * never unloads: they are allocated once and kept.
+ * never unloads: they are allocated once and kept. m_size is 0, not -1: for
+ * a definition of -1 CPython 3.12+ gives a subinterpreter a copy of the module
+ * the main interpreter made (running PyInit there, where it cannot tell),
+ * whereas for 0 it calls PyInit in the importing interpreter, which refuses a
+ * subinterpreter (gdl_join_process).
  */
 PyObject *gdl_module_new(const char *name, const char *doc) {
 	PyModuleDef *def = calloc(1, sizeof *def);
@@ -29,7 +33,7 @@ PyObject *gdl_module_new(const char *name, const char *doc) {
 		free(def), free(n), free(d);
 		return PyErr_NoMemory();
 	}
-	PyModuleDef base = {PyModuleDef_HEAD_INIT, .m_name = n, .m_doc = d, .m_size = -1};
+	PyModuleDef base = {PyModuleDef_HEAD_INIT, .m_name = n, .m_doc = d, .m_size = 0};
 	memcpy(def, &base, sizeof base);
 	PyObject *m = PyModule_Create(def);
 	if (m == NULL)

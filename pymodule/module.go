@@ -28,12 +28,29 @@ import (
 type Module struct {
 	Name, Doc string
 	Items     []Item // what the module holds, as [New] takes them
+
+	made capsule.Object // the module Init made first, which later calls return
 }
 
-// Init returns the new module object ([New]), or nil with the Python
-// exception set.
+// Init returns the module object ([New]), or nil with the Python exception
+// set. It makes the module once: CPython calls an extension's PyInit again
+// when the module is imported again after it left sys.modules (its
+// definition does not let CPython copy it, so that a subinterpreter's import
+// runs PyInit, which refuses it there), and Init then returns the same
+// module.
 func (m *Module) Init() capsule.Object {
+	if m.made != nil {
+		if capsule.ClaimProcess(m.Name) != nil { // a subinterpreter, after the main interpreter's import
+			return nil
+		}
+		capsule.IncRef(m.made)
+		return m.made
+	}
 	o, _ := New(m.Name, m.Doc, m.Items...)
+	if o != nil {
+		capsule.IncRef(o)
+		m.made = o
+	}
 	return o
 }
 
