@@ -40,9 +40,10 @@ var ErrCallbackThread = errors.New("pymodule: a callback of a call that holds th
 // Go function returns.
 var errCallbackRaised = capsule.PythonError("calling a Python callback")
 
-// forkedInCallback is what a callback panics with in a child its Python
-// code forked: the bound call's recovery makes it the fork guard's
-// RuntimeError, and nothing more runs in Go, which cannot go on there.
+// forkedInCallback is what a callback panics with should Go call one in a
+// forked child: the bound call's recovery makes it the fork guard's
+// RuntimeError. C keeps Go from getting there: a callback whose Python code
+// forked never returns to Go in the child (gdl_callback_invoke).
 var forkedInCallback = new(int)
 
 // A callbackPlan is how a parameter of a Go function type calls the Python
@@ -214,8 +215,6 @@ func (st *callbackState) invoke(args []reflect.Value) []reflect.Value {
 	switch C.gdl_callback_invoke(cc) {
 	case -3:
 		return fail(ErrCallbackExpired)
-	case -2:
-		panic(forkedInCallback)
 	case -1:
 		return fail(errCallbackRaised)
 	}

@@ -653,6 +653,28 @@ void gdl_call_free(gdl_call *c) {
 }
 
 /*
+ * enter_go crosses into Go for call c. A callback's Python code can fork:
+ * the child finds itself in the callback on this thread, with Go's frames
+ * between it and here, and Go cannot return through them there (its other
+ * threads, the scheduler's, did not survive the fork: returning from a cgo
+ * call can wait for them for ever). So a call with callbacks marks this
+ * frame, and the child jumps back to it over Go's frames
+ * (gdl_callback_invoke), to raise the fork guard's error. Go never runs
+ * again in that child: every entry into it is refused in C first.
+ */
+static void enter_go(gdl_call *c) {
+	if (!c->fn->callbacks) {
+		godlpackBindCall(c);
+		return;
+	}
+	c->thread = pthread_self();
+	if (sigsetjmp(c->forked_exit, 0) == 0)
+		godlpackBindCall(c);
+	else
+		c->error = GDL_BIND_FORKED;
+}
+
+/*
  * call_with runs a call whose arguments slots holds: their conversion, the
  * crossing into Go, the results. In a child forked after the Go runtime
  * started, Go never runs: the fork guard is checked again once the last
@@ -682,14 +704,20 @@ static PyObject *call_with(const gdl_bound *b, PyObject **slots, gdl_call *c) {
 	if (b->release_gil) {
 		c->repair = gdl_preemption_suspect();
 		Py_BEGIN_ALLOW_THREADS
-		godlpackBindCall(c);
+		enter_go(c);
 		Py_END_ALLOW_THREADS
 	} else {
-		godlpackBindCall(c);
+		enter_go(c);
 	}
 	gdl_instances_return(c);
 	PyObject *r = NULL;
-	if (c->callback_failed) {
+	if (c->callback_failed && c->error == GDL_BIND_FORKED) {
+		/* In a forked child the fork is the error, whatever a callback raised before. */
+		gdl_error_restore(&c->callback_error);
+		PyErr_Clear();
+		gdl_drop_results(b, c, 0);
+		gdl_fork_error();
+	} else if (c->callback_failed) {
 		/* A callback's Python code raised: that exception is the caller's, whatever Go did after. */
 		gdl_drop_results(b, c, 0);
 		gdl_error_restore(&c->callback_error);

@@ -8,6 +8,9 @@
 #ifndef GODLPACK_PYMODULE_H
 #define GODLPACK_PYMODULE_H
 
+#include <pthread.h>
+#include <setjmp.h>
+
 #include "tensor.h"
 #include "kinds.h"
 
@@ -106,6 +109,7 @@ typedef struct {
 	PyObject *result_enums[GDL_BIND_MAX_RESULTS]; /* an int result of an enum's Go type: its IntEnum */
 	int return_as;
 	bool release_gil;
+	bool callbacks;       /* a parameter takes a callback (a Python callable) */
 	bool holds_instances; /* it may let other threads run before it returns (release_gil, or callbacks) */
 	char *name;       /* its Python name: "clip_", "update" */
 	char *qualname;   /* "clip_", "Accumulator.update" */
@@ -178,6 +182,9 @@ typedef struct {
 	gdl_saved_error callback_error;
 	int error; /* 0, a GDL_…_ERROR kind with the message in message, or a GDL_BIND_…: PYTHON_ERROR, FORKED, CLASS_ERROR */
 	PyObject *raise; /* GDL_BIND_CLASS_ERROR's exception class (the module holds it) */
+	/* A call with callbacks: its thread, and where a callback that forked returns to in the child (enter_go). */
+	pthread_t thread;
+	sigjmp_buf forked_exit;
 	char message[GDL_BIND_ERROR_LEN];
 } gdl_call;
 
@@ -254,8 +261,10 @@ typedef struct {
 
 /*
  * gdl_callback_invoke is a callback's call: 0; -1, the exception set aside in
- * the owner; -2 in a forked child; -3 when the owner returned before the
- * callback had the GIL, or while its Python code ran (nothing set aside).
+ * the owner; -3 when the owner returned before the callback had the GIL, or
+ * while its Python code ran (nothing set aside). In a child its Python code
+ * forked it does not return to Go: it jumps back to the owner's call, or the
+ * child exits (callback.c).
  */
 int gdl_callback_invoke(gdl_callback_call *cb);
 

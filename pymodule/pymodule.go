@@ -544,6 +544,7 @@ func (b *binding) cStruct() *C.gdl_bound {
 	cb.ntensors = C.int(len(b.tensors))
 	cb.nresults = C.int(len(b.results))
 	cb.release_gil = C.bool(b.releaseGIL)
+	cb.callbacks = C.bool(b.callbacks)
 	cb.holds_instances = C.bool(b.releaseGIL || b.callbacks)
 	cb.return_as = C.int(b.returnAs)
 	for j, k := range b.results {

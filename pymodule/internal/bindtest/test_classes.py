@@ -268,23 +268,59 @@ def test_a_callback_kept_after_its_call_returned() -> None:
         b.call_kept()
 
 
-def test_a_callback_that_forks() -> None:
-    code = ("import os, bindtest as b\n"
-            "pid = None\n"
-            "def f(v):\n"
-            "    global pid\n"
-            "    pid = os.fork()\n"
-            "    return v\n"
-            "try:\n"
-            "    got = b.apply(2.0, f)\n"
-            "except RuntimeError as e:\n"
-            "    got = 'forked' if 'forked' in str(e) else str(e)\n"
-            "if pid == 0:\n"
-            "    os.write(1, ('child %s\\n' % got).encode())\n"
-            "    os._exit(0)\n"
-            "os.waitpid(pid, 0)\n"
-            "print('parent', got)\n")
-    assert sorted(run(code).splitlines()) == ["child forked", "parent 2.0"]
+# A Python thread spinning in Go without the GIL holds the only P of GOMAXPROCS=1 whenever the forking
+# thread waits in a callback: the child, where that thread is gone, cannot return through Go's cgo call path
+# (it waited for ever for the P before the child jumped over Go's frames back to the bound call).
+FORK_IN_CALLBACK = """
+import os, sys, threading, time, bindtest as b
+spinning = b.Counter("s")
+stop = False
+def spin():
+    while not stop:
+        spinning.spin(10_000_000)
+threading.Thread(target=spin, daemon=True).start()
+time.sleep(0.05)
+pid = None
+def f(v):
+    global pid
+    time.sleep(0.02)
+    pid = os.fork()
+    time.sleep(0.02)
+    return v
+try:
+    got = CALL
+except RuntimeError as e:
+    got = 'forked' if 'forked' in str(e) else str(e)
+if pid == 0:
+    os.write(1, ('child %s\\n' % got).encode())
+    os._exit(0)
+stop = True
+_, status = os.waitpid(pid, 0)
+print('parent', got, os.waitstatus_to_exitcode(status))
+"""
+
+
+@pytest.mark.parametrize("call, parent", [
+    ("b.apply(2.0, f)", "parent 2.0 0"),  # the call holds the GIL
+    ("b.spin_with(lambda n: int(f(n)) + 3, 1)", "parent 3 0"),  # the call released it
+    ("b.apply(1.0, lambda v: b.apply(v, f) + 1)", "parent 2.0 0"),  # a call inside a callback
+])
+def test_a_callback_that_forks(call: str, parent: str) -> None:
+    code = FORK_IN_CALLBACK.replace("CALL", call)
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "GOMAXPROCS": "1"})
+    assert done.returncode == 0 and sorted(done.stdout.splitlines()) == ["child forked", parent], done
+    assert done.stderr == ""
+
+
+def test_a_callback_from_a_goroutine_that_forks() -> None:
+    # The child has no Python caller to return to: it says why and exits with status 1.
+    code = FORK_IN_CALLBACK.replace("CALL", "b.wait_for_goroutine_free(lambda: f(None))")
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "GOMAXPROCS": "1"})
+    assert done.returncode == 0 and done.stdout == "parent None 1\n", done
+    assert done.stderr == ("godlpack: a callback called from a goroutine forked the process; the child cannot return "
+                           "to Go, which does not run after a fork, and exits with status 1\n")
 
 
 # ---- enums, exception classes ----
