@@ -89,13 +89,22 @@ func Sum(t *consumer.Tensor) (scalar.Scalar, error) {
 
 // reduce sums t's elements of type T into an accumulator of type A.
 func reduce[T Real, A int64 | uint64 | float64](t *consumer.Tensor) A {
-	var acc A
-	if s, err := consumer.Slice[T](t); err == nil {
-		for _, v := range s {
-			acc += A(v)
-		}
-		return acc
+	s, err := consumer.Slice[T](t)
+	if err != nil {
+		return reduceStrided[T, A](t)
 	}
+	var acc A
+	for _, v := range s {
+		acc += A(v)
+	}
+	return acc
+}
+
+// reduceStrided is reduce over strided elements. It is a function of its
+// own because the iterator's loop body captures the accumulator, which then
+// moves to the Go heap: reduce's contiguous path allocates nothing.
+func reduceStrided[T Real, A int64 | uint64 | float64](t *consumer.Tensor) A {
+	var acc A
 	it, _ := consumer.Elements[T](t)
 	for p := range it {
 		acc += A(*p)
@@ -144,12 +153,10 @@ func Scale(t *consumer.Tensor, factor scalar.Scalar) error {
 	}
 	var bits uint64 // an integer factor as an element of dt, which also checks that dt holds it
 	if integer {
-		elem, err := scalar.Encode(dt, factor)
-		if err != nil {
+		var b [8]byte // not scalar.Encode's new slice: a call allocates nothing
+		if err := scalar.Put(dt, b[:dt.ItemSize()], factor); err != nil {
 			return fmt.Errorf("ops: the factor does not fit in %v: %w", dt, err)
 		}
-		var b [8]byte
-		copy(b[:], elem)
 		bits = binary.LittleEndian.Uint64(b[:])
 	}
 	if err := writable(t); err != nil {

@@ -220,6 +220,43 @@ func TestWork(t *testing.T) {
 	}
 }
 
+// TestContiguousKernelsAllocateNothing holds Sum and Scale over contiguous
+// elements to no Go heap allocation: a Python call of godlpack.ops.sum or
+// scale_ makes none.
+func TestContiguousKernelsAllocateNothing(t *testing.T) {
+	checkNoLeak(t)
+	tests := []struct {
+		name   string
+		x      *consumer.Tensor
+		factor scalar.Scalar
+	}{
+		{"float32", tensor(t, []float32{1, 2, 3, 4}, producer.Layout{Shape: []int64{4}, DType: dlpack.Float32}, dlpack.Current),
+			scalar.Scalar{Kind: scalar.Float, Real: 1}},
+		{"float64", tensor(t, []float64{1, 2}, producer.Layout{Shape: []int64{2}, DType: dlpack.Float64}, dlpack.Current),
+			scalar.Scalar{Kind: scalar.Float, Real: 1}},
+		{"int8", tensor(t, []int8{1, 2}, producer.Layout{Shape: []int64{2}, DType: dlpack.Int8}, dlpack.Current),
+			scalar.Scalar{Kind: scalar.Int, Int: 1}},
+		{"uint64", tensor(t, []uint64{1, 2}, producer.Layout{Shape: []int64{2}, DType: dlpack.Uint64}, dlpack.Current),
+			scalar.Scalar{Kind: scalar.Int, Int: 1}},
+	}
+	for _, tt := range tests {
+		defer tt.x.Release()
+		sum := testing.AllocsPerRun(100, func() {
+			if _, err := ops.Sum(tt.x); err != nil {
+				t.Fatal(err)
+			}
+		})
+		scale := testing.AllocsPerRun(100, func() {
+			if err := ops.Scale(tt.x, tt.factor); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if sum != 0 || scale != 0 {
+			t.Errorf("%s: Sum allocates %v times and Scale %v times a call, want none", tt.name, sum, scale)
+		}
+	}
+}
+
 func benchmarkTensor(b *testing.B, strided bool) *consumer.Tensor {
 	mem := make([]float32, 1<<20)
 	for i := range mem {
