@@ -63,30 +63,17 @@ func done(t *consumer.Tensor) {
 	borrowed.Put(t)
 }
 
-func opsSum(x pymodule.Tensor) (capsule.Object, error) {
+// opsSum returns the sum as a [scalar.Scalar], an int or a float, which C makes into its Python number once Go
+// returns: no call from Go into C for it.
+func opsSum(x pymodule.Tensor) (scalar.Scalar, error) {
 	t, err := cpu(x)
 	if err != nil {
-		return nil, err
+		return scalar.Scalar{}, err
 	}
 	defer done(t)
 	var s scalar.Scalar
 	capsule.WithoutGIL(ops.Work(t), func() { s, err = ops.Sum(t) })
-	if err != nil {
-		return nil, opError(err)
-	}
-	var o *C.PyObject
-	switch s.Kind {
-	case scalar.Int:
-		o = C.PyLong_FromLongLong(C.longlong(s.Int))
-	case scalar.Uint:
-		o = C.PyLong_FromUnsignedLongLong(C.ulonglong(s.Uint))
-	default:
-		o = C.PyFloat_FromDouble(C.double(s.Real))
-	}
-	if o == nil {
-		return nil, capsule.PythonError("making the sum")
-	}
-	return capsule.Object(o), nil
+	return s, opError(err)
 }
 
 // opsScale reads the factor as NumPy's in-place multiply takes it (gdl_parse_scalar): a bool (np.True_ among

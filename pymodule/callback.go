@@ -17,6 +17,7 @@ import (
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/internal/pysig"
 	"github.com/godlpack/godlpack/producer"
+	"github.com/godlpack/godlpack/scalar"
 )
 
 // ErrCallbackExpired is the error of a callback called after the call it
@@ -278,6 +279,8 @@ func (cb *callbackPlan) encode(c *call, j int, a reflect.Value) error {
 			return err
 		}
 		*(*capsule.Object)(dst) = obj
+	case kindNumber:
+		putNumber(v, a.Interface().(scalar.Scalar))
 	default:
 		tmp := reflect.New(a.Type()).Elem()
 		tmp.Set(a)

@@ -503,6 +503,18 @@ static PyObject *enum_result(PyObject *type, uint8_t k, const gdl_value *v) {
 	return member;
 }
 
+/* number_result makes a scalar.Scalar result the Python number its kind says. */
+static PyObject *number_result(const gdl_value *v) {
+	switch (v->number) {
+	case GDL_NUMBER_BOOL: return PyBool_FromLong(v->v.i64 != 0);
+	case GDL_NUMBER_INT: return PyLong_FromLongLong(v->v.i64);
+	case GDL_NUMBER_UINT: return PyLong_FromUnsignedLongLong(v->v.u64);
+	case GDL_NUMBER_COMPLEX: return PyComplex_FromDoubles(v->v.c128[0], v->v.c128[1]);
+	case GDL_NUMBER_BIGINT: return PyLong_FromDouble(v->v.f64); /* an int beyond 64 bits, rounded to a double */
+	}
+	return PyFloat_FromDouble(v->v.f64);
+}
+
 /* convert_result turns result j into a new reference; its C memory or owner passes to it or is freed. */
 PyObject *gdl_convert_result(const gdl_bound *b, gdl_call *c, int j) {
 	gdl_value *v = &c->results[j];
@@ -518,6 +530,7 @@ PyObject *gdl_convert_result(const gdl_bound *b, gdl_call *c, int j) {
 	case GDL_KIND_FLOAT64: return PyFloat_FromDouble(v->v.f64);
 	case GDL_KIND_COMPLEX64: return PyComplex_FromDoubles(v->v.c64[0], v->v.c64[1]);
 	case GDL_KIND_COMPLEX128: return PyComplex_FromDoubles(v->v.c128[0], v->v.c128[1]);
+	case GDL_KIND_NUMBER: return number_result(v);
 	case GDL_KIND_STRING:
 	case GDL_KIND_BYTES:
 		if (!v->present)

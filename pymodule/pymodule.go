@@ -139,6 +139,7 @@ import (
 	"github.com/godlpack/godlpack/internal/preempt"
 	"github.com/godlpack/godlpack/internal/pysig"
 	"github.com/godlpack/godlpack/producer"
+	"github.com/godlpack/godlpack/scalar"
 )
 
 // call is the C struct of one call (module.h's gdl_call).
@@ -436,6 +437,7 @@ var (
 	tensorType = reflect.TypeFor[Tensor]()
 	objectType = reflect.TypeFor[capsule.Object]()
 	arrayType  = reflect.TypeFor[Array]()
+	numberType = reflect.TypeFor[scalar.Scalar]()
 	errorType  = reflect.TypeFor[error]()
 )
 
@@ -494,6 +496,8 @@ func resultOf(t reflect.Type, sc *scope) (outPlan, error) {
 		return outPlan{kind: kindTensor}, nil
 	case objectType:
 		return outPlan{kind: kindObject}, nil
+	case numberType:
+		return outPlan{kind: kindNumber}, nil
 	case errorType:
 		return outPlan{}, errors.New("an error result must be the last, alone of its type")
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/producer"
+	"github.com/godlpack/godlpack/scalar"
 )
 
 // Where an argument of a call is read: in place, or by its decoder.
@@ -164,6 +165,8 @@ func encoder[R any](b *binding, j int) func(*call, R) error {
 				return nil
 			}
 			*(*capsule.Object)(dst) = o
+		case kindNumber:
+			putNumber(v, *(*scalar.Scalar)(src))
 		case kindInstance:
 			p := *(*unsafe.Pointer)(src)
 			if p == nil {
@@ -193,6 +196,25 @@ func encoder[R any](b *binding, j int) func(*call, R) error {
 		}
 		v.present = true
 		return nil
+	}
+}
+
+// putNumber writes a scalar.Scalar result into v: the field its kind holds, and which one, for C.
+func putNumber(v *C.gdl_value, s scalar.Scalar) {
+	dst := unsafe.Pointer(&v.v)
+	switch s.Kind {
+	case scalar.Bool:
+		*(*int64)(dst), v.number = s.Int, C.GDL_NUMBER_BOOL
+	case scalar.Int:
+		*(*int64)(dst), v.number = s.Int, C.GDL_NUMBER_INT
+	case scalar.Uint:
+		*(*uint64)(dst), v.number = s.Uint, C.GDL_NUMBER_UINT
+	case scalar.Complex:
+		*(*[2]float64)(dst), v.number = [2]float64{s.Real, s.Imag}, C.GDL_NUMBER_COMPLEX
+	case scalar.BigInt:
+		*(*float64)(dst), v.number = s.Real, C.GDL_NUMBER_BIGINT
+	default:
+		*(*float64)(dst), v.number = s.Real, C.GDL_NUMBER_FLOAT
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/pymodule"
+	"github.com/godlpack/godlpack/scalar"
 )
 
 func main() { module.Main() }
@@ -80,6 +81,10 @@ var functionItems = []pymodule.Item{
 		b, err := pymodule.FromSlice([]int8{1, 2, 3})
 		return a, b, err
 	}), "Two tensor results."),
+	pymodule.Def("number", "kind: str, /", pymodule.F1RE(number), "A number of the scalar.Kind named, whose Python type it chooses."),
+	pymodule.Def("numbers", "f", pymodule.F1E(func(f func(scalar.Scalar, scalar.Scalar) error) error {
+		return f(scalar.Scalar{Kind: scalar.Uint, Uint: 1 << 63}, scalar.Scalar{Kind: scalar.Complex, Real: 1, Imag: -2})
+	}), "Call f with two numbers of kinds a callback's parameters choose."),
 	pymodule.Def("identity", "o", pymodule.F1R(func(o capsule.Object) capsule.Object { capsule.IncRef(o); return o }), "o back."),
 	pymodule.Def("sleep", "seconds", pymodule.F1(func(s float64) { time.Sleep(time.Duration(s * float64(time.Second))) }), "Sleep with the GIL released.").WithoutGIL(),
 	pymodule.Def("sleep_gil", "seconds", pymodule.F1(func(s float64) { time.Sleep(time.Duration(s * float64(time.Second))) }), "Sleep holding the GIL."),
@@ -204,4 +209,23 @@ func describe(x pymodule.Tensor) string {
 	return fmt.Sprintf("%#x %v %v %v %v flags=%d versioned=%v elements=%d low=%d high=%d dense=%d c=%v f=%v",
 		uintptr(x.Data), x.DType, x.Device, x.Shape, x.Strides, x.Flags, x.Versioned, e.Elements, e.Low, e.High,
 		e.DenseBytes, e.CContiguous, e.FContiguous)
+}
+
+// number returns a scalar.Scalar of the kind named, to show each Python type it becomes.
+func number(kind string) (scalar.Scalar, error) {
+	switch kind {
+	case "bool":
+		return scalar.Scalar{Kind: scalar.Bool, Int: 1}, nil
+	case "int":
+		return scalar.Scalar{Kind: scalar.Int, Int: -1 << 63}, nil
+	case "uint":
+		return scalar.Scalar{Kind: scalar.Uint, Uint: 1<<64 - 1}, nil
+	case "float":
+		return scalar.Scalar{Kind: scalar.Float, Real: 0.5}, nil
+	case "complex":
+		return scalar.Scalar{Kind: scalar.Complex, Real: 1.5, Imag: -2}, nil
+	case "bigint":
+		return scalar.Scalar{Kind: scalar.BigInt, Real: 0x1p70}, nil
+	}
+	return scalar.Scalar{}, capsule.Errorf(capsule.ValueError, "no kind %q", kind)
 }

@@ -109,6 +109,18 @@ def test_complex_bool_strings_bytes() -> None:
         b.text(b"a")
 
 
+def test_number_results_choose_their_python_type() -> None:
+    # A scalar.Scalar result is the Python number its kind says, as a sum is an int or a float by dtype.
+    got = {k: b.number(k) for k in ["bool", "int", "uint", "float", "complex", "bigint"]}
+    assert got == {"bool": True, "int": -2**63, "uint": 2**64 - 1, "float": 0.5, "complex": 1.5 - 2j, "bigint": 2**70}
+    assert [type(v) for v in got.values()] == [bool, int, int, float, complex, int]
+    seen: list[Any] = []
+    b.numbers(lambda x, y: seen.extend([x, y]))  # a callback's parameters too
+    assert seen == [2**63, 1 - 2j]
+    with pytest.raises(ValueError, match="^number\\(\\): no kind \"x\"$"):
+        b.number("x")
+
+
 def test_optional_and_object() -> None:
     assert b.maybe() == -1 and b.maybe(None) == -1 and b.maybe(4) == 8 and b.maybe(x=5) == 10
     o = object()
