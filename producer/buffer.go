@@ -37,6 +37,10 @@ type Buffer struct {
 	data     unsafe.Pointer
 	n        int
 	released atomic.Bool
+	// leases counts the [Lease] values of the buffer that are spent: a
+	// lease whose count it no longer is does nothing.
+	leases atomic.Uint64
+	pooled bool // made by AllocLease, and reused once its lease is spent
 }
 
 // Alloc returns a buffer of nbytes bytes of C memory aligned to [Alignment],

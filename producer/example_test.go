@@ -151,3 +151,15 @@ func ExampleNegotiate() {
 	// 1.0 -> 1.0 1.1 false
 	// 2.0 -> 1.3 1.3 false
 }
+
+func ExampleLease() {
+	l, err := producer.AllocLease(8)
+	if err != nil {
+		panic(err)
+	}
+	returned := l // a copy, as a function's result is
+	l.Release()   // spends every copy
+	fmt.Println(returned.Pointer() == nil, returned.Len())
+	returned.Release() // does nothing
+	// Output: true 0
+}

@@ -257,7 +257,7 @@ func (cb *callbackPlan) encode(c *call, j int, a reflect.Value) error {
 			if err != nil {
 				return err
 			}
-			arr = arrayOf(b, t.Shape, t.DType)
+			arr = arrayOf(producer.LeaseOf(b), t.Shape, t.DType)
 		} else if o.pin != nil { // a slice, pinned: the callable sees the Go memory itself
 			var err error
 			if arr, err = o.pin(a.UnsafePointer(), a.Len()); err != nil {

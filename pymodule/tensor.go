@@ -4,6 +4,7 @@ package pymodule
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"iter"
 	"reflect"
@@ -279,9 +280,11 @@ func (s *tensorSpec) refuse(fault C.int, t Tensor) (capsule.Exception, string) {
 
 // An Array is a tensor result: memory made by [NewArray] or [FromSlice] and
 // its layout. Returning it hands it to the caller, zero-copy; an Array that
-// is not returned should be released ([Array.Release]).
+// is not returned should be released ([Array.Release]). Its copies share
+// one reference: the first to be returned or released spends it, and the
+// others are then refused as results, and their Release does nothing.
 type Array struct {
-	buf    *producer.Buffer
+	lease  producer.Lease  // NewArray's allocates nothing on the Go heap
 	layout producer.Layout // its Shape nil when dims holds the shape
 	// dims holds a shape of up to len(dims) dimensions, so that NewArray's
 	// shape, which the caller may build in its call, stays off the Go heap.
@@ -291,8 +294,8 @@ type Array struct {
 
 // arrayOf returns a C-contiguous Array of b, of the given shape (which it
 // copies) and dtype.
-func arrayOf(b *producer.Buffer, shape []int64, dt dlpack.DataType) Array {
-	a := Array{buf: b, layout: producer.Layout{DType: dt}}
+func arrayOf(l producer.Lease, shape []int64, dt dlpack.DataType) Array {
+	a := Array{lease: l, layout: producer.Layout{DType: dt}}
 	if len(shape) <= len(a.dims) {
 		a.ndim = int8(copy(a.dims[:], shape))
 	} else {
@@ -303,9 +306,7 @@ func arrayOf(b *producer.Buffer, shape []int64, dt dlpack.DataType) Array {
 
 // Release lets go of memory that will not be returned.
 func (a Array) Release() {
-	if a.buf != nil {
-		a.buf.Release()
-	}
+	a.lease.Release()
 }
 
 // NewArray returns a C-contiguous [Array] of the given shape and element type
@@ -326,7 +327,7 @@ func NewArray[T dlpack.Element](shape ...int64) (Array, []T, error) {
 	if !ok || n > (1<<62)/size {
 		return Array{}, nil, capsule.Errorf(capsule.ValueError, "cannot make a tensor of shape %v", slices.Clone(shape)) // a copy: shape stays off the heap
 	}
-	b, err := producer.Alloc(int(n * size))
+	b, err := producer.AllocLease(int(n * size))
 	if err != nil {
 		return Array{}, nil, err
 	}
@@ -351,12 +352,12 @@ func FromSlice[T dlpack.Element](s []T, shape ...int64) (Array, error) {
 		b.Release()
 		return Array{}, err
 	}
-	return arrayOf(b, l.Shape, l.DType), nil
+	return arrayOf(producer.LeaseOf(b), l.Shape, l.DType), nil
 }
 
 // describe hands a into result v of c (the Array's reference passes to C).
 func (a Array) describe(c *call, v *C.gdl_value) error {
-	if a.buf == nil {
+	if a.lease.IsZero() {
 		return fmt.Errorf("a zero Array was returned")
 	}
 	idx := int(c.nout)
@@ -368,7 +369,10 @@ func (a Array) describe(c *call, v *C.gdl_value) error {
 	if l.Shape == nil {
 		l.Shape = a.dims[:a.ndim]
 	}
-	if err := a.buf.Give(l, unsafe.Pointer(&out.src)); err != nil { // the Array's reference passes to C
+	if err := a.lease.Give(l, unsafe.Pointer(&out.src)); err != nil { // the Array's reference passes to C
+		if errors.Is(err, producer.ErrReleased) {
+			return errors.New("an Array was released, or returned already: an Array is returned once")
+		}
 		return err
 	}
 	c.nout++

@@ -85,6 +85,7 @@ var functionItems = []pymodule.Item{
 	pymodule.Def("numbers", "f", pymodule.F1E(func(f func(scalar.Scalar, scalar.Scalar) error) error {
 		return f(scalar.Scalar{Kind: scalar.Uint, Uint: 1 << 63}, scalar.Scalar{Kind: scalar.Complex, Real: 1, Imag: -2})
 	}), "Call f with two numbers of kinds a callback's parameters choose."),
+	pymodule.Def("spent_array", "how: str, /", pymodule.F1R2E(spentArray), "Return an Array released first, or one Array twice."),
 	pymodule.Def("identity", "o", pymodule.F1R(func(o capsule.Object) capsule.Object { capsule.IncRef(o); return o }), "o back."),
 	pymodule.Def("sleep", "seconds", pymodule.F1(func(s float64) { time.Sleep(time.Duration(s * float64(time.Second))) }), "Sleep with the GIL released.").WithoutGIL(),
 	pymodule.Def("sleep_gil", "seconds", pymodule.F1(func(s float64) { time.Sleep(time.Duration(s * float64(time.Second))) }), "Sleep holding the GIL."),
@@ -228,4 +229,19 @@ func number(kind string) (scalar.Scalar, error) {
 		return scalar.Scalar{Kind: scalar.BigInt, Real: 0x1p70}, nil
 	}
 	return scalar.Scalar{}, capsule.Errorf(capsule.ValueError, "no kind %q", kind)
+}
+
+// spentArray returns a released Array ("released"), or one Array as both results ("twice"): the spent one is
+// refused, and neither leaks.
+func spentArray(how string) (pymodule.Array, pymodule.Array, error) {
+	a, _, err := pymodule.NewArray[float32](3)
+	if err != nil {
+		return a, a, err
+	}
+	if how == "released" {
+		a.Release()
+		b, _, err := pymodule.NewArray[float32](3) // reuses a's Buffer: a stays spent
+		return b, a, err
+	}
+	return a, a, nil
 }

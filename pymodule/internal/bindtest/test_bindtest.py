@@ -121,6 +121,14 @@ def test_number_results_choose_their_python_type() -> None:
         b.number("x")
 
 
+@pytest.mark.parametrize("how", ["released", "twice"])
+def test_a_spent_array_is_refused(how: str) -> None:
+    # An Array's copies share one reference: once one is returned or released, the others are refused as results.
+    with pytest.raises(RuntimeError, match=r"^spent_array\(\): an Array was released, or returned already: an "
+                       r"Array is returned once$"):
+        b.spent_array(how)
+
+
 def test_optional_and_object() -> None:
     assert b.maybe() == -1 and b.maybe(None) == -1 and b.maybe(4) == 8 and b.maybe(x=5) == 10
     o = object()

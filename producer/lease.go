@@ -1,0 +1,101 @@
+package producer
+
+// #include "producer.h"
+import "C"
+
+import (
+	"fmt"
+	"sync"
+	"unsafe"
+)
+
+// A Lease holds a [Buffer]'s reference to its memory as a value that may be
+// copied: the first of its copies to be released or given spends them all,
+// and the others then do nothing ([Lease.Release]) or report [ErrReleased].
+// A value that is returned by copy, as a function result is, cannot hold a
+// *Buffer alone: the Buffer of a lease from [AllocLease] is reused once the
+// lease is spent, so that a new buffer allocates nothing on the Go heap.
+// The zero Lease holds nothing.
+type Lease struct {
+	b   *Buffer
+	gen uint64 // b.leases when the lease was made
+}
+
+// leased keeps the Buffers of spent leases, for AllocLease to reuse.
+var leased = sync.Pool{New: func() any { return &Buffer{pooled: true} }}
+
+// AllocLease is [Alloc] as a [Lease]: C memory of nbytes bytes aligned to
+// [Alignment], with unspecified contents, and [ErrNoMemory] when memory runs
+// out.
+func AllocLease(nbytes int) (Lease, error) {
+	if nbytes < 0 {
+		return Lease{}, fmt.Errorf("producer: negative buffer size %d", nbytes)
+	}
+	var data unsafe.Pointer
+	o := C.gdl_owner_alloc(C.size_t(nbytes), &data)
+	if o == nil {
+		return Lease{}, fmt.Errorf("%w: cannot allocate %d bytes", ErrNoMemory, nbytes)
+	}
+	b := leased.Get().(*Buffer)
+	b.owner, b.data, b.n = o, data, nbytes
+	b.released.Store(false)
+	return Lease{b: b, gen: b.leases.Load()}, nil
+}
+
+// LeaseOf returns a [Lease] of b, whose holder hands b over: spending the
+// lease releases b.
+func LeaseOf(b *Buffer) Lease { return Lease{b: b, gen: b.leases.Load()} }
+
+// IsZero reports whether l is the zero Lease, which holds nothing.
+func (l Lease) IsZero() bool { return l.b == nil }
+
+// live reports whether l is not spent.
+func (l Lease) live() bool { return l.b != nil && l.b.leases.Load() == l.gen }
+
+// spend ends l and its copies: true for the first call only.
+func (l Lease) spend() bool { return l.b != nil && l.b.leases.CompareAndSwap(l.gen, l.gen+1) }
+
+// recycle puts a spent lease's buffer back for reuse, when AllocLease made it.
+func (l Lease) recycle() {
+	if l.b.pooled {
+		leased.Put(l.b)
+	}
+}
+
+// Pointer returns the address of the memory's first byte, or nil once the
+// lease is spent.
+func (l Lease) Pointer() unsafe.Pointer {
+	if !l.live() {
+		return nil
+	}
+	return l.b.data
+}
+
+// Len returns the size of the memory in bytes, or 0 once the lease is spent.
+func (l Lease) Len() int {
+	if !l.live() {
+		return 0
+	}
+	return l.b.n
+}
+
+// Release drops the lease's reference to its memory ([Buffer.Release]).
+// Calls after the first, on any of its copies, do nothing.
+func (l Lease) Release() {
+	if l.spend() {
+		l.b.Release()
+		l.recycle()
+	}
+}
+
+// Give is [Buffer.Give] of the lease's buffer: dst.owner takes the lease's
+// reference, and the lease is spent whether or not Give succeeds.
+// [ErrReleased] when it was spent already.
+func (l Lease) Give(layout Layout, dst unsafe.Pointer) error {
+	if !l.spend() {
+		return ErrReleased
+	}
+	err := l.b.Give(layout, dst)
+	l.recycle()
+	return err
+}
