@@ -381,4 +381,27 @@ PyObject *gdl_method_dlpack_device(PyObject *self, PyObject *unused);
 	{"__dlpack_device__", (PyCFunction)gdl_method_dlpack_device, METH_NOARGS,                            \
 	 "__dlpack_device__($self, /)\n--\n\nThe (device_type, device_id) of the data."}
 
+/*
+ * A number as scalar.Scalar holds it, field for field, its kinds scalar's
+ * Kinds in order (number.go fails to compile otherwise): Go reads what C
+ * writes as it is.
+ */
+enum { GDL_SCALAR_BOOL, GDL_SCALAR_INT, GDL_SCALAR_UINT, GDL_SCALAR_FLOAT, GDL_SCALAR_COMPLEX, GDL_SCALAR_BIGINT };
+typedef struct {
+	uint8_t kind;
+	int64_t ival;
+	uint64_t uval;
+	double re, im;
+} gdl_scalar;
+
+/*
+ * gdl_parse_scalar reads a number as NumPy reads a fill value: a bool, an int
+ * of any size (beyond 64 bits: its float64 value, BIGINT; OverflowError
+ * beyond float64), a float or a complex, their subclasses, NumPy's scalars
+ * and 0-d arrays (read by the type of their 0-d buffer, so that np.True_ is a
+ * bool and np.complex64 a complex), and any object with __index__,
+ * __complex__ or __float__. -1 with TypeError, naming what for, otherwise.
+ */
+int gdl_parse_scalar(PyObject *v, const char *what, gdl_scalar *out);
+
 #endif

@@ -13,13 +13,13 @@ import (
 // refers only to functions of files in its own room or below. A new C file
 // gets a room here (TestCFilesCallDownward fails until it has one).
 var rooms = [][]string{
-	{"errors.c"},                            // exceptions, and keeping one pending while Python code runs
-	{"args.c", "capsule.c", "device.c"},     // argument parsing, DLPack capsules, devices as spelled
-	{"export.c", "exchange.c", "runtime.c"}, // __dlpack__; another library's exchange table; Go runtimes
-	{"borrow.c"},                            // views read in place
-	{"take.c"},                              // taking a tensor from any producer
-	{"import.c"},                            // the one import: validate, hold to the request, copy
-	{"exporter.c"},                          // exporting types' methods and our exchange table
+	{"errors.c"}, // exceptions, and keeping one pending while Python code runs
+	{"args.c", "number.c", "capsule.c", "device.c"}, // argument parsing, numbers, DLPack capsules, devices as spelled
+	{"export.c", "exchange.c", "runtime.c"},         // __dlpack__; another library's exchange table; Go runtimes
+	{"borrow.c"},                                    // views read in place
+	{"take.c"},                                      // taking a tensor from any producer
+	{"import.c"},                                    // the one import: validate, hold to the request, copy
+	{"exporter.c"},                                  // exporting types' methods and our exchange table
 	{"tensor.c", "tensor_pickle.c", "tensor_types.c", "dtype.c", "device_type.c"}, // the tensor object
 }
 

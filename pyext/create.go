@@ -96,22 +96,8 @@ func valueError(err error) error {
 	return capsule.Errorf(capsule.TypeError, "%s", msg)
 }
 
-// scalarKinds names the [scalar.Kind] of each kind gdl_parse_scalar writes
-// (ext.h): neither numbering needs to follow the other.
-var scalarKinds = [...]scalar.Kind{
-	C.GDL_SCALAR_BOOL:    scalar.Bool,
-	C.GDL_SCALAR_INT:     scalar.Int,
-	C.GDL_SCALAR_UINT:    scalar.Uint,
-	C.GDL_SCALAR_FLOAT:   scalar.Float,
-	C.GDL_SCALAR_COMPLEX: scalar.Complex,
-	C.GDL_SCALAR_BIGINT:  scalar.BigInt,
-}
-
-// scalarOf reads a gdl_scalar.
-func scalarOf(s *C.gdl_scalar) scalar.Scalar {
-	return scalar.Scalar{Kind: scalarKinds[s.kind], Int: int64(s.ival), Uint: uint64(s.uval), Real: float64(s.re),
-		Imag: float64(s.im)}
-}
+// scalarOf reads a gdl_scalar, which is a scalar.Scalar field for field (capsule/number.go).
+func scalarOf(s *C.gdl_scalar) scalar.Scalar { return *(*scalar.Scalar)(unsafe.Pointer(s)) }
 
 var zeroDivision = C.CString("arange() step must not be zero")
 

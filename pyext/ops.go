@@ -76,26 +76,14 @@ func opsSum(x pymodule.Tensor) (scalar.Scalar, error) {
 	return s, opError(err)
 }
 
-// opsScale reads the factor as NumPy's in-place multiply takes it (gdl_parse_scalar): a bool (np.True_ among
-// them), any integer, or any real. A complex factor, whose imaginary part a real tensor cannot hold, is a
-// TypeError; an int beyond uint64 an OverflowError.
-func opsScale(x pymodule.Tensor, a capsule.Object) error {
-	var f C.gdl_scalar
-	rc := C.gdl_parse_scalar((*C.PyObject)(a), scaleFactor, &f)
-	if capsule.Forked() { // the factor's __float__ or __index__ forked
-		return capsule.ErrForked
-	}
-	if rc != 0 {
-		if C.PyErr_ExceptionMatches(C.PyExc_TypeError) == 0 {
-			return capsule.PythonError("reading the factor")
-		}
-		C.PyErr_Clear()
-		return capsule.Errorf(capsule.TypeError, "the factor must be an int or a float, got %s", typeName(a))
-	}
-	switch f.kind {
-	case C.GDL_SCALAR_COMPLEX:
-		return capsule.Errorf(capsule.TypeError, "the factor must be an int or a float, got %s", typeName(a))
-	case C.GDL_SCALAR_BIGINT:
+// opsScale takes the factor as NumPy's in-place multiply does, as the binder reads a scalar.Scalar (in C, with
+// gdl_parse_scalar): a bool (np.True_ among them), any integer, or any real. A complex factor, whose imaginary part
+// a real tensor cannot hold, is a TypeError; an int beyond uint64 an OverflowError.
+func opsScale(x pymodule.Tensor, factor scalar.Scalar) error {
+	switch factor.Kind {
+	case scalar.Complex:
+		return capsule.Errorf(capsule.TypeError, "the factor must be an int or a float, got a complex")
+	case scalar.BigInt:
 		return capsule.Errorf(capsule.OverflowError, "the factor does not fit in int64 or uint64")
 	}
 	t, err := cpu(x)
@@ -103,15 +91,8 @@ func opsScale(x pymodule.Tensor, a capsule.Object) error {
 		return err
 	}
 	defer done(t)
-	s := scalarOf(&f)
-	capsule.WithoutGIL(ops.Work(t), func() { err = ops.Scale(t, s) })
+	capsule.WithoutGIL(ops.Work(t), func() { err = ops.Scale(t, factor) })
 	return opError(err)
-}
-
-var scaleFactor = C.CString("scale_() factor")
-
-func typeName(o capsule.Object) string {
-	return C.GoString((*C.PyObject)(o).ob_type.tp_name)
 }
 
 func opsCopy(dst, src pymodule.Tensor) error {

@@ -32,17 +32,3 @@ func TestOpError(t *testing.T) {
 		t.Error("opError(nil) is not nil")
 	}
 }
-
-// TestScalarKinds checks that every kind gdl_parse_scalar writes names a scalar.Kind of its own.
-func TestScalarKinds(t *testing.T) {
-	seen := map[scalar.Kind]bool{}
-	for _, k := range scalarKinds {
-		if seen[k] {
-			t.Errorf("scalarKinds names %v twice", k)
-		}
-		seen[k] = true
-	}
-	if len(seen) != int(scalar.BigInt)+1 {
-		t.Errorf("scalarKinds names %d kinds of scalar.Scalar's %d", len(seen), int(scalar.BigInt)+1)
-	}
-}

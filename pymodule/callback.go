@@ -17,7 +17,6 @@ import (
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/internal/pysig"
 	"github.com/godlpack/godlpack/producer"
-	"github.com/godlpack/godlpack/scalar"
 )
 
 // ErrCallbackExpired is the error of a callback called after the call it
@@ -279,8 +278,6 @@ func (cb *callbackPlan) encode(c *call, j int, a reflect.Value) error {
 			return err
 		}
 		*(*capsule.Object)(dst) = obj
-	case kindNumber:
-		putNumber(v, a.Interface().(scalar.Scalar))
 	default:
 		tmp := reflect.New(a.Type()).Elem()
 		tmp.Set(a)

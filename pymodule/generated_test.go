@@ -61,7 +61,7 @@ func TestKindSwitches(t *testing.T) {
 	}
 	var params, results, owning []string
 	for k, r := range kinds {
-		if kind(k) != kindNone && r.param != "" {
+		if kind(k) != kindNone {
 			params = append(params, r.c)
 		}
 		if kind(k) != kindNone && kind(k) != kindCallback {

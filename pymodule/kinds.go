@@ -43,7 +43,7 @@ const (
 	kindObject
 	kindInstance // a *T of a bound class: its instance's slot as an argument, the instance as a result
 	kindCallback // a Go func value: a Python callable as an argument (never a result)
-	kindNumber   // a scalar.Scalar: a result whose Python type (bool, int, float, complex) its value chooses
+	kindNumber   // a scalar.Scalar: any Python number, and a result whose Python type its Kind chooses
 )
 
 // A kindRow says what the binder does with one kind.
@@ -52,8 +52,7 @@ type kindRow struct {
 	// size is the bytes of its value in a gdl_value, copied as they are
 	// between C and Go; 0 for a kind whose own code moves it.
 	size uintptr
-	// param says what a parameter of the kind takes, in a TypeError: "an int";
-	// "" for a kind no parameter has.
+	// param says what a parameter of the kind takes, in a TypeError: "an int".
 	param string
 	// stubParam and stubResult are its Python types in the module's stub.
 	stubParam, stubResult string
@@ -86,7 +85,8 @@ var kinds = [...]kindRow{
 	// An instance's class names its parameters' and results' types (classOf).
 	kindInstance: {c: "GDL_KIND_INSTANCE", size: 4, param: "an instance", stubParam: "Any", stubResult: "Any", owns: true},
 	kindCallback: {c: "GDL_KIND_CALLBACK", param: "a callable", stubParam: "Callable[..., Any]", stubResult: "Any"},
-	kindNumber:   {c: "GDL_KIND_NUMBER", stubResult: "int | float | complex"},
+	kindNumber: {c: "GDL_KIND_NUMBER", size: 40, param: "a number", stubParam: "complex | SupportsIndex",
+		stubResult: "int | float | complex"},
 }
 
 // intParam is what an int parameter's stub takes: an int, or anything with __index__.

@@ -229,6 +229,17 @@ static int convert_complex(const gdl_bound *b, const gdl_param *p, PyObject *o, 
 }
 
 /*
+ * convert_number reads a scalar.Scalar argument as godlpack's creation
+ * functions read a fill value: any number, NumPy's scalars among them, the
+ * Python type choosing the kind.
+ */
+static int convert_number(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_value *v) {
+	if (gdl_parse_scalar(o, p->name, &v->v.num) != 0)
+		return retype(b, p, o);
+	return 0;
+}
+
+/*
  * name_argument puts the function and the argument before the message of a
  * BufferError the import raised (one that starts with the function's name or
  * "cannot import"), without the Go package names or the function's own name
@@ -388,6 +399,8 @@ int gdl_convert_arg(const gdl_bound *b, int i, PyObject *o, gdl_call *c, int *nt
 		return convert_float(b, p, o, v);
 	case GDL_KIND_COMPLEX64: case GDL_KIND_COMPLEX128:
 		return convert_complex(b, p, o, v);
+	case GDL_KIND_NUMBER:
+		return convert_number(b, p, o, v);
 	case GDL_KIND_STRING:
 		if (!PyUnicode_Check(o))
 			return type_error(b, p, o);
@@ -504,15 +517,15 @@ static PyObject *enum_result(PyObject *type, uint8_t k, const gdl_value *v) {
 }
 
 /* number_result makes a scalar.Scalar result the Python number its kind says. */
-static PyObject *number_result(const gdl_value *v) {
-	switch (v->number) {
-	case GDL_NUMBER_BOOL: return PyBool_FromLong(v->v.i64 != 0);
-	case GDL_NUMBER_INT: return PyLong_FromLongLong(v->v.i64);
-	case GDL_NUMBER_UINT: return PyLong_FromUnsignedLongLong(v->v.u64);
-	case GDL_NUMBER_COMPLEX: return PyComplex_FromDoubles(v->v.c128[0], v->v.c128[1]);
-	case GDL_NUMBER_BIGINT: return PyLong_FromDouble(v->v.f64); /* an int beyond 64 bits, rounded to a double */
+static PyObject *number_result(const gdl_scalar *s) {
+	switch (s->kind) {
+	case GDL_SCALAR_BOOL: return PyBool_FromLong(s->ival != 0);
+	case GDL_SCALAR_INT: return PyLong_FromLongLong(s->ival);
+	case GDL_SCALAR_UINT: return PyLong_FromUnsignedLongLong(s->uval);
+	case GDL_SCALAR_COMPLEX: return PyComplex_FromDoubles(s->re, s->im);
+	case GDL_SCALAR_BIGINT: return PyLong_FromDouble(s->re); /* an int beyond 64 bits, rounded to a double */
 	}
-	return PyFloat_FromDouble(v->v.f64);
+	return PyFloat_FromDouble(s->re);
 }
 
 /* convert_result turns result j into a new reference; its C memory or owner passes to it or is freed. */
@@ -530,7 +543,7 @@ PyObject *gdl_convert_result(const gdl_bound *b, gdl_call *c, int j) {
 	case GDL_KIND_FLOAT64: return PyFloat_FromDouble(v->v.f64);
 	case GDL_KIND_COMPLEX64: return PyComplex_FromDoubles(v->v.c64[0], v->v.c64[1]);
 	case GDL_KIND_COMPLEX128: return PyComplex_FromDoubles(v->v.c128[0], v->v.c128[1]);
-	case GDL_KIND_NUMBER: return number_result(v);
+	case GDL_KIND_NUMBER: return number_result(&v->v.num);
 	case GDL_KIND_STRING:
 	case GDL_KIND_BYTES:
 		if (!v->present)

@@ -46,15 +46,12 @@ typedef struct {
 		int32_t index;
 		struct {
 			int32_t class_id, slot;
-		} inst; /* an instance result Go names by its value's slot, for C to make its object (by_slot) */
+		} inst;         /* an instance result Go names by its value's slot, for C to make its object (by_slot) */
+		gdl_scalar num; /* a scalar.Scalar, as it is */
 	} v;
-	bool present;   /* false for an optional argument that was None or not passed */
-	bool by_slot;   /* an instance result in v.inst rather than v.o */
-	uint8_t number; /* a GDL_KIND_NUMBER result's GDL_NUMBER_: which of v's fields holds it */
+	bool present; /* false for an optional argument that was None or not passed */
+	bool by_slot; /* an instance result in v.inst rather than v.o */
 } gdl_value;
-
-/* What a GDL_KIND_NUMBER result is in Python, from the scalar.Kind of its Go value. */
-enum { GDL_NUMBER_BOOL, GDL_NUMBER_INT, GDL_NUMBER_UINT, GDL_NUMBER_FLOAT, GDL_NUMBER_COMPLEX, GDL_NUMBER_BIGINT };
 
 /*
  * What a tensor parameter accepts (pymodule's tensorSpec), held to every

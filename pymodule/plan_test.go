@@ -11,6 +11,8 @@ import (
 
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/consumer"
+
+	"github.com/godlpack/godlpack/scalar"
 )
 
 // TestPlanRefusals holds Def's mistakes to what New reports: the binder
@@ -35,6 +37,8 @@ func TestPlanRefusals(t *testing.T) {
 		{"nan default", Def("f", "x=nan", F1(func(float64) {}), ""), "parameter x: default nan: a NaN default cannot be shown"},
 		{"bad default", Def("f", "x=1.5", F1(func(int) {}), ""), "parameter x: default 1.5 is not an int"},
 		{"None default", Def("f", "x=None", F1(func(int) {}), ""), "parameter x: default None needs an Optional parameter"},
+		{"number default", Def("f", "x='1'", F1(func(scalar.Scalar) {}), ""),
+			"parameter x: default '1' is not a number: want a bool, an int of 64 bits, a float or a complex literal"},
 		{"dtype", Def("f", "x: tensor[float33]", F1(func(Tensor) {}), ""), `parameter x: unknown dtype "float33"`},
 		{"device", Def("f", "x: tensor[device=tpu9]", F1(func(Tensor) {}), ""), `parameter x: unknown device "tpu9"`},
 		{"required after default", Def("f", "*, a=1, b", F2(func(int, int) {}), ""),

@@ -461,6 +461,8 @@ func paramOf(t reflect.Type, sc *scope) (param, error) {
 		return param{kind: kindTensor}, nil
 	case objectType:
 		return param{kind: kindObject}, nil
+	case numberType:
+		return param{kind: kindNumber}, nil
 	}
 	if c := sc.class(t); c != nil {
 		return param{kind: kindInstance, class: c}, nil

@@ -113,6 +113,8 @@ func copyValue(dst, src unsafe.Pointer, size uintptr) {
 		*(*uint64)(dst) = *(*uint64)(src)
 	case 16:
 		*(*[2]uint64)(dst) = *(*[2]uint64)(src)
+	case 40:
+		*(*scalar.Scalar)(dst) = *(*scalar.Scalar)(src)
 	}
 }
 
@@ -165,8 +167,6 @@ func encoder[R any](b *binding, j int) func(*call, R) error {
 				return nil
 			}
 			*(*capsule.Object)(dst) = o
-		case kindNumber:
-			putNumber(v, *(*scalar.Scalar)(src))
 		case kindInstance:
 			p := *(*unsafe.Pointer)(src)
 			if p == nil {
@@ -196,25 +196,6 @@ func encoder[R any](b *binding, j int) func(*call, R) error {
 		}
 		v.present = true
 		return nil
-	}
-}
-
-// putNumber writes a scalar.Scalar result into v: the field its kind holds, and which one, for C.
-func putNumber(v *C.gdl_value, s scalar.Scalar) {
-	dst := unsafe.Pointer(&v.v)
-	switch s.Kind {
-	case scalar.Bool:
-		*(*int64)(dst), v.number = s.Int, C.GDL_NUMBER_BOOL
-	case scalar.Int:
-		*(*int64)(dst), v.number = s.Int, C.GDL_NUMBER_INT
-	case scalar.Uint:
-		*(*uint64)(dst), v.number = s.Uint, C.GDL_NUMBER_UINT
-	case scalar.Complex:
-		*(*[2]float64)(dst), v.number = [2]float64{s.Real, s.Imag}, C.GDL_NUMBER_COMPLEX
-	case scalar.BigInt:
-		*(*float64)(dst), v.number = s.Real, C.GDL_NUMBER_BIGINT
-	default:
-		*(*float64)(dst), v.number = s.Real, C.GDL_NUMBER_FLOAT
 	}
 }
 
@@ -365,10 +346,42 @@ func (p *param) setDefault(cp *C.gdl_param, python bool) error {
 			return fmt.Errorf("out of memory")
 		}
 		*(*cBytes)(dst) = cBytes{cs, C.Py_ssize_t(len(s))}
+	case kindNumber:
+		s, err := numberLiteral(d)
+		if err != nil {
+			return bad(err)
+		}
+		*(*scalar.Scalar)(dst) = s
 	default:
 		return fmt.Errorf("a %s parameter takes no default but None", p.typeName())
 	}
 	return nil
+}
+
+// numberLiteral reads a Python literal of a bool, an int of 64 bits, a float
+// or a complex as the scalar.Scalar a call with that argument would get.
+func numberLiteral(d string) (scalar.Scalar, error) {
+	digits := strings.ReplaceAll(d, "_", "")
+	if d == "True" || d == "False" {
+		return scalar.Scalar{Kind: scalar.Bool, Int: map[bool]int64{false: 0, true: 1}[d == "True"]}, nil
+	}
+	if i, err := strconv.ParseInt(digits, 0, 64); err == nil {
+		return scalar.Scalar{Kind: scalar.Int, Int: i}, nil
+	}
+	if u, err := strconv.ParseUint(digits, 0, 64); err == nil {
+		return scalar.Scalar{Kind: scalar.Uint, Uint: u}, nil
+	}
+	if f, err := strconv.ParseFloat(digits, 64); err == nil || math.IsInf(f, 0) {
+		if math.IsNaN(f) {
+			return scalar.Scalar{}, fmt.Errorf("a NaN default cannot be shown in the signature")
+		}
+		return scalar.Scalar{Kind: scalar.Float, Real: f}, nil
+	}
+	z, err := strconv.ParseComplex(strings.ReplaceAll(strings.Trim(digits, "()"), "j", "i"), 128)
+	if err != nil {
+		return scalar.Scalar{}, fmt.Errorf("want a bool, an int of 64 bits, a float or a complex literal")
+	}
+	return scalar.Scalar{Kind: scalar.Complex, Real: real(z), Imag: imag(z)}, nil
 }
 
 // storeBits stores the low bits of v, an integer that fits in them, at dst:

@@ -82,6 +82,7 @@ var functionItems = []pymodule.Item{
 		return a, b, err
 	}), "Two tensor results."),
 	pymodule.Def("number", "kind: str, /", pymodule.F1RE(number), "A number of the scalar.Kind named, whose Python type it chooses."),
+	pymodule.Def("same_number", "x=0.5, /", pymodule.F1R(func(s scalar.Scalar) scalar.Scalar { return s }), "x, as a scalar.Scalar and back."),
 	pymodule.Def("numbers", "f", pymodule.F1E(func(f func(scalar.Scalar, scalar.Scalar) error) error {
 		return f(scalar.Scalar{Kind: scalar.Uint, Uint: 1 << 63}, scalar.Scalar{Kind: scalar.Complex, Real: 1, Imag: -2})
 	}), "Call f with two numbers of kinds a callback's parameters choose."),

@@ -121,6 +121,24 @@ def test_number_results_choose_their_python_type() -> None:
         b.number("x")
 
 
+@pytest.mark.parametrize("x, want", [
+    (True, True), (-3, -3), (2**64 - 1, 2**64 - 1), (2**70, 2**70), (0.5, 0.5), (1 - 2j, 1 - 2j),
+    (np.True_, True), (np.int8(-3), -3), (np.uint64(2**64 - 1), 2**64 - 1), (np.float32(0.25), 0.25),
+    (np.complex64(1j), 1j), (np.array(2.5), 2.5),
+])
+def test_number_parameters_read_any_number(x: Any, want: Any) -> None:
+    # A scalar.Scalar parameter reads a number as godlpack.full reads its fill value; its kind comes back.
+    got = b.same_number(x)
+    assert got == want and type(got) is type(want)
+    assert b.same_number() == 0.5 and str(inspect.signature(b.same_number)) == "(x=0.5, /)"
+
+
+@pytest.mark.parametrize("x", ["1", None, np.ones(2), [1]])
+def test_number_parameters_refuse_what_is_no_number(x: Any) -> None:
+    with pytest.raises(TypeError, match=r"^same_number\(\): argument 'x' must be a number, not "):
+        b.same_number(x)
+
+
 @pytest.mark.parametrize("how", ["released", "twice"])
 def test_a_spent_array_is_refused(how: str) -> None:
     # An Array's copies share one reference: once one is returned or released, the others are refused as results.
