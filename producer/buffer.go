@@ -50,13 +50,16 @@ func Alloc(nbytes int) (*Buffer, error) {
 	if nbytes < 0 {
 		return nil, fmt.Errorf("producer: negative buffer size %d", nbytes)
 	}
-	var data unsafe.Pointer
-	o := C.gdl_owner_alloc(C.size_t(nbytes), &data)
+	o := C.gdl_owner_alloc(C.size_t(nbytes), nil)
 	if o == nil {
 		return nil, fmt.Errorf("%w: cannot allocate %d bytes", ErrNoMemory, nbytes)
 	}
-	return &Buffer{owner: o, data: data, n: nbytes}, nil
+	return &Buffer{owner: o, data: ownerData(o), n: nbytes}, nil
 }
+
+// ownerData returns the data address of o, an owner gdl_owner_alloc made:
+// GDL_ALIGN bytes past it (producer.h).
+func ownerData(o *C.gdl_owner) unsafe.Pointer { return unsafe.Add(unsafe.Pointer(o), C.GDL_ALIGN) }
 
 // Pinnable is the set of Go types whose slices [Pin] accepts: fixed-size
 // values that hold no Go pointers, which C may keep.

@@ -280,6 +280,26 @@ func (b *Buffer) Give(l Layout, dst unsafe.Pointer) error {
 	return nil
 }
 
+// giveContiguous is [Lease.GiveContiguous] of a buffer its holder hands over.
+func (b *Buffer) giveContiguous(shape []int64, dt dlpack.DataType, s *C.gdl_source) error {
+	if !b.released.CompareAndSwap(false, true) {
+		return ErrReleased
+	}
+	if len(shape) > dlpack.MaxNDim {
+		C.gdl_owner_drop(b.owner)
+		return &dlpack.LayoutError{Err: dlpack.ErrTooManyDims, Detail: fmt.Sprintf("ndim %d exceeds %d", len(shape), dlpack.MaxNDim)}
+	}
+	s.owner, s.pending = b.owner, nil
+	s.view.data = b.data
+	s.view.ndim = C.int32_t(len(shape))
+	copy(unsafe.Slice((*int64)(unsafe.Pointer(s.view.shape)), len(shape)), shape)
+	s.view.flags = 0
+	s.view.device = C.DLDevice{device_type: C.kDLCPU}
+	s.view.dtype = C.DLDataType{code: C.uint8_t(dt.Code), bits: C.uint8_t(dt.Bits), lanes: C.uint16_t(dt.Lanes)}
+	s.nbytes = C.int64_t(-1 - int64(b.n)) // gdl_unlaid: C lays the tensor out
+	return nil
+}
+
 // describe fills s as Describe says, with s.owner the buffer's owner, whose
 // reference the caller provides.
 func (b *Buffer) describe(l Layout, s *C.gdl_source) error {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sync"
 	"unsafe"
+
+	"github.com/godlpack/godlpack/dlpack"
 )
 
 // A Lease holds a [Buffer]'s reference to its memory as a value that may be
@@ -31,13 +33,12 @@ func AllocLease(nbytes int) (Lease, error) {
 	if nbytes < 0 {
 		return Lease{}, fmt.Errorf("producer: negative buffer size %d", nbytes)
 	}
-	var data unsafe.Pointer
-	o := C.gdl_owner_alloc(C.size_t(nbytes), &data)
+	o := C.gdl_owner_alloc(C.size_t(nbytes), nil)
 	if o == nil {
 		return Lease{}, fmt.Errorf("%w: cannot allocate %d bytes", ErrNoMemory, nbytes)
 	}
 	b := leased.Get().(*Buffer)
-	b.owner, b.data, b.n = o, data, nbytes
+	b.owner, b.data, b.n = o, ownerData(o), nbytes
 	b.released.Store(false)
 	return Lease{b: b, gen: b.leases.Load()}, nil
 }
@@ -96,6 +97,23 @@ func (l Lease) Give(layout Layout, dst unsafe.Pointer) error {
 		return ErrReleased
 	}
 	err := l.b.Give(layout, dst)
+	l.recycle()
+	return err
+}
+
+// GiveContiguous is [Lease.Give] of a C-contiguous layout of shape and dt at
+// the start of the memory, on the CPU and with no flags, for C code that
+// lays the tensor out itself: dst, a gdl_source whose view.shape and
+// view.strides point to room for [dlpack.MaxNDim] values each, is left
+// unlaid (producer.h), its strides unwritten, and gdl_source_lay_out
+// completes it, refusing what [Layout.Check] refuses. It asks nothing of C,
+// where Give calls into C for the layout rule. The lease is spent whether
+// or not GiveContiguous succeeds; [ErrReleased] when it was spent already.
+func (l Lease) GiveContiguous(shape []int64, dt dlpack.DataType, dst unsafe.Pointer) error {
+	if !l.spend() {
+		return ErrReleased
+	}
+	err := l.b.giveContiguous(shape, dt, (*C.gdl_source)(dst))
 	l.recycle()
 	return err
 }

@@ -2,10 +2,12 @@ package producer_test
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/internal/ownertest"
+	"github.com/godlpack/godlpack/internal/producertest"
 	"github.com/godlpack/godlpack/producer"
 )
 
@@ -83,5 +85,60 @@ func TestAllocLeaseAllocatesNothing(t *testing.T) {
 	}
 	if _, err := producer.AllocLease(-1); err == nil {
 		t.Error("AllocLease(-1) succeeded")
+	}
+}
+
+// TestGiveContiguous: a lease given unlaid is laid out in C as Layout.Check
+// would lay it out, C-contiguous at the start of its memory, and refused
+// where its elements would not fit or the layout rule refuses it.
+func TestGiveContiguous(t *testing.T) {
+	f4 := dlpack.DataType{Code: dlpack.Float4E2M1FN, Bits: 4, Lanes: 1}
+	tests := []struct {
+		size        int
+		shape       []int64
+		dt          dlpack.DataType
+		wantStrides []int64
+		wantBytes   int64
+		ok          bool
+	}{
+		{4, nil, dlpack.Float32, []int64{}, 4, true},
+		{24, []int64{2, 3}, dlpack.Float32, []int64{3, 1}, 24, true},
+		{64, []int64{2, 3}, dlpack.Float32, []int64{3, 1}, 24, true}, // room to spare
+		{0, []int64{0, 5}, dlpack.Int64, []int64{5, 1}, 0, true},
+		{1, []int64{2}, f4, []int64{1}, 1, true},
+		{20, []int64{2, 3}, dlpack.Float32, nil, 0, false}, // 24 bytes into 20
+		{8, []int64{-1}, dlpack.Float32, nil, 0, false},
+		{8, []int64{1 << 62, 4}, dlpack.Float32, nil, 0, false},
+	}
+	before := ownertest.Live()
+	for _, tt := range tests {
+		l, err := producer.AllocLease(tt.size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start, wantNeed := l.Pointer(), dlpack.MinVersion(tt.dt, dlpack.Device{Type: dlpack.CPU})
+		data, shape, strides, nbytes, need, ok, err := producertest.GiveLaidOut(l, tt.shape, tt.dt)
+		if err != nil {
+			t.Fatalf("shape %v of %v: %v", tt.shape, tt.dt, err)
+		}
+		if ok != tt.ok {
+			t.Errorf("shape %v of %v in %d bytes: laid out %v, want %v", tt.shape, tt.dt, tt.size, ok, tt.ok)
+			continue
+		}
+		if ok && (data != start || !slices.Equal(shape, tt.shape) || !slices.Equal(strides, tt.wantStrides) ||
+			nbytes != tt.wantBytes || need != wantNeed) {
+			t.Errorf("shape %v of %v: data %p shape %v strides %v nbytes %d need %v; want %p %v %v %d %v", tt.shape,
+				tt.dt, data, shape, strides, nbytes, need, start, tt.shape, tt.wantStrides, tt.wantBytes, wantNeed)
+		}
+		if err := l.GiveContiguous(tt.shape, tt.dt, nil); !errors.Is(err, producer.ErrReleased) {
+			t.Errorf("GiveContiguous of a spent lease = %v, want ErrReleased", err)
+		}
+	}
+	l, _ := producer.AllocLease(8)
+	if _, _, _, _, _, _, err := producertest.GiveLaidOut(l, make([]int64, dlpack.MaxNDim+1), dlpack.Uint8); err == nil {
+		t.Errorf("GiveContiguous of %d dimensions succeeded", dlpack.MaxNDim+1)
+	}
+	if got := ownertest.Live(); got != before {
+		t.Errorf("%d owners alive after the leases, %d before", got, before)
 	}
 }

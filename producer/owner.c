@@ -97,8 +97,10 @@ gdl_owner *gdl_owner_alloc(size_t nbytes, void **data) {
 	o->ctx = block;
 	o->handle = 0;
 	o->next = NULL;
-	*data = (char *)o + GDL_ALIGN;
-	advise_huge_pages(*data, nbytes);
+	void *at = (char *)o + GDL_ALIGN;
+	if (data != NULL)
+		*data = at;
+	advise_huge_pages(at, nbytes);
 	__atomic_add_fetch(&live_owners, 1, __ATOMIC_RELAXED);
 	return o;
 }

@@ -66,8 +66,11 @@ int64_t gdl_owner_live(void);
 
 /*
  * gdl_owner_alloc makes one allocation holding an owner and nbytes of data
- * aligned to GDL_ALIGN bytes; *data receives the data address, never NULL,
- * even for nbytes == 0. NULL when out of memory (never an abort).
+ * aligned to GDL_ALIGN bytes, GDL_ALIGN bytes past the owner; *data, unless
+ * data is NULL, receives the data address, never NULL, even for nbytes == 0.
+ * NULL when out of memory (never an abort). Go finds the data past the owner
+ * (package producer's ownerData): an address of Go's passed to C is checked
+ * at every call.
  */
 #define GDL_ALIGN 64
 gdl_owner *gdl_owner_alloc(size_t nbytes, void **data);
@@ -160,6 +163,27 @@ void gdl_source_release(gdl_source *s);
  */
 bool gdl_contiguous(int32_t ndim, const int64_t *shape, DLDataType dt, bool padded, int64_t *strides,
                     int64_t *elements, int64_t *nbytes);
+
+/*
+ * A source may be handed over unlaid: C-contiguous, with its shape, dtype,
+ * device and flags in its view but its strides not yet written, and nbytes
+ * gdl_unlaid(capacity), the bytes its memory holds, in place of the dense
+ * size. A Go function's tensor result comes so (Lease.GiveContiguous): the
+ * C code that makes its object lays it out after the call, where a layout in
+ * Go would cost a second call from Go into C.
+ */
+static inline int64_t gdl_unlaid(int64_t capacity) { return -1 - capacity; }
+
+/* gdl_source_is_unlaid reports whether s waits for gdl_source_lay_out. */
+static inline bool gdl_source_is_unlaid(const gdl_source *s) { return s->nbytes < 0; }
+
+/*
+ * gdl_source_lay_out writes an unlaid source's C-contiguous strides (into
+ * view.strides), need and nbytes, by gdl_contiguous. false, with nbytes
+ * unchanged, when gdl_contiguous refuses the layout or its elements would
+ * take more bytes than the memory holds.
+ */
+bool gdl_source_lay_out(gdl_source *s);
 
 /* The outcomes of gdl_negotiate. */
 enum {

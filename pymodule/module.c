@@ -483,6 +483,12 @@ static PyObject *convert_tensor(const gdl_bound *b, gdl_result_tensor *r) {
 	int which = b->return_as;
 	if (which == GDL_RETURN_NUMPY && gdl_buffer_format(r->src.view.dtype) != NULL)
 		which = NUMPY_BUFFER;
+	if (gdl_source_is_unlaid(&r->src) && !gdl_source_lay_out(&r->src)) {
+		gdl_source_release(&r->src);
+		PyErr_Format(PyExc_ValueError, "%s(): its result tensor of %d dimensions does not fit its memory",
+		             b->qualname, (int)r->src.view.ndim);
+		return NULL;
+	}
 	PyObject *e = gdl_tensor_from_source(&r->src);
 	if (e == NULL || which == GDL_RETURN_TENSOR)
 		return e;

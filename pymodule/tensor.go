@@ -284,8 +284,9 @@ func (s *tensorSpec) refuse(fault C.int, t Tensor) (capsule.Exception, string) {
 // one reference: the first to be returned or released spends it, and the
 // others are then refused as results, and their Release does nothing.
 type Array struct {
-	lease  producer.Lease  // NewArray's allocates nothing on the Go heap
-	layout producer.Layout // its Shape nil when dims holds the shape
+	lease producer.Lease // NewArray's allocates nothing on the Go heap
+	dtype dlpack.DataType
+	shape []int64 // nil when dims holds the shape
 	// dims holds a shape of up to len(dims) dimensions, so that NewArray's
 	// shape, which the caller may build in its call, stays off the Go heap.
 	dims [4]int64
@@ -295,11 +296,11 @@ type Array struct {
 // arrayOf returns a C-contiguous Array of b, of the given shape (which it
 // copies) and dtype.
 func arrayOf(l producer.Lease, shape []int64, dt dlpack.DataType) Array {
-	a := Array{lease: l, layout: producer.Layout{DType: dt}}
+	a := Array{lease: l, dtype: dt}
 	if len(shape) <= len(a.dims) {
 		a.ndim = int8(copy(a.dims[:], shape))
 	} else {
-		a.layout.Shape = slices.Clone(shape)
+		a.shape = slices.Clone(shape)
 	}
 	return a
 }
@@ -365,11 +366,12 @@ func (a Array) describe(c *call, v *C.gdl_value) error {
 	out.src.pending = nil
 	out.src.view.shape = &out.dims[0]
 	out.src.view.strides = &out.dims[dlpack.MaxNDim]
-	l := a.layout
-	if l.Shape == nil {
-		l.Shape = a.dims[:a.ndim]
+	shape := a.shape
+	if shape == nil {
+		shape = a.dims[:a.ndim]
 	}
-	if err := a.lease.Give(l, unsafe.Pointer(&out.src)); err != nil { // the Array's reference passes to C
+	// Laid out by convert_tensor in C, after the call: an Array is C-contiguous at the start of its memory.
+	if err := a.lease.GiveContiguous(shape, a.dtype, unsafe.Pointer(&out.src)); err != nil { // the Array's reference passes to C
 		if errors.Is(err, producer.ErrReleased) {
 			return errors.New("an Array was released, or returned already: an Array is returned once")
 		}

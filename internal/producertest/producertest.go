@@ -1,6 +1,6 @@
 // Package producertest reaches package producer's C half from Go for the
-// tests: chains of re-exports built in C, and gdl_contiguous. Only tests
-// import it.
+// tests: chains of re-exports built in C, gdl_contiguous, and
+// gdl_source_lay_out. Only tests import it.
 package producertest
 
 /*
@@ -44,14 +44,22 @@ static DLManagedTensorVersioned *chain(int depth) {
 }
 
 static int root_deletes(void) { return __atomic_load_n(&root_deleted, __ATOMIC_SEQ_CST); }
+
+// A source and room for its shape and strides, as a bound function's result has.
+typedef struct {
+	gdl_source src;
+	int64_t dims[2 * GDL_MAX_NDIM];
+} source_room;
 */
 import "C"
 
 import (
+	"errors"
+	"slices"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
-	_ "github.com/godlpack/godlpack/producer" // the C functions called here live in producer's C half
+	"github.com/godlpack/godlpack/producer" // the C functions called here live in producer's C half too
 )
 
 // Chain builds a chain of depth re-exports in C (each link an upstream
@@ -85,4 +93,31 @@ func Contiguous(shape []int64, dt dlpack.DataType, padded bool) (strides []int64
 	strides = make([]int64, len(shape))
 	copy(strides, unsafe.Slice((*int64)(unsafe.Pointer(&cstrides[0])), len(shape)))
 	return strides, int64(n), int64(b), true
+}
+
+// GiveLaidOut hands l over as [producer.Lease.GiveContiguous] does to a
+// result in C, lays the source out with gdl_source_lay_out, and returns
+// what C then holds: the data address, shape, strides, dense size and
+// DLPack version needed, or false when gdl_source_lay_out refused it. The
+// source is released either way.
+func GiveLaidOut(l producer.Lease, shape []int64, dt dlpack.DataType) (data unsafe.Pointer, gotShape, strides []int64, nbytes int64, need dlpack.Version, ok bool, err error) {
+	room := (*C.source_room)(C.calloc(1, C.size_t(unsafe.Sizeof(C.source_room{}))))
+	defer C.free(unsafe.Pointer(room))
+	room.src.view.shape = &room.dims[0]
+	room.src.view.strides = &room.dims[dlpack.MaxNDim]
+	if err := l.GiveContiguous(shape, dt, unsafe.Pointer(&room.src)); err != nil {
+		return nil, nil, nil, 0, dlpack.Version{}, false, err
+	}
+	defer C.gdl_source_release(&room.src)
+	if !C.gdl_source_is_unlaid(&room.src) {
+		return nil, nil, nil, 0, dlpack.Version{}, false, errors.New("GiveContiguous left a laid-out source")
+	}
+	if !C.gdl_source_lay_out(&room.src) {
+		return nil, nil, nil, 0, dlpack.Version{}, false, nil
+	}
+	nd := int(room.src.view.ndim)
+	gotShape = slices.Clone(unsafe.Slice((*int64)(unsafe.Pointer(room.src.view.shape)), nd))
+	strides = slices.Clone(unsafe.Slice((*int64)(unsafe.Pointer(room.src.view.strides)), nd))
+	need = dlpack.Version{Major: uint32(room.src.need.major), Minor: uint32(room.src.need.minor)}
+	return room.src.view.data, gotShape, strides, int64(room.src.nbytes), need, true, nil
 }
