@@ -121,11 +121,15 @@ static int is_numpy_bool(PyObject *o) {
 
 /* convert_int reads an integer (anything with __index__, bool too, as Python's int) into the width of p. */
 static int convert_int(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_value *v) {
-	if (PyFloat_Check(o) || PyComplex_Check(o) || is_numpy_bool(o))
-		return type_error(b, p, o);
-	PyObject *n = PyNumber_Index(o);
-	if (n == NULL)
-		return retype(b, p, o);
+	PyObject *n;
+	if (PyLong_CheckExact(o)) { /* nearly every argument: its own index, and neither a float nor NumPy's bool */
+		n = Py_NewRef(o);
+	} else {
+		if (PyFloat_Check(o) || PyComplex_Check(o) || is_numpy_bool(o))
+			return type_error(b, p, o);
+		if ((n = PyNumber_Index(o)) == NULL)
+			return retype(b, p, o);
+	}
 	int overflow;
 	long long i = PyLong_AsLongLongAndOverflow(n, &overflow);
 	if (i == -1 && PyErr_Occurred()) {

@@ -87,7 +87,7 @@ func decoder[T any](b *binding, i int) func(*call) T {
 			case kindInstance:
 				*(*unsafe.Pointer)(dst) = class.table.at(*(*int32)(src))
 			case kindCallback:
-				reflect.NewAt(cb.typ, dst).Elem().Set(cb.callbackValue(c, *(*capsule.Object)(src)))
+				t = callbackArg[T](cb, c, *(*capsule.Object)(src))
 			default:
 				copyValue(dst, src, size)
 			}
@@ -97,6 +97,14 @@ func decoder[T any](b *binding, i int) func(*call) T {
 		}
 		return t
 	}
+}
+
+// callbackArg is the Go function of a callback argument o. Apart from
+// decoder: reflect writing through the address of decoder's result would
+// move that result to the heap at every call of every function.
+func callbackArg[T any](cb *callbackPlan, c *call, o capsule.Object) (t T) {
+	reflect.NewAt(cb.typ, unsafe.Pointer(&t)).Elem().Set(cb.callbackValue(c, o))
+	return t
 }
 
 // copyValue copies a number's or a bool's size bytes (its kind's, in kinds)

@@ -416,11 +416,13 @@ def test_threads_with_tensors() -> None:
 def test_no_go_allocation_per_call() -> None:
     """GODEBUG=gctrace=1 prints a line per garbage collection: calls that allocate nothing make none."""
     code = ("import bindtest as b, numpy as np, torch\n"
-            "x = np.ones(4, np.float32); t = torch.ones(4)\n"
+            "x = np.ones(4, np.float32); t = torch.ones(4); c = b.Counter('c')\n"
             "for _ in range(100000):\n"
             "    b.nop1(x, 1.5); b.nop1(t, 2.0); b.nop8(x, x, x, x, t, t, t, t, x=1.0)\n"
             "    b.ints(1, 2, 3, 4, 5, 6, 7, 8); b.floats(1.0); b.maybe(3); b.matrix(x.reshape(2, 2))\n"
-            "    b.conv_sum(np.ones(3))\n")
+            "    b.conv_sum(np.ones(3)); b.arange(3); b.arange_np(5)\n"
+            "for _ in range(1000000):\n"  # 16 bytes a call would pass the 4 MiB at which Go first collects
+            "    c.total\n")
     env = dict(os.environ, GODEBUG="gctrace=1")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
