@@ -290,12 +290,8 @@ func (b *Buffer) giveContiguous(shape []int64, dt dlpack.DataType, s *C.gdl_sour
 		return &dlpack.LayoutError{Err: dlpack.ErrTooManyDims, Detail: fmt.Sprintf("ndim %d exceeds %d", len(shape), dlpack.MaxNDim)}
 	}
 	s.owner, s.pending = b.owner, nil
-	s.view.data = b.data
-	s.view.ndim = C.int32_t(len(shape))
+	s.view = (&Layout{Shape: shape, DType: dt}).view(b.data, (*int64)(unsafe.Pointer(s.view.shape)), (*int64)(unsafe.Pointer(s.view.strides)))
 	copy(unsafe.Slice((*int64)(unsafe.Pointer(s.view.shape)), len(shape)), shape)
-	s.view.flags = 0
-	s.view.device = C.DLDevice{device_type: C.kDLCPU}
-	s.view.dtype = C.DLDataType{code: C.uint8_t(dt.Code), bits: C.uint8_t(dt.Bits), lanes: C.uint16_t(dt.Lanes)}
 	s.nbytes = C.int64_t(-1 - int64(b.n)) // gdl_unlaid: C lays the tensor out
 	return nil
 }
@@ -308,13 +304,10 @@ func (b *Buffer) describe(l Layout, s *C.gdl_source) error {
 	if err != nil {
 		return err
 	}
-	shape, stridesOut := s.view.shape, s.view.strides
-	s.view = l.view(b.at(l.Offset), nil, nil)
-	s.view.shape, s.view.strides = shape, stridesOut
-	nd := len(l.Shape)
-	if nd > 0 {
-		copy(unsafe.Slice((*int64)(unsafe.Pointer(shape)), nd), l.Shape)
-		copy(unsafe.Slice((*int64)(unsafe.Pointer(stridesOut)), nd), strides)
+	s.view = l.view(b.at(l.Offset), (*int64)(unsafe.Pointer(s.view.shape)), (*int64)(unsafe.Pointer(s.view.strides)))
+	if nd := len(l.Shape); nd > 0 {
+		copy(unsafe.Slice((*int64)(unsafe.Pointer(s.view.shape)), nd), l.Shape)
+		copy(unsafe.Slice((*int64)(unsafe.Pointer(s.view.strides)), nd), strides)
 	}
 	need := dlpack.MinVersion(l.DType, l.device())
 	s.need = cVersion(need)

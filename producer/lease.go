@@ -33,7 +33,7 @@ func AllocLease(nbytes int) (Lease, error) {
 	if nbytes < 0 {
 		return Lease{}, fmt.Errorf("producer: negative buffer size %d", nbytes)
 	}
-	o := C.gdl_owner_alloc(C.size_t(nbytes), nil)
+	o := allocOwner(nbytes)
 	if o == nil {
 		return Lease{}, fmt.Errorf("%w: cannot allocate %d bytes", ErrNoMemory, nbytes)
 	}

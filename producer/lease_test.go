@@ -2,8 +2,11 @@ package producer_test
 
 import (
 	"errors"
+	"runtime"
 	"slices"
+	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/internal/ownertest"
@@ -85,6 +88,63 @@ func TestAllocLeaseAllocatesNothing(t *testing.T) {
 	}
 	if _, err := producer.AllocLease(-1); err == nil {
 		t.Error("AllocLease(-1) succeeded")
+	}
+}
+
+// TestSmallBlocksAreReused: the memory of a released small lease serves the
+// next one, taken from producer.h's spares without a call into C, and is
+// counted live again; many goroutines taking and giving back blocks of both
+// sizes share the spares without losing an owner or sharing one.
+func TestSmallBlocksAreReused(t *testing.T) {
+	before := ownertest.Live()
+	first, err := producer.AllocLease(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := first.Pointer()
+	first.Release()
+	again, err := producer.AllocLease(256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Pointer() != at {
+		t.Errorf("a 256-byte lease after a 1-byte one was released is at %p, want its block, at %p", again.Pointer(), at)
+	}
+	if got := ownertest.Live(); got != before+1 {
+		t.Errorf("%d owners alive with a reused block leased, want %d", got, before+1)
+	}
+	again.Release()
+
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 2000 {
+				n := []int{0, 1, 100, 256, 257, 5000}[(g+i)%6]
+				l, err := producer.AllocLease(n)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mem := unsafe.Slice((*byte)(l.Pointer()), n)
+				for j := range mem {
+					mem[j] = byte(g)
+				}
+				runtime.Gosched()
+				for j := range mem {
+					if mem[j] != byte(g) {
+						t.Errorf("goroutine %d: byte %d of its %d-byte lease is %d: another lease shares it", g, j, n, mem[j])
+						return
+					}
+				}
+				l.Release()
+			}
+		}()
+	}
+	wg.Wait()
+	if got := ownertest.Live(); got != before {
+		t.Errorf("%d owners alive after the leases, %d before", got, before)
 	}
 }
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "producer.h"
 
-static int64_t live_owners;
+int64_t gdl_live_owners;
 
 int gdl_forked;
 
@@ -14,7 +14,7 @@ static void mark_forked(void) { __atomic_store_n(&gdl_forked, 1, __ATOMIC_RELAXE
 /* Registered when the library loads, before any Go code can run. */
 __attribute__((constructor)) static void watch_fork(void) { pthread_atfork(NULL, NULL, mark_forked); }
 
-int64_t gdl_owner_live(void) { return __atomic_load_n(&live_owners, __ATOMIC_RELAXED); }
+int64_t gdl_owner_live(void) { return __atomic_load_n(&gdl_live_owners, __ATOMIC_RELAXED); }
 
 gdl_owner *gdl_owner_new(void (*release)(gdl_owner *), void *ctx, uintptr_t handle) {
 	gdl_owner *o = malloc(sizeof *o);
@@ -25,7 +25,7 @@ gdl_owner *gdl_owner_new(void (*release)(gdl_owner *), void *ctx, uintptr_t hand
 	o->ctx = ctx;
 	o->handle = handle;
 	o->next = NULL;
-	__atomic_add_fetch(&live_owners, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&gdl_live_owners, 1, __ATOMIC_RELAXED);
 	return o;
 }
 
@@ -45,7 +45,7 @@ static __thread bool releasing;
 void gdl_owner_drop(gdl_owner *o) {
 	if (__atomic_sub_fetch(&o->refs, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
-	__atomic_sub_fetch(&live_owners, 1, __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&gdl_live_owners, 1, __ATOMIC_RELAXED);
 	if (releasing) {
 		o->next = release_queue;
 		release_queue = o;
@@ -85,23 +85,62 @@ static void advise_huge_pages(void *block, size_t n) {
 _Static_assert(sizeof(gdl_owner) <= GDL_ALIGN, "an owner must fit before the data of its block");
 static void release_block(gdl_owner *o) { free(o->ctx); }
 
+gdl_owner *gdl_spare_owners[GDL_SPARES];
+
+/*
+ * release_small puts a small block back among the spares, ready to be taken
+ * as it is (one reference, no queue), or frees it when they are full. Under
+ * AddressSanitizer every block is freed, so that a use after release is
+ * still caught.
+ */
+static void release_small(gdl_owner *o) {
+#ifndef __SANITIZE_ADDRESS__
+	o->refs = 1;
+	o->next = NULL;
+	for (int i = 0; i < GDL_SPARES; i++) {
+		gdl_owner *empty = NULL;
+		if (__atomic_load_n(&gdl_spare_owners[i], __ATOMIC_RELAXED) == NULL &&
+		    __atomic_compare_exchange_n(&gdl_spare_owners[i], &empty, o, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			return;
+	}
+#endif
+	free(o->ctx);
+}
+
+/* take_spare returns a spare small block, counted live, or NULL when there is none. */
+static gdl_owner *take_spare(void) {
+	for (int i = 0; i < GDL_SPARES; i++) {
+		if (__atomic_load_n(&gdl_spare_owners[i], __ATOMIC_RELAXED) == NULL)
+			continue;
+		gdl_owner *o = __atomic_exchange_n(&gdl_spare_owners[i], NULL, __ATOMIC_ACQUIRE);
+		if (o != NULL) {
+			__atomic_add_fetch(&gdl_live_owners, 1, __ATOMIC_RELAXED);
+			return o;
+		}
+	}
+	return NULL;
+}
+
 gdl_owner *gdl_owner_alloc(size_t nbytes, void **data) {
 	if (nbytes > SIZE_MAX - 2 * GDL_ALIGN)
 		return NULL;
-	void *block = malloc(2 * GDL_ALIGN + nbytes);
-	if (block == NULL)
-		return NULL;
-	gdl_owner *o = (gdl_owner *)(((uintptr_t)block + GDL_ALIGN - 1) & ~(uintptr_t)(GDL_ALIGN - 1));
-	o->refs = 1;
-	o->release = release_block;
-	o->ctx = block;
-	o->handle = 0;
-	o->next = NULL;
-	void *at = (char *)o + GDL_ALIGN;
+	bool small = nbytes <= GDL_SMALL_BYTES;
+	gdl_owner *o = small ? take_spare() : NULL;
+	if (o == NULL) {
+		void *block = malloc(2 * GDL_ALIGN + (small ? GDL_SMALL_BYTES : nbytes));
+		if (block == NULL)
+			return NULL;
+		o = (gdl_owner *)(((uintptr_t)block + GDL_ALIGN - 1) & ~(uintptr_t)(GDL_ALIGN - 1));
+		o->refs = 1;
+		o->release = small ? release_small : release_block;
+		o->ctx = block;
+		o->handle = 0;
+		o->next = NULL;
+		advise_huge_pages((char *)o + GDL_ALIGN, nbytes);
+		__atomic_add_fetch(&gdl_live_owners, 1, __ATOMIC_RELAXED);
+	}
 	if (data != NULL)
-		*data = at;
-	advise_huge_pages(at, nbytes);
-	__atomic_add_fetch(&live_owners, 1, __ATOMIC_RELAXED);
+		*data = (char *)o + GDL_ALIGN;
 	return o;
 }
 
@@ -145,7 +184,7 @@ void gdl_source_adopt(gdl_source *s, void *managed, bool versioned) {
 	s->owner = NULL;
 	s->pending = managed;
 	s->pending_versioned = versioned;
-	__atomic_add_fetch(&live_owners, 1, __ATOMIC_RELAXED); /* a storage, as its owner would be */
+	__atomic_add_fetch(&gdl_live_owners, 1, __ATOMIC_RELAXED); /* a storage, as its owner would be */
 }
 
 gdl_owner *gdl_source_owner(gdl_source *s) {
@@ -153,7 +192,7 @@ gdl_owner *gdl_source_owner(gdl_source *s) {
 		gdl_owner *o = gdl_owner_upstream(s->pending, s->pending_versioned);
 		if (o == NULL)
 			return NULL;
-		__atomic_sub_fetch(&live_owners, 1, __ATOMIC_RELAXED); /* the owner counts it now */
+		__atomic_sub_fetch(&gdl_live_owners, 1, __ATOMIC_RELAXED); /* the owner counts it now */
 		s->owner = o;
 		s->pending = NULL;
 	}
@@ -164,7 +203,7 @@ void gdl_source_release(gdl_source *s) {
 	if (s->owner != NULL) {
 		gdl_owner_drop(s->owner);
 	} else if (s->pending != NULL) {
-		__atomic_sub_fetch(&live_owners, 1, __ATOMIC_RELAXED);
+		__atomic_sub_fetch(&gdl_live_owners, 1, __ATOMIC_RELAXED);
 		/*
 		 * Not through the release queue: a pending tensor was never exported by
 		 * us, so it ends a chain of round trips, and its deleter's own releases
