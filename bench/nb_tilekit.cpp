@@ -99,7 +99,7 @@ NB_MODULE(nb_tilekit, m) {
         .def("merge", &Stats::merge, "other"_a, "Add the rows other has seen.")
         .def("mean", [](const Stats &s) { return numpy_of(s.mean); }, "The mean of each column.")
         .def("variance", [](const Stats &s) { return numpy_of(s.variance()); }, "The variance of each column.")
-        .def_prop_ro("count", [](const Stats &s) { return s.count; }, "The rows seen.")
+        .def_ro("count", &Stats::count, "The rows seen.")
         .def_prop_ro("width", [](const Stats &s) { return s.mean.size(); }, "The columns.")
         .def("__repr__", [](const Stats &s) {
             return "Stats(width=" + std::to_string(s.mean.size()) + ", count=" + std::to_string(s.count) + ")";

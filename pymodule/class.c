@@ -1,8 +1,9 @@
 /*
- * Go types as Python classes. An instance holds no Go pointer: it names its
- * Go value by its class and its slot in the class's table of values (Go's
- * classTable), which keeps the value alive until the instance dies. Every
- * function here runs with the GIL held.
+ * Go types as Python classes. An instance names its Go value by its class
+ * and its slot in the class's table of values (Go's classTable), which keeps
+ * the value alive until the instance dies. It also keeps the value's
+ * address, which C reads only for the class's fields (pymodule.Field) and
+ * only where Go pinned the value. Every function here runs with the GIL held.
  */
 #include <string.h>
 #include "module.h"
@@ -13,6 +14,8 @@ typedef struct {
 	PyObject_HEAD
 	int32_t class_id;
 	int32_t slot;
+	const char *value;           /* the Go value's address, read for fields only, once Go pinned it */
+	bool pinned;                 /* Go pinned the value (godlpackClassPin) */
 	const gdl_call *borrower;    /* the running call that holds the instance (gdl_instance_check), or NULL */
 	unsigned long borrower_thread; /* the thread borrower runs on */
 	PyObject *weakrefs;
@@ -58,7 +61,7 @@ static gdl_class *class_of_type(PyTypeObject *tp) {
  * that wraps it already (a new reference), or a new one. -1 with an
  * exception.
  */
-PyObject *gdl_instance_take(int32_t id, int32_t slot) {
+PyObject *gdl_instance_take(int32_t id, int32_t slot, uintptr_t value) {
 	gdl_class *c = &classes[id];
 	if (slot < c->nobjects && c->objects[slot] != NULL)
 		return Py_NewRef(c->objects[slot]);
@@ -78,6 +81,8 @@ PyObject *gdl_instance_take(int32_t id, int32_t slot) {
 		return NULL;
 	o->class_id = id;
 	o->slot = slot;
+	o->value = (const char *)value;
+	o->pinned = false;
 	o->borrower = NULL;
 	o->weakrefs = NULL;
 	c->objects[slot] = (PyObject *)o; /* borrowed: the instance's dealloc clears it */
@@ -197,6 +202,31 @@ static PyObject *class_vectorcall(PyObject *type, PyObject *const *args, size_t 
 
 static PyObject *property_get(PyObject *self, void *closure) { return call1(((gdl_property *)closure)->get, self); }
 
+/*
+ * field_get reads a field in the instance's Go value, with no call into Go
+ * (nanobind's def_ro) but the first, which pins the value so that C may keep
+ * its address: a class's instances that are made and dropped without a
+ * field read pay nothing for it. A forked child, where Go must not run and
+ * nothing moves or frees Go memory, reads unpinned. As a getter's call
+ * would, field_get refuses an instance that a call on another thread holds
+ * while it releases the GIL: that call's Go code may be writing the field.
+ */
+static PyObject *field_get(PyObject *self, void *closure) {
+	const gdl_property *p = closure;
+	gdl_instance *o = (gdl_instance *)self;
+	if (!o->pinned && !gdl_forked_child()) {
+		if (godlpackClassPin(o->class_id, o->slot) != 0)
+			return PyErr_NoMemory(); /* a pin that panicked: Go's runtime refused it */
+		o->pinned = true;
+	}
+	if (o->borrower != NULL && o->borrower_thread != PyThread_get_thread_ident())
+		return PyErr_Format(PyExc_RuntimeError,
+		                    "field '%s': the %s is in use by %s() on another thread, which released the GIL or runs a "
+		                    "Python callback",
+		                    p->name, Py_TYPE(self)->tp_name, o->borrower->fn->qualname);
+	return gdl_plain_object(p->kind, o->value + p->offset);
+}
+
 static int property_set(PyObject *self, PyObject *value, void *closure) {
 	gdl_property *p = closure;
 	if (p->set == NULL) {
@@ -227,8 +257,8 @@ int gdl_class_make(int32_t id, PyObject *m, const char *qualified, const char *d
 		return -1;
 	}
 	for (int i = 0; i < nprops; i++)
-		getset[i] = (PyGetSetDef){props[i].name, property_get, props[i].set != NULL ? property_set : NULL,
-		                          props[i].doc, &props[i]};
+		getset[i] = (PyGetSetDef){props[i].name, props[i].get != NULL ? property_get : field_get,
+		                          props[i].set != NULL ? property_set : NULL, props[i].doc, &props[i]};
 	members[0] = (PyMemberDef){"__weaklistoffset__", Py_T_PYSSIZET, offsetof(gdl_instance, weakrefs), Py_READONLY, NULL};
 	PyType_Slot slots[] = {
 		{Py_tp_dealloc, instance_dealloc},

@@ -7,6 +7,7 @@ import "C"
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,12 +18,13 @@ import (
 
 // A Class is a Go type bound as a Python class of its module, made by
 // [NewClass]: a constructor ([Init]), methods ([Method], [StaticMethod]),
-// properties ([Property]), class attributes ([Const]), its repr ([Repr]),
-// equality and hash ([Equality]) and pickling ([Pickle]).
+// properties ([Property], [Field]), class attributes ([Const]), its repr
+// ([Repr]), equality and hash ([Equality]) and pickling ([Pickle]).
 //
 // An instance holds a *T: the Go value lives as long as the Python object
-// and is let go when it dies (C keeps no Go pointer: the instance names its
-// value by a slot of the class's table, which keeps the value alive). A
+// and is let go when it dies (the instance names its value by a slot of the
+// class's table, which keeps the value alive; C reads the value only for a
+// [Field], once Go pinned it). A
 // function that returns a *T already wrapped returns that same Python
 // object, so one pointer has one Python object. Parameters of type *T take
 // the class's instances (TypeError for anything else, None only for an
@@ -48,8 +50,8 @@ type classDef struct {
 	module    string       // the module's name, once the module is planned
 	typ       reflect.Type // *T
 	init      *Function
-	funcs     []Function // methods and static methods
-	props     []propertyDef
+	funcs     []Function    // methods and static methods
+	props     []propertyDef // in their order, fields among them
 	attrs     []Constant
 	repr      *Fn
 	eq, hash  *Fn
@@ -61,6 +63,14 @@ type classDef struct {
 type propertyDef struct {
 	name, doc string
 	get, set  Fn
+	field     *fieldDef // a [Field], read by C, in place of get
+}
+
+// A fieldDef is what C reads for a [Field], where in the Go value.
+type fieldDef struct {
+	offset uintptr
+	kind   kind
+	err    error // what is wrong with it, reported when the class is checked
 }
 
 // A Member is part of a [Class]: [Init], a [Method], a [StaticMethod], a
@@ -122,7 +132,59 @@ func (f Function) member(d *classDef) { d.funcs = append(d.funcs, f) }
 // writes it (func(*T, V) or func(*T, V) error); a property without set is
 // read-only (AttributeError).
 func Property(name string, get, set Fn, doc string) Member {
-	return memberFunc(func(d *classDef) { d.props = append(d.props, propertyDef{name, doc, get, set}) })
+	return memberFunc(func(d *classDef) { d.props = append(d.props, propertyDef{name: name, doc: doc, get: get, set: set}) })
+}
+
+// A FieldType is the type of a field that [Field] reads: a bool, an
+// integer, a float or a complex, as the Python bool, int, float or complex.
+type FieldType interface {
+	bool | int | int8 | int16 | int32 | int64 | uint | uint8 | uint16 | uint32 | uint64 | float32 | float64 |
+		complex64 | complex128
+}
+
+// Field returns the read-only property name of the class whose value is the
+// field of the instance's *T that at returns the address of:
+//
+//	pymodule.Field("count", func(s *Stats) *int64 { return &s.count }, "The rows seen.")
+//
+// C reads the field in place, without a call into Go, as nanobind's def_ro
+// reads a C++ member: about a fifth of a [Property] getter's cost. So that
+// C may keep the address, the first read of an instance's fields calls Go
+// once to pin its value ([runtime.Pinner]), until the value is let go; an
+// instance whose fields are never read costs nothing more. As a getter's
+// call would,
+// reading the field raises RuntimeError while a call on another thread
+// that released the GIL holds the instance (see [Class]); Go code that
+// writes the field from other goroutines must, as for any property, keep
+// them from writing while Python reads.
+//
+// at is called once, on a zero T, when Field is called: it must return the
+// address of a field of its argument itself, not of memory that a pointer
+// in it points to (the module then fails to import).
+func Field[T any, F FieldType](name string, at func(*T) *F, doc string) Member {
+	f := fieldDef{kind: goKinds[reflect.TypeFor[F]().Kind()]}
+	f.offset, f.err = offsetOf(at)
+	return memberFunc(func(d *classDef) {
+		if f.err == nil && d.typ != reflect.TypeFor[*T]() {
+			f.err = fmt.Errorf("a field of %v, in the class of %v", reflect.TypeFor[T](), d.typ.Elem())
+		}
+		d.props = append(d.props, propertyDef{name: name, doc: doc, field: &f})
+	})
+}
+
+// offsetOf returns the offset in T of the field at returns the address of.
+func offsetOf[T, F any](at func(*T) *F) (offset uintptr, err error) {
+	zero := new(T)
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("its accessor panicked on a zero %v: %v", reflect.TypeFor[T](), r)
+		}
+	}()
+	base, p := uintptr(unsafe.Pointer(zero)), uintptr(unsafe.Pointer(at(zero)))
+	if p < base || p-base > unsafe.Sizeof(*zero) || unsafe.Sizeof(*zero)-(p-base) < unsafe.Sizeof(*new(F)) {
+		return 0, fmt.Errorf("its accessor must return the address of a field of its argument, a *%v", reflect.TypeFor[T]())
+	}
+	return p - base, nil
 }
 
 func (c Constant) member(d *classDef) { d.attrs = append(d.attrs, c) }
@@ -165,6 +227,11 @@ func (d *classDef) check() error {
 	if d.typ.Elem().Kind() == reflect.Pointer || d.typ.Elem().Kind() == reflect.Interface {
 		return fmt.Errorf("class %s: a class binds a Go type that is no pointer or interface, not %v", d.name, d.typ.Elem())
 	}
+	for _, p := range d.props {
+		if p.field != nil && p.field.err != nil {
+			return fmt.Errorf("class %s: field %s: %v", d.name, p.name, p.field.err)
+		}
+	}
 	return nil
 }
 
@@ -188,7 +255,8 @@ type classTable struct {
 	chunks [classChunks]atomic.Pointer[[classChunk]unsafe.Pointer]
 	next   int32
 	free   []int32
-	index  map[unsafe.Pointer]int32 // which slot holds a value: one pointer, one instance
+	index  map[unsafe.Pointer]int32  // which slot holds a value: one pointer, one instance
+	pins   map[int32]*runtime.Pinner // by slot: the values whose fields C reads (godlpackClassPin)
 }
 
 // at returns the value in slot s.
@@ -220,6 +288,10 @@ func (t *classTable) release(s int32) {
 	chunk := t.chunks[s/classChunk].Load()
 	delete(t.index, chunk[s%classChunk])
 	chunk[s%classChunk] = nil
+	if pin := t.pins[s]; pin != nil {
+		pin.Unpin()
+		delete(t.pins, s)
+	}
 	t.free = append(t.free, s)
 }
 
@@ -246,7 +318,7 @@ func (t *classTable) instanceOf(p unsafe.Pointer, release bool) (capsule.Object,
 	if err != nil {
 		return nil, err
 	}
-	o := C.gdl_instance_take(C.int32_t(t.id), C.int32_t(s))
+	o := C.gdl_instance_take(C.int32_t(t.id), C.int32_t(s), C.uintptr_t(uintptr(p)))
 	if o == nil {
 		C.gdl_slot_drop(C.int32_t(t.id), C.int32_t(s))
 		return nil, capsule.PythonError("making an instance of " + t.def.name)
@@ -288,6 +360,26 @@ func releaseDead() {
 	C.gdl_ndead = 0
 }
 
+// godlpackClassPin pins the value in class id's slot, once, for C to read
+// its fields (class.c's field_get): 0, or -1 if the runtime refused. The GIL
+// is held.
+//
+//export godlpackClassPin
+func godlpackClassPin(id, slot C.int32_t) (rc C.int) {
+	defer func() {
+		if recover() != nil {
+			rc = -1
+		}
+	}()
+	t := tableOf(int32(id))
+	if t.pins[int32(slot)] == nil {
+		pin := new(runtime.Pinner)
+		pin.Pin(t.at(int32(slot)))
+		t.pins[int32(slot)] = pin
+	}
+	return 0
+}
+
 // godlpackClassReleaseDead is a full batch of dead instances: their Go
 // values are let go.
 //
@@ -317,6 +409,11 @@ func (d *classDef) make(m *C.PyObject, module string, sc *scope) error {
 		return cb, nil
 	}
 	for _, p := range d.props {
+		if f := p.field; f != nil {
+			props = append(props, C.gdl_property{name: C.CString(p.name), doc: C.CString(p.doc),
+				offset: C.uint32_t(f.offset), kind: C.uint8_t(f.kind)})
+			continue
+		}
 		get, err := bound(Function{name: p.name, params: "", fn: p.get, role: roleGetter, class: d})
 		if err != nil {
 			return fmt.Errorf("property %s: %v", p.name, err)
@@ -471,7 +568,7 @@ func (d *classDef) reserve() error {
 	if id < 0 {
 		return capsule.PythonError("reserving class " + d.name)
 	}
-	t := &classTable{def: d, id: int32(id), index: map[unsafe.Pointer]int32{}}
+	t := &classTable{def: d, id: int32(id), index: map[unsafe.Pointer]int32{}, pins: map[int32]*runtime.Pinner{}}
 	tablesMu.Lock()
 	var list []*classTable
 	if p := tables.Load(); p != nil {

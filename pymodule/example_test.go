@@ -105,6 +105,32 @@ func ExampleNewClass() {
 	//     def __reduce__(self) -> tuple[Any, ...]: ...
 }
 
+// A field that C reads in place, with no call into Go: its stub is a
+// read-only property of the field's Python type.
+func ExampleField() {
+	m := pymodule.Module{Name: "counters", Doc: "Counters.", Items: []pymodule.Item{
+		pymodule.NewClass[Counter]("Counter", "Sums what it is given.",
+			pymodule.Init("name: str", pymodule.F1RE(newCounter)),
+			pymodule.Field("total", func(c *Counter) *float64 { return &c.total }, "The sum so far.")),
+	}}
+	stub, err := m.Stub()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(stub[strings.Index(stub, "@final"):])
+	// Output:
+	// @final
+	// class Counter:
+	//     """Sums what it is given."""
+	//
+	//     def __new__(cls, name: str) -> Counter: ...
+	//     @property
+	//     def total(self) -> float:
+	//         """The sum so far."""
+	//     def __reduce__(self) -> tuple[Any, ...]: ...
+}
+
 // Mode says how a sum is rounded: a Go named integer type that NewEnum binds.
 type Mode int
 

@@ -502,23 +502,34 @@ static PyObject *convert_tensor(const gdl_bound *b, gdl_result_tensor *r) {
 	return o;
 }
 
-/* int_result is an int result of kind k: a Python int. */
-static PyObject *int_result(uint8_t k, const gdl_value *v) {
+/* int_at is the int of kind k at at: a Python int. */
+static PyObject *int_at(uint8_t k, const void *at) {
 	switch (k) {
-	case GDL_KIND_INT8: return PyLong_FromLong(v->v.i8);
-	case GDL_KIND_INT16: return PyLong_FromLong(v->v.i16);
-	case GDL_KIND_INT32: return PyLong_FromLong(v->v.i32);
-	case GDL_KIND_INT64: return PyLong_FromLongLong(v->v.i64);
-	case GDL_KIND_UINT8: return PyLong_FromUnsignedLong(v->v.u8);
-	case GDL_KIND_UINT16: return PyLong_FromUnsignedLong(v->v.u16);
-	case GDL_KIND_UINT32: return PyLong_FromUnsignedLong(v->v.u32);
-	default: return PyLong_FromUnsignedLongLong(v->v.u64);
+	case GDL_KIND_INT8: return PyLong_FromLong(*(const int8_t *)at);
+	case GDL_KIND_INT16: return PyLong_FromLong(*(const int16_t *)at);
+	case GDL_KIND_INT32: return PyLong_FromLong(*(const int32_t *)at);
+	case GDL_KIND_INT64: return PyLong_FromLongLong(*(const int64_t *)at);
+	case GDL_KIND_UINT8: return PyLong_FromUnsignedLong(*(const uint8_t *)at);
+	case GDL_KIND_UINT16: return PyLong_FromUnsignedLong(*(const uint16_t *)at);
+	case GDL_KIND_UINT32: return PyLong_FromUnsignedLong(*(const uint32_t *)at);
+	default: return PyLong_FromUnsignedLongLong(*(const uint64_t *)at);
 	}
+}
+
+PyObject *gdl_plain_object(uint8_t k, const void *at) {
+	switch (k) {
+	case GDL_KIND_BOOL: return PyBool_FromLong(*(const bool *)at);
+	case GDL_KIND_FLOAT32: return PyFloat_FromDouble(*(const float *)at);
+	case GDL_KIND_FLOAT64: return PyFloat_FromDouble(*(const double *)at);
+	case GDL_KIND_COMPLEX64: return PyComplex_FromDoubles(((const float *)at)[0], ((const float *)at)[1]);
+	case GDL_KIND_COMPLEX128: return PyComplex_FromDoubles(((const double *)at)[0], ((const double *)at)[1]);
+	}
+	return int_at(k, at);
 }
 
 /* enum_result is an int result of an enum's Go type: the member of its IntEnum. */
 static PyObject *enum_result(PyObject *type, uint8_t k, const gdl_value *v) {
-	PyObject *i = int_result(k, v);
+	PyObject *i = int_at(k, &v->v);
 	if (i == NULL)
 		return NULL;
 	PyObject *member = PyObject_CallOneArg(type, i);
@@ -545,14 +556,11 @@ PyObject *gdl_convert_result(const gdl_bound *b, gdl_call *c, int j) {
 	if (b->result_enums[j] != NULL)
 		return enum_result(b->result_enums[j], b->results[j], v);
 	switch (b->results[j]) {
-	case GDL_KIND_BOOL: return PyBool_FromLong(v->v.b);
+	case GDL_KIND_BOOL:
 	case GDL_KIND_INT8: case GDL_KIND_INT16: case GDL_KIND_INT32: case GDL_KIND_INT64:
 	case GDL_KIND_UINT8: case GDL_KIND_UINT16: case GDL_KIND_UINT32: case GDL_KIND_UINT64:
-		return int_result(b->results[j], v);
-	case GDL_KIND_FLOAT32: return PyFloat_FromDouble(v->v.f32);
-	case GDL_KIND_FLOAT64: return PyFloat_FromDouble(v->v.f64);
-	case GDL_KIND_COMPLEX64: return PyComplex_FromDoubles(v->v.c64[0], v->v.c64[1]);
-	case GDL_KIND_COMPLEX128: return PyComplex_FromDoubles(v->v.c128[0], v->v.c128[1]);
+	case GDL_KIND_FLOAT32: case GDL_KIND_FLOAT64: case GDL_KIND_COMPLEX64: case GDL_KIND_COMPLEX128:
+		return gdl_plain_object(b->results[j], &v->v);
 	case GDL_KIND_NUMBER: return number_result(&v->v.num);
 	case GDL_KIND_STRING:
 	case GDL_KIND_BYTES:
@@ -572,7 +580,7 @@ PyObject *gdl_convert_result(const gdl_bound *b, gdl_call *c, int j) {
 	case GDL_KIND_OBJECT:
 		if (v->present && v->by_slot) { /* an instance Go held in its slot, whose object is made here */
 			v->present = false;
-			o = gdl_instance_take(v->v.inst.class_id, v->v.inst.slot);
+			o = gdl_instance_take(v->v.inst.class_id, v->v.inst.slot, v->v.inst.value);
 			if (o == NULL)
 				gdl_slot_drop(v->v.inst.class_id, v->v.inst.slot);
 			return o;

@@ -22,6 +22,12 @@
 #define GDL_BIND_FORKED (-2)                  /* gdl_call.error: Go returned capsule.ErrForked */
 #define GDL_BIND_CLASS_ERROR (-3)             /* gdl_call.error: raise the exception class gdl_call.raise */
 
+/* An instance by its class's id and its Go value's slot, and the value's address (gdl_instance_take). */
+typedef struct {
+	int32_t class_id, slot;
+	uintptr_t value;
+} gdl_instance_ref;
+
 /* One value: an argument after conversion, or a result Go wrote. */
 typedef struct {
 	union {
@@ -44,9 +50,7 @@ typedef struct {
 		} s;
 		PyObject *o;
 		int32_t index;
-		struct {
-			int32_t class_id, slot;
-		} inst;         /* an instance result Go names by its value's slot, for C to make its object (by_slot) */
+		gdl_instance_ref inst; /* an instance result Go names by its value's slot, for C to make its object (by_slot) */
 		gdl_scalar num; /* a scalar.Scalar, as it is */
 	} v;
 	bool present; /* false for an optional argument that was None or not passed */
@@ -234,6 +238,13 @@ PyObject *gdl_function_new(const gdl_bound *b, PyObject *module, PyObject *self)
  */
 int gdl_convert_arg(const gdl_bound *b, int i, PyObject *o, gdl_call *c, int *nt);
 PyObject *gdl_convert_result(const gdl_bound *b, gdl_call *c, int j);
+
+/*
+ * gdl_plain_object makes the value at at, of kind k (a bool, an integer, a
+ * float or a complex kind, laid out as in a gdl_value or a Go value), its
+ * Python object.
+ */
+PyObject *gdl_plain_object(uint8_t k, const void *at);
 void gdl_drop_results(const gdl_bound *b, gdl_call *c, int j);
 gdl_call *gdl_call_new(void);
 void gdl_call_free(gdl_call *c);
@@ -289,10 +300,17 @@ PyObject *gdl_none(void);
 
 /* ---- Classes (class.c) ---- */
 
-/* A property of a class: its getter and its setter (NULL: read-only), bound methods of the class. */
+/*
+ * A property of a class: its getter and its setter (NULL: read-only), bound
+ * methods of the class; or, where get is NULL, a field that C reads itself
+ * (pymodule.Field), of a plain kind (gdl_plain_object), at offset in the
+ * instance's Go value.
+ */
 typedef struct {
 	char *name, *doc;
 	const gdl_bound *get, *set;
+	uint32_t offset;
+	uint8_t kind;
 } gdl_property;
 
 /* A Go type bound as a Python class. */
@@ -323,8 +341,12 @@ int gdl_class_make(int32_t id, PyObject *m, const char *qualified, const char *d
 /* gdl_class_set puts value, a method, a static method or a class attribute, in class id's dict. -1 with an exception. */
 int gdl_class_set(int32_t id, const char *name, PyObject *value);
 
-/* gdl_instance_take returns the instance of class id holding slot's Go value: the one there is, or a new one. */
-PyObject *gdl_instance_take(int32_t id, int32_t slot);
+/*
+ * gdl_instance_take returns the instance of class id holding slot's Go value:
+ * the one there is, or a new one, which keeps value, the Go value's address,
+ * for its fields (pymodule.Field), which C reads once Go pinned the value.
+ */
+PyObject *gdl_instance_take(int32_t id, int32_t slot, uintptr_t value);
 
 /*
  * The slots whose instances died, whose Go values Go lets go of in a batch

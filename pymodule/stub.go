@@ -272,17 +272,24 @@ func (st *stubber) class(d *classDef, sc *scope) (string, error) {
 			return "", err
 		}
 	}
+	property := func(name, typ, doc string) {
+		fmt.Fprintf(&b, "    @property\n    def %s(self) -> %s:", name, typ)
+		if doc != "" {
+			b.WriteString("\n" + docstring(doc, "        ") + "\n")
+		} else {
+			b.WriteString(" ...\n")
+		}
+	}
 	for _, p := range d.props {
+		if p.field != nil {
+			property(p.name, kinds[p.field.kind].stubResult, p.doc)
+			continue
+		}
 		get, err := plan(Function{name: p.name, fn: p.get, role: roleGetter, class: d}, sc)
 		if err != nil {
 			return "", fmt.Errorf("property %s: %v", p.name, err)
 		}
-		fmt.Fprintf(&b, "    @property\n    def %s(self) -> %s:", p.name, st.returns(get))
-		if p.doc != "" {
-			b.WriteString("\n" + docstring(p.doc, "        ") + "\n")
-		} else {
-			b.WriteString(" ...\n")
-		}
+		property(p.name, st.returns(get), p.doc)
 		if p.set.bind != nil {
 			set, err := plan(Function{name: p.name, params: "value", fn: p.set, role: roleSetter, class: d}, sc)
 			if err != nil {
@@ -339,7 +346,7 @@ func needsTensorTypes(items []Item, sc *scope) bool {
 				}
 			}
 			for _, p := range it.def.props {
-				if tensors(Function{name: p.name, fn: p.get, role: roleGetter, class: it.def}) {
+				if p.field == nil && tensors(Function{name: p.name, fn: p.get, role: roleGetter, class: it.def}) {
 					return true
 				}
 			}

@@ -185,7 +185,8 @@ func encoder[R any](b *binding, j int) func(*call, R) error {
 				if err != nil {
 					return err
 				}
-				*(*[2]int32)(dst) = [2]int32{class.table.id, s}
+				*(*C.gdl_instance_ref)(dst) = C.gdl_instance_ref{class_id: C.int32_t(class.table.id), slot: C.int32_t(s),
+					value: C.uintptr_t(uintptr(p))}
 				v.by_slot = true
 				break
 			}

@@ -42,7 +42,7 @@ var module = pymodule.Module{Name: "tilekit", Doc: "Running statistics, histogra
 		pymodule.Method("merge", "other, /", pymodule.F2E((*Stats).Merge), "Add the rows other has seen."),
 		pymodule.Method("mean", "", pymodule.F1R((*Stats).Mean), "The mean of each column.").Returning(pymodule.AsNumPy),
 		pymodule.Method("variance", "", pymodule.F1R((*Stats).Variance), "The variance of each column.").Returning(pymodule.AsNumPy),
-		pymodule.Property("count", pymodule.F1R(func(s *Stats) int64 { return s.count }), pymodule.Fn{}, "The rows seen."),
+		pymodule.Field("count", func(s *Stats) *int64 { return &s.count }, "The rows seen."),
 		pymodule.Property("width", pymodule.F1R(func(s *Stats) int { return len(s.mean) }), pymodule.Fn{}, "The columns."),
 		pymodule.Pickle(pymodule.F1R3(state), pymodule.F3RE(restore))),
 	TilekitError,

@@ -108,14 +108,64 @@ var counterClass = pymodule.NewClass[Counter]("Counter", "Sums what it is given.
 		return newCounter(name, 0)
 	}), "A counter at 0."),
 	pymodule.Property("total", pymodule.F1R((*Counter).Total), pymodule.Fn{}, "The sum so far."),
+	pymodule.Field("adds", func(c *Counter) *int64 { return &c.adds }, "The calls of add so far, read by C."),
+	pymodule.Field("spins", func(c *Counter) *int64 { return &c.spins }, "The counts of spin so far, read by C."),
 	pymodule.Property("name", pymodule.F1R((*Counter).Name), pymodule.F2E((*Counter).SetName), "The counter's name."),
 	pymodule.Const("UNIT", 1.0),
 	pymodule.Equality(pymodule.F2R((*Counter).Equal), pymodule.F1R((*Counter).Hash)),
 	pymodule.Pickle(pymodule.F1R3(counterState), pymodule.F3RE(counterRestore)),
 )
 
+// A Probe holds a field of every type pymodule.Field reads, which set writes.
+type Probe struct {
+	b    bool
+	i    int
+	i8   int8
+	i16  int16
+	i32  int32
+	i64  int64
+	u    uint
+	u8   uint8
+	u16  uint16
+	u32  uint32
+	u64  uint64
+	f32  float32
+	f64  float64
+	c64  complex64
+	c128 complex128
+	next *Probe // a pointer, which a Field must not read through
+}
+
+// set gives every field a value of x's: its bits where x is an integer, as a C cast would.
+func (p *Probe) set(x int64) {
+	*p = Probe{b: x != 0, i: int(x), i8: int8(x), i16: int16(x), i32: int32(x), i64: x, u: uint(x), u8: uint8(x),
+		u16: uint16(x), u32: uint32(x), u64: uint64(x), f32: float32(x) / 4, f64: float64(x) / 4,
+		c64: complex(float32(x), -1), c128: complex(float64(x), 0.5)}
+}
+
+var probeClass = pymodule.NewClass[Probe]("Probe", "A field of every type Field reads.",
+	pymodule.Init("x: int", pymodule.F1R(func(x int64) *Probe { p := new(Probe); p.set(x); return p })),
+	pymodule.Method("set", "x: int", pymodule.F2((*Probe).set), "Set every field from x."),
+	pymodule.Field("b", func(p *Probe) *bool { return &p.b }, ""),
+	pymodule.Field("i", func(p *Probe) *int { return &p.i }, ""),
+	pymodule.Field("i8", func(p *Probe) *int8 { return &p.i8 }, ""),
+	pymodule.Field("i16", func(p *Probe) *int16 { return &p.i16 }, ""),
+	pymodule.Field("i32", func(p *Probe) *int32 { return &p.i32 }, ""),
+	pymodule.Field("i64", func(p *Probe) *int64 { return &p.i64 }, ""),
+	pymodule.Field("u", func(p *Probe) *uint { return &p.u }, ""),
+	pymodule.Field("u8", func(p *Probe) *uint8 { return &p.u8 }, ""),
+	pymodule.Field("u16", func(p *Probe) *uint16 { return &p.u16 }, ""),
+	pymodule.Field("u32", func(p *Probe) *uint32 { return &p.u32 }, ""),
+	pymodule.Field("u64", func(p *Probe) *uint64 { return &p.u64 }, ""),
+	pymodule.Field("f32", func(p *Probe) *float32 { return &p.f32 }, ""),
+	pymodule.Field("f64", func(p *Probe) *float64 { return &p.f64 }, "A float64 field."),
+	pymodule.Field("c64", func(p *Probe) *complex64 { return &p.c64 }, ""),
+	pymodule.Field("c128", func(p *Probe) *complex128 { return &p.c128 }, ""),
+)
+
 var classItems = []pymodule.Item{
 	counterClass,
+	probeClass,
 	pymodule.NewEnum[Mode]("Mode", "How apply rounds.", pymodule.Value("EXACT", Exact), pymodule.Value("FLOOR", Floor),
 		pymodule.Value("CEIL", Ceil)),
 	CounterError,

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import weakref
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -86,6 +87,73 @@ def test_properties() -> None:
     with pytest.raises(AttributeError, match="cannot be deleted"):
         del c.name
     assert isinstance(inspect.getattr_static(Counter, "total"), type(inspect.getattr_static(Counter, "name")))
+
+
+FIELDS = "b i i8 i16 i32 i64 u u8 u16 u32 u64 f32 f64 c64 c128".split()
+
+
+@pytest.mark.parametrize("x", [0, 1, -3, 300, 2**40 + 5])
+def test_fields_read_the_go_value_in_place(x: int) -> None:
+    # Each Field is read by C from the Go value, as Go converts: the integer's bits, f32 and f64 x/4, c64 x-1j.
+    p = b.Probe(7)
+    p.set(x)  # written by Go after the instance was made: C reads the value itself, not a copy
+    want = {"b": x != 0, "f32": float(np.float32(x) / 4), "f64": x / 4, "c64": complex(np.float32(x), -1),
+            "c128": complex(x, 0.5)}
+    for name in FIELDS:
+        if name not in want:
+            signed, bits = name[0] == "i", int(name[1:] or 64)
+            v = x % 2**bits
+            want[name] = v - 2**bits if signed and v >= 2 ** (bits - 1) else v
+        got = getattr(p, name)
+        assert got == want[name] and type(got) is type(want[name]), (name, got, want[name])
+    c = Counter("a")
+    c.add(np.ones(2))
+    c.add(np.ones(2))
+    c.spin(5)
+    assert (c.adds, c.spins) == (2, 5)
+
+
+def test_a_field_is_a_read_only_property_with_its_type_in_the_stub() -> None:
+    p = b.Probe(1)
+    with pytest.raises(AttributeError, match="not writable"):
+        p.f64 = 2.0
+    with pytest.raises(AttributeError):
+        del p.i
+    assert type(p).f64.__doc__ == "A float64 field."
+    stub = (Path(b.__file__).parent / "bindtest.pyi").read_text()  # written beside the module with it
+    for line in ("    def f64(self) -> float:", "    def c64(self) -> complex:", "    def b(self) -> bool:",
+                 "    def u64(self) -> int:", "    def adds(self) -> int:"):
+        assert line in stub
+
+
+def test_a_value_pinned_for_its_fields_is_let_go_with_its_instance() -> None:
+    # The first field read pins the value (C keeps its address); the instance's death unpins it, and Go frees it.
+    before = b.collect()
+    for _ in range(100):
+        c = Counter("x")
+        c.add(np.ones(1))
+        assert c.adds == 1 and c.adds == 1
+    del c
+    gc.collect()
+    freed = b.collect()
+    assert freed >= before + 90, (before, freed)
+
+
+def test_a_field_of_an_instance_another_thread_holds_is_refused() -> None:
+    # spin releases the GIL and writes spins meanwhile: reading the field then is refused, as a getter's call is.
+    c, refusals = Counter("a"), []
+    t = threading.Thread(target=c.spin, args=(300_000_000,))
+    t.start()
+    while t.is_alive():
+        try:
+            c.spins
+        except RuntimeError as e:
+            refusals.append(str(e))
+    t.join()
+    assert refusals, "no read of the field came while spin held the Counter"
+    assert refusals[0] == ("field 'spins': the bindtest.Counter is in use by Counter.spin() on another thread, which "
+                           "released the GIL or runs a Python callback")
+    assert c.spins == 300_000_000
 
 
 def test_static_methods_and_attributes() -> None:
