@@ -1,9 +1,9 @@
 /*
  * Go types as Python classes. An instance names its Go value by its class
  * and its slot in the class's table of values (Go's classTable), which keeps
- * the value alive until the instance dies. It also keeps the value's
- * address, which C reads only for the class's fields (pymodule.Field) and
- * only where Go pinned the value. Every function here runs with the GIL held.
+ * the value alive until the instance dies. Only to read the class's fields
+ * (pymodule.Field) does it keep the value's address, which Go pinned and
+ * handed over. Every function here runs with the GIL held.
  */
 #include <string.h>
 #include "module.h"
@@ -14,8 +14,7 @@ typedef struct {
 	PyObject_HEAD
 	int32_t class_id;
 	int32_t slot;
-	const char *value;           /* the Go value's address, read for fields only, once Go pinned it */
-	bool pinned;                 /* Go pinned the value (godlpackClassPin) */
+	const char *value;           /* the Go value's address once Go pinned it for its fields (godlpackClassPin), or NULL */
 	const gdl_call *borrower;    /* the running call that holds the instance (gdl_instance_check), or NULL */
 	unsigned long borrower_thread; /* the thread borrower runs on */
 	PyObject *weakrefs;
@@ -61,7 +60,7 @@ static gdl_class *class_of_type(PyTypeObject *tp) {
  * that wraps it already (a new reference), or a new one. -1 with an
  * exception.
  */
-PyObject *gdl_instance_take(int32_t id, int32_t slot, uintptr_t value) {
+PyObject *gdl_instance_take(int32_t id, int32_t slot) {
 	gdl_class *c = &classes[id];
 	if (slot < c->nobjects && c->objects[slot] != NULL)
 		return Py_NewRef(c->objects[slot]);
@@ -81,8 +80,7 @@ PyObject *gdl_instance_take(int32_t id, int32_t slot, uintptr_t value) {
 		return NULL;
 	o->class_id = id;
 	o->slot = slot;
-	o->value = (const char *)value;
-	o->pinned = false;
+	o->value = NULL;
 	o->borrower = NULL;
 	o->weakrefs = NULL;
 	c->objects[slot] = (PyObject *)o; /* borrowed: the instance's dealloc clears it */
@@ -204,20 +202,21 @@ static PyObject *property_get(PyObject *self, void *closure) { return call1(((gd
 
 /*
  * field_get reads a field in the instance's Go value, with no call into Go
- * (nanobind's def_ro) but the first, which pins the value so that C may keep
- * its address: a class's instances that are made and dropped without a
- * field read pay nothing for it. A forked child, where Go must not run and
- * nothing moves or frees Go memory, reads unpinned. As a getter's call
+ * (nanobind's def_ro) but the first, which pins the value and hands its
+ * address over: a class's instances that are made and dropped without a
+ * field read pay nothing for it. In a forked child, where Go must not run,
+ * an instance never read before cannot be (RuntimeError). As a getter's call
  * would, field_get refuses an instance that a call on another thread holds
  * while it releases the GIL: that call's Go code may be writing the field.
  */
 static PyObject *field_get(PyObject *self, void *closure) {
 	const gdl_property *p = closure;
 	gdl_instance *o = (gdl_instance *)self;
-	if (!o->pinned && !gdl_forked_child()) {
-		if (godlpackClassPin(o->class_id, o->slot) != 0)
+	if (o->value == NULL) {
+		if (gdl_forked_child())
+			return gdl_fork_error();
+		if ((o->value = (const char *)(uintptr_t)godlpackClassPin(o->class_id, o->slot)) == NULL)
 			return PyErr_NoMemory(); /* a pin that panicked: Go's runtime refused it */
-		o->pinned = true;
 	}
 	if (o->borrower != NULL && o->borrower_thread != PyThread_get_thread_ident())
 		return PyErr_Format(PyExc_RuntimeError,

@@ -318,7 +318,7 @@ func (t *classTable) instanceOf(p unsafe.Pointer, release bool) (capsule.Object,
 	if err != nil {
 		return nil, err
 	}
-	o := C.gdl_instance_take(C.int32_t(t.id), C.int32_t(s), C.uintptr_t(uintptr(p)))
+	o := C.gdl_instance_take(C.int32_t(t.id), C.int32_t(s))
 	if o == nil {
 		C.gdl_slot_drop(C.int32_t(t.id), C.int32_t(s))
 		return nil, capsule.PythonError("making an instance of " + t.def.name)
@@ -361,23 +361,26 @@ func releaseDead() {
 }
 
 // godlpackClassPin pins the value in class id's slot, once, for C to read
-// its fields (class.c's field_get): 0, or -1 if the runtime refused. The GIL
-// is held.
+// its fields (class.c's field_get), and returns its address; 0 if the
+// runtime refused. The address crosses as a number: cgo checks a pointer
+// result for Go pointers inside the value (a string field), which C never
+// reads, and the pin is what lets C keep the address. The GIL is held.
 //
 //export godlpackClassPin
-func godlpackClassPin(id, slot C.int32_t) (rc C.int) {
+func godlpackClassPin(id, slot C.int32_t) (at C.uintptr_t) {
 	defer func() {
 		if recover() != nil {
-			rc = -1
+			at = 0
 		}
 	}()
 	t := tableOf(int32(id))
+	p := t.at(int32(slot))
 	if t.pins[int32(slot)] == nil {
 		pin := new(runtime.Pinner)
-		pin.Pin(t.at(int32(slot)))
+		pin.Pin(p)
 		t.pins[int32(slot)] = pin
 	}
-	return 0
+	return C.uintptr_t(uintptr(p))
 }
 
 // godlpackClassReleaseDead is a full batch of dead instances: their Go

@@ -580,7 +580,7 @@ PyObject *gdl_convert_result(const gdl_bound *b, gdl_call *c, int j) {
 	case GDL_KIND_OBJECT:
 		if (v->present && v->by_slot) { /* an instance Go held in its slot, whose object is made here */
 			v->present = false;
-			o = gdl_instance_take(v->v.inst.class_id, v->v.inst.slot, v->v.inst.value);
+			o = gdl_instance_take(v->v.inst.class_id, v->v.inst.slot);
 			if (o == NULL)
 				gdl_slot_drop(v->v.inst.class_id, v->v.inst.slot);
 			return o;

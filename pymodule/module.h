@@ -22,10 +22,9 @@
 #define GDL_BIND_FORKED (-2)                  /* gdl_call.error: Go returned capsule.ErrForked */
 #define GDL_BIND_CLASS_ERROR (-3)             /* gdl_call.error: raise the exception class gdl_call.raise */
 
-/* An instance by its class's id and its Go value's slot, and the value's address (gdl_instance_take). */
+/* An instance by its class's id and its Go value's slot. */
 typedef struct {
 	int32_t class_id, slot;
-	uintptr_t value;
 } gdl_instance_ref;
 
 /* One value: an argument after conversion, or a result Go wrote. */
@@ -341,12 +340,8 @@ int gdl_class_make(int32_t id, PyObject *m, const char *qualified, const char *d
 /* gdl_class_set puts value, a method, a static method or a class attribute, in class id's dict. -1 with an exception. */
 int gdl_class_set(int32_t id, const char *name, PyObject *value);
 
-/*
- * gdl_instance_take returns the instance of class id holding slot's Go value:
- * the one there is, or a new one, which keeps value, the Go value's address,
- * for its fields (pymodule.Field), which C reads once Go pinned the value.
- */
-PyObject *gdl_instance_take(int32_t id, int32_t slot, uintptr_t value);
+/* gdl_instance_take returns the instance of class id holding slot's Go value: the one there is, or a new one. */
+PyObject *gdl_instance_take(int32_t id, int32_t slot);
 
 /*
  * The slots whose instances died, whose Go values Go lets go of in a batch

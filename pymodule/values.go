@@ -185,8 +185,7 @@ func encoder[R any](b *binding, j int) func(*call, R) error {
 				if err != nil {
 					return err
 				}
-				*(*C.gdl_instance_ref)(dst) = C.gdl_instance_ref{class_id: C.int32_t(class.table.id), slot: C.int32_t(s),
-					value: C.uintptr_t(uintptr(p))}
+				*(*C.gdl_instance_ref)(dst) = C.gdl_instance_ref{class_id: C.int32_t(class.table.id), slot: C.int32_t(s)}
 				v.by_slot = true
 				break
 			}

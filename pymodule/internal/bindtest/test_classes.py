@@ -139,6 +139,24 @@ def test_a_value_pinned_for_its_fields_is_let_go_with_its_instance() -> None:
     assert freed >= before + 90, (before, freed)
 
 
+def test_fields_in_a_forked_child() -> None:
+    # A value pinned before the fork reads on in the child; one never read needs Go to pin it: RuntimeError, no hang.
+    read, unread = Counter("a"), Counter("b")
+    assert read.adds == 0
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            try:
+                unread.adds
+            except RuntimeError as e:
+                code = 0 if read.adds == 0 and "forked" in str(e) else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
 def test_a_field_of_an_instance_another_thread_holds_is_refused() -> None:
     # spin releases the GIL and writes spins meanwhile: reading the field then is refused, as a getter's call is.
     c, refusals = Counter("a"), []
