@@ -141,20 +141,19 @@ def test_a_value_pinned_for_its_fields_is_let_go_with_its_instance() -> None:
 
 def test_fields_in_a_forked_child() -> None:
     # A value pinned before the fork reads on in the child; one never read needs Go to pin it: RuntimeError, no hang.
-    read, unread = Counter("a"), Counter("b")
-    assert read.adds == 0
-    pid = os.fork()
-    if pid == 0:
-        code = 1
-        try:
-            try:
-                unread.adds
-            except RuntimeError as e:
-                code = 0 if read.adds == 0 and "forked" in str(e) else 1
-        finally:
-            os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
+    out = run("import os, bindtest as b\n"
+              "read, unread = b.Counter('a'), b.Counter('b')\n"
+              "assert read.adds == 0\n"
+              "pid = os.fork()\n"
+              "if pid == 0:\n"
+              "    try:\n"
+              "        unread.adds\n"
+              "    except RuntimeError as e:\n"
+              "        os.write(1, ('child %d %s\\n' % (read.adds, 'forked' in str(e))).encode())\n"
+              "    os._exit(0)\n"
+              "_, status = os.waitpid(pid, 0)\n"
+              "print('parent', os.waitstatus_to_exitcode(status))\n")
+    assert out == "child 0 True\nparent 0\n"
 
 
 def test_a_field_of_an_instance_another_thread_holds_is_refused() -> None:
