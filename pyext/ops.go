@@ -6,7 +6,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
-	"sync"
+	"sync/atomic"
 
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/consumer"
@@ -45,22 +45,38 @@ the result is as if src were read first. Raises BufferError when dst may not
 be written, as scale_ does.`),
 }
 
-// borrowed keeps the [consumer.Tensor] values that arguments are lent as, for reuse: a call allocates none.
-var borrowed = sync.Pool{New: func() any { return new(consumer.Tensor) }}
+// lent keeps the [consumer.Tensor] values that arguments are lent as, for
+// reuse: a call allocates none. Each slot holds one or nothing; a call takes
+// one and gives it back with an atomic exchange each, a tenth of sync.Pool's
+// Get and Put. Calls on other threads (under free threading, or while one
+// has the GIL released) find the other slots, or allocate when all are out.
+var lent [4]atomic.Pointer[consumer.Tensor]
 
 // cpu lends an argument to package [ops], which runs on the CPU; give it back with done.
 func cpu(x pymodule.Tensor) (*consumer.Tensor, error) {
 	if !x.CPUAccessible() {
 		return nil, capsule.Errorf(capsule.BufferError, "godlpack.ops runs on the CPU, and the data is on %v", x.Device)
 	}
-	t := borrowed.Get().(*consumer.Tensor)
+	var t *consumer.Tensor
+	for i := range lent {
+		if t = lent[i].Swap(nil); t != nil {
+			break
+		}
+	}
+	if t == nil {
+		t = new(consumer.Tensor)
+	}
 	t.Reborrow(x.View)
 	return t, nil
 }
 
 func done(t *consumer.Tensor) {
 	t.Release()
-	borrowed.Put(t)
+	for i := range lent {
+		if lent[i].CompareAndSwap(nil, t) {
+			return
+		}
+	}
 }
 
 // opsSum returns the sum as a [scalar.Scalar], an int or a float, which C makes into its Python number once Go

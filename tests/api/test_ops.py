@@ -275,6 +275,34 @@ def test_small_inputs_keep_the_gil() -> None:
     assert not _other_thread_runs_during(lambda: ops.sum(small))
 
 
+def test_calls_on_many_threads_each_read_their_own_tensors() -> None:
+    """Calls that release the GIL overlap with each other and with short ones: each sees its own arguments.
+
+    An argument is lent to the kernel as a reused Go value; two calls sharing one would sum, scale or copy the other's.
+    """
+    big = 1 << 18  # float32: 1 MiB, the work from which a call releases the GIL
+    failures: list[str] = []
+
+    def work(k: int) -> None:
+        large = np.full(big, k, np.float32)
+        small = np.full(3, k, np.float32)
+        for _ in range(20):
+            if ops.sum(large) != k * big or ops.sum(small) != 3 * k:
+                failures.append(f"sum in thread {k}")
+            out = np.zeros(big, np.float32)
+            ops.copy_(out, large)
+            ops.scale_(out, 2)
+            if out[0] != 2 * k or out[-1] != 2 * k:
+                failures.append(f"copy_/scale_ in thread {k}")
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(1, 9)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+
+
 # ---- outputs whose elements share memory (docs/protocol.md#godlpackops-outputs) ----
 
 
