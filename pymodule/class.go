@@ -255,8 +255,16 @@ type classTable struct {
 	chunks [classChunks]atomic.Pointer[[classChunk]unsafe.Pointer]
 	next   int32
 	free   []int32
-	index  map[unsafe.Pointer]int32  // which slot holds a value: one pointer, one instance
-	pins   map[int32]*runtime.Pinner // by slot: the values whose fields C reads (godlpackClassPin)
+	index  map[unsafe.Pointer]int32 // which slot holds a value: one pointer, one instance
+	pins   []*[classChunk]slotPin   // by chunk, made at its first pin: the values whose fields C reads
+}
+
+// A slotPin holds a slot's value in place while C reads its fields
+// (godlpackClassPin). Its Pinner is kept with the slot, for the slot's next
+// value: no allocation, and no map, for a pin.
+type slotPin struct {
+	pinner runtime.Pinner
+	pinned bool
 }
 
 // at returns the value in slot s.
@@ -288,11 +296,31 @@ func (t *classTable) release(s int32) {
 	chunk := t.chunks[s/classChunk].Load()
 	delete(t.index, chunk[s%classChunk])
 	chunk[s%classChunk] = nil
-	if pin := t.pins[s]; pin != nil {
-		pin.Unpin()
-		delete(t.pins, s)
+	if c := int(s / classChunk); c < len(t.pins) && t.pins[c] != nil {
+		if pin := &t.pins[c][s%classChunk]; pin.pinned {
+			pin.pinner.Unpin()
+			pin.pinned = false
+		}
 	}
 	t.free = append(t.free, s)
+}
+
+// pin pins slot s's value, once while the slot holds it, and returns it:
+// its fields' address stays good until the slot's release.
+func (t *classTable) pin(s int32) unsafe.Pointer {
+	p := t.at(s)
+	c := int(s / classChunk)
+	for len(t.pins) <= c {
+		t.pins = append(t.pins, nil)
+	}
+	if t.pins[c] == nil {
+		t.pins[c] = new([classChunk]slotPin)
+	}
+	if pin := &t.pins[c][s%classChunk]; !pin.pinned {
+		pin.pinner.Pin(p)
+		pin.pinned = true
+	}
+	return p
 }
 
 // The tables of the library's classes, by C id: the library's, not a
@@ -373,13 +401,7 @@ func godlpackClassPin(id, slot C.int32_t) (at C.uintptr_t) {
 			at = 0
 		}
 	}()
-	t := tableOf(int32(id))
-	p := t.at(int32(slot))
-	if t.pins[int32(slot)] == nil {
-		pin := new(runtime.Pinner)
-		pin.Pin(p)
-		t.pins[int32(slot)] = pin
-	}
+	p := tableOf(int32(id)).pin(int32(slot))
 	return C.uintptr_t(uintptr(p))
 }
 
@@ -571,7 +593,7 @@ func (d *classDef) reserve() error {
 	if id < 0 {
 		return capsule.PythonError("reserving class " + d.name)
 	}
-	t := &classTable{def: d, id: int32(id), index: map[unsafe.Pointer]int32{}, pins: map[int32]*runtime.Pinner{}}
+	t := &classTable{def: d, id: int32(id), index: map[unsafe.Pointer]int32{}}
 	tablesMu.Lock()
 	var list []*classTable
 	if p := tables.Load(); p != nil {
