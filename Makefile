@@ -25,6 +25,13 @@ GO_HEADERS := $(shell cat $(sort $(wildcard */*.h)) | sha256sum | cut -c1-16)
 export CGO_CFLAGS  := $(PY_INCLUDE) $(GO_CFLAGS) -DGODLPACK_HEADERS=$(GO_HEADERS)
 export CGO_ENABLED := 1
 
+# The Go that builds godlpack here: Go 1.27's cgo callback no longer waits on a channel for package initialization
+# at every call from a thread Go did not start (a lock and an unlock, about 110 instructions of every call from
+# Python), and a new tensor result costs about 200 instructions less in all. Go 1.21 or newer fetches it from the
+# Go module proxy by itself, once (76 MB). go.mod asks only for Go 1.24: a Go author's own Go builds godlpack's
+# packages, at Go 1.26's cost. A GOTOOLCHAIN of the environment's (local, say) wins.
+export GOTOOLCHAIN ?= go1.27.3
+
 # The CPython versions godlpack ships a wheel for (make wheels), and those the whole suite runs on in CI, each in
 # its own venv (.venv-X.Y): 3.11 and 3.12 differ little, and CI's time is spent on the newest. tools/find-python
 # finds each: pyenv's, one on PATH, or 3.14 and 3.15 unpacked from Debian's packages by tools/fetch-python.
