@@ -18,9 +18,12 @@ static int nfree[FREELIST_NDIM + 1];
 
 /*
  * The one constructor of Tensors: tensor_alloc makes the object, whose
- * source is empty (owner NULL) but for view.ndim, view.shape and
- * view.strides, which point to the object's dims; tensor_finish completes it
- * once the source is filled. Every door below goes through both.
+ * source holds nothing (owner and pending NULL, which is all tensor_dealloc
+ * reads of a source never filled) but for view.ndim, view.shape and
+ * view.strides, which point to the object's dims; each door below fills
+ * the rest of the source, then tensor_finish completes the object. The
+ * source is not zeroed first: every door writes all of it, and the zeroing
+ * was a tenth of an import's own work.
  */
 static TensorObject *tensor_alloc(int32_t ndim) {
 	TensorObject *t;
@@ -30,7 +33,8 @@ static TensorObject *tensor_alloc(int32_t ndim) {
 	} else if ((t = PyObject_NewVar(TensorObject, gdl_library_types.tensor, 3 * (Py_ssize_t)ndim)) == NULL) {
 		return NULL;
 	}
-	memset(&t->src, 0, sizeof t->src);
+	t->src.owner = NULL;
+	t->src.pending = NULL;
 	t->src.view.ndim = ndim;
 	t->src.view.shape = TENSOR_SHAPE(t);
 	t->src.view.strides = TENSOR_STRIDES(t);
@@ -38,19 +42,23 @@ static TensorObject *tensor_alloc(int32_t ndim) {
 	return t;
 }
 
+/* tensor_finish_sized completes t, of size elements of itemsize bytes (0 for packed sub-byte elements). */
+static PyObject *tensor_finish_sized(TensorObject *t, int64_t size, int64_t itemsize) {
+	t->size = size;
+	t->itemsize = itemsize;
+	for (int i = 0; i < t->src.view.ndim; i++)
+		/* Only used by the buffer protocol, which is refused where this could overflow. */
+		TENSOR_BYTE_STRIDES(t)[i] = (int64_t)((uint64_t)TENSOR_STRIDES(t)[i] * (uint64_t)itemsize);
+	return (PyObject *)t;
+}
+
 static PyObject *tensor_finish(TensorObject *t) {
 	const gdl_view *v = &t->src.view;
-	bool padded = (v->flags & GDL_FLAG_IS_SUBBYTE_TYPE_PADDED) != 0;
 	int64_t size = 1;
 	for (int i = 0; i < v->ndim; i++)
 		size *= TENSOR_SHAPE(t)[i]; /* validated: the count fits */
-	t->size = size;
 	/* Sub-byte elements: one byte each when padded, none of their own when packed. */
-	t->itemsize = gdl_itemsize(v->dtype, padded);
-	for (int i = 0; i < v->ndim; i++)
-		/* Only used by the buffer protocol, which is refused where this could overflow. */
-		TENSOR_BYTE_STRIDES(t)[i] = (int64_t)((uint64_t)TENSOR_STRIDES(t)[i] * (uint64_t)t->itemsize);
-	return (PyObject *)t;
+	return tensor_finish_sized(t, size, gdl_itemsize(v->dtype, (v->flags & GDL_FLAG_IS_SUBBYTE_TYPE_PADDED) != 0));
 }
 
 PyObject *gdl_tensor_from_source(gdl_source *src) {
@@ -68,11 +76,22 @@ PyObject *gdl_tensor_from_source(gdl_source *src) {
 	return tensor_finish(t);
 }
 
+/* Filled in place, with no gdl_source between: the import's own copy of one was a twentieth of its work. */
 PyObject *gdl_tensor_from_import(gdl_imported *im) {
-	gdl_source s;
-	gdl_source_fill(&s, NULL, &im->v, im->flags);
-	gdl_source_adopt(&s, im->managed, im->versioned);
-	return gdl_tensor_from_source(&s);
+	const gdl_inspected *v = &im->v;
+	int32_t nd = v->ndim;
+	TensorObject *t = tensor_alloc(nd);
+	if (t == NULL) {
+		gdl_delete_keeping_error(im->managed, im->versioned);
+		return NULL;
+	}
+	gdl_source_fill(&t->src, NULL, v, im->flags);
+	gdl_source_adopt(&t->src, im->managed, im->versioned);
+	gdl_copy_dims(TENSOR_SHAPE(t), v->shape, nd);
+	gdl_copy_dims(TENSOR_STRIDES(t), v->strides, nd);
+	t->src.view.shape = TENSOR_SHAPE(t);
+	t->src.view.strides = TENSOR_STRIDES(t);
+	return tensor_finish_sized(t, v->elements, v->itemsize);
 }
 
 /*

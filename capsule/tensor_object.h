@@ -46,13 +46,6 @@ extern gdl_types gdl_library_types;
 extern PyType_Spec gdl_tensor_spec, gdl_dtype_spec, gdl_device_spec;
 
 /*
- * gdl_tensor_share makes a Tensor over src's memory, as a zero-copy export and
- * import would (from_dlpack of our own Tensor takes this short cut); cpu
- * relabels CPU-accessible memory as device (1, 0).
- */
-PyObject *gdl_tensor_share(TensorObject *src, bool cpu);
-
-/*
  * Pickling and copying (tensor_pickle.c): the Tensor methods
  * __reduce_ex__(protocol), __reduce__(), __copy__() and __deepcopy__(memo),
  * and gdl_pickle_register, which adds _rebuild, the function every pickle of

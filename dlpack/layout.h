@@ -132,22 +132,23 @@ static inline int gdl_extent_bytes(int64_t low, int64_t high, int64_t n, int64_t
  * The checks run in two passes over the dimensions, one from the last (the
  * shape and C-contiguity) and one from the first (the offsets and
  * F-contiguity), which keep the order of the faults: an import costs about
- * 60 instructions here. One dimension of two or more whole-byte elements
+ * 60 instructions here. One dimension of one or more whole-byte elements
  * takes a path of its own with the same results, about 20 instructions
  * (gdl_inspect of such a tensor went from 230 instructions to 147).
  */
 static inline int gdl_layout(int32_t ndim, const int64_t *shape, const int64_t *strides, DLDataType dt, bool padded,
                              gdl_extent *e) {
 	/*
-	 * One dimension of two or more whole-byte elements: the passes below, with
+	 * One dimension of whole-byte elements, not empty: the passes below, with
 	 * what one such dimension cannot fail left out (a negative or empty
-	 * dimension, a count that overflows, packed data).
+	 * dimension, a count that overflows, packed data). The stride of a
+	 * dimension of size 1 never reaches memory: its offset is 0.
 	 */
-	if (ndim == 1 && shape[0] > 1 && !gdl_sub_byte(dt)) {
+	if (ndim == 1 && shape[0] > 0 && !gdl_sub_byte(dt)) {
 		int64_t d = shape[0], stride = strides[0], off, size = gdl_itemsize(dt, true);
 		e->index = -1;
 		e->elements = d;
-		e->c_contiguous = e->f_contiguous = stride == 1;
+		e->c_contiguous = e->f_contiguous = stride == 1 || d == 1;
 		if (__builtin_mul_overflow(stride, d - 1, &off)) {
 			e->index = 0;
 			return GDL_LAYOUT_STRIDE_OVERFLOW;

@@ -95,9 +95,12 @@ static PyObject *mod_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_
 	if (nargs != 1)
 		return PyErr_Format(PyExc_TypeError, "from_dlpack() takes exactly one positional argument (%zd given)",
 		                    nargs);
+	gdl_request req = {.func = "from_dlpack", .copy = -1};
+	/* from_dlpack(x), nearly every call, has nothing more to read. */
+	if (kwnames == NULL)
+		return gdl_tensor_import(args[0], &req);
 	if (gdl_parse(&from_dlpack_signature, args, nargs, kwnames, a) != 0)
 		return NULL;
-	gdl_request req = {.func = "from_dlpack"};
 	if (gdl_parse_copy(a[2], &req.copy) != 0 || parse_device(a[1], &req.has_device, &req.device) != 0)
 		return NULL;
 	return gdl_tensor_import(a[0], &req);
