@@ -5,10 +5,10 @@ import "C"
 
 import (
 	"fmt"
-	"sync"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/spare"
 )
 
 // A Lease holds a [Buffer]'s reference to its memory as a value that may be
@@ -24,7 +24,7 @@ type Lease struct {
 }
 
 // leased keeps the Buffers of spent leases, for AllocLease to reuse.
-var leased = sync.Pool{New: func() any { return &Buffer{pooled: true} }}
+var leased spare.Slots[Buffer]
 
 // AllocLease is [Alloc] as a [Lease]: C memory of nbytes bytes aligned to
 // [Alignment], with unspecified contents, and [ErrNoMemory] when memory runs
@@ -37,7 +37,10 @@ func AllocLease(nbytes int) (Lease, error) {
 	if o == nil {
 		return Lease{}, fmt.Errorf("%w: cannot allocate %d bytes", ErrNoMemory, nbytes)
 	}
-	b := leased.Get().(*Buffer)
+	b := leased.Take()
+	if b == nil {
+		b = &Buffer{pooled: true}
+	}
 	b.owner, b.data, b.n = o, ownerData(o), nbytes
 	b.released.Store(false)
 	return Lease{b: b, gen: b.leases.Load()}, nil
@@ -59,7 +62,7 @@ func (l Lease) spend() bool { return l.b != nil && l.b.leases.CompareAndSwap(l.g
 // recycle puts a spent lease's buffer back for reuse, when AllocLease made it.
 func (l Lease) recycle() {
 	if l.b.pooled {
-		leased.Put(l.b)
+		leased.Give(l.b)
 	}
 }
 

@@ -6,10 +6,10 @@ import "C"
 import (
 	"errors"
 	"fmt"
-	"sync/atomic"
 
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/internal/spare"
 	"github.com/godlpack/godlpack/ops"
 	"github.com/godlpack/godlpack/pymodule"
 	"github.com/godlpack/godlpack/scalar"
@@ -46,23 +46,17 @@ be written, as scale_ does.`),
 }
 
 // lent keeps the [consumer.Tensor] values that arguments are lent as, for
-// reuse: a call allocates none. Each slot holds one or nothing; a call takes
-// one and gives it back with an atomic exchange each, a tenth of sync.Pool's
-// Get and Put. Calls on other threads (under free threading, or while one
-// has the GIL released) find the other slots, or allocate when all are out.
-var lent [4]atomic.Pointer[consumer.Tensor]
+// reuse: a call allocates none. Calls on other threads (under free
+// threading, or while one has the GIL released) take other values, or
+// allocate when all are out.
+var lent spare.Slots[consumer.Tensor]
 
 // cpu lends an argument to package [ops], which runs on the CPU; give it back with done.
 func cpu(x pymodule.Tensor) (*consumer.Tensor, error) {
 	if !x.CPUAccessible() {
 		return nil, capsule.Errorf(capsule.BufferError, "godlpack.ops runs on the CPU, and the data is on %v", x.Device)
 	}
-	var t *consumer.Tensor
-	for i := range lent {
-		if t = lent[i].Swap(nil); t != nil {
-			break
-		}
-	}
+	t := lent.Take()
 	if t == nil {
 		t = new(consumer.Tensor)
 	}
@@ -72,11 +66,7 @@ func cpu(x pymodule.Tensor) (*consumer.Tensor, error) {
 
 func done(t *consumer.Tensor) {
 	t.Release()
-	for i := range lent {
-		if lent[i].CompareAndSwap(nil, t) {
-			return
-		}
-	}
+	lent.Give(t)
 }
 
 // opsSum returns the sum as a [scalar.Scalar], an int or a float, which C makes into its Python number once Go
