@@ -47,6 +47,33 @@ func (v *View) Copied() bool { return v.Flags&dlpack.IsCopied != 0 }
 // CPUAccessible reports whether the host can read the data.
 func (v *View) CPUAccessible() bool { return v.Device.Type.CPUAccessible() }
 
+// CheckReadable returns nil if Go may read the data, and otherwise an error
+// wrapping [ErrDevice]. A [Tensor]'s method of the same name also says
+// whether it was released, which a View cannot know.
+func (v *View) CheckReadable() error {
+	if !v.CPUAccessible() {
+		return fmt.Errorf("%w: it is on %v", ErrDevice, v.Device)
+	}
+	return nil
+}
+
+// CheckWritable returns nil if Go may write the data, and otherwise an
+// error wrapping [ErrDevice] or [ErrReadOnly], as [Tensor.CheckWritable]
+// does but for release.
+func (v *View) CheckWritable() error {
+	if err := v.CheckReadable(); err != nil {
+		return err
+	}
+	if v.ReadOnly() {
+		why := "the producer set READ_ONLY"
+		if !v.Versioned {
+			why = "a legacy DLPack tensor cannot say that it may be written"
+		}
+		return fmt.Errorf("%w: %s", ErrReadOnly, why)
+	}
+	return nil
+}
+
 // An Error says why [Inspect] refused a managed tensor, for the faults that
 // package [dlpack] has no error for: [Error.Version] reports a major version
 // this package cannot read, and [Error.Msg] names the fault and the values at

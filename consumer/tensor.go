@@ -111,31 +111,21 @@ func (t *Tensor) CheckReadable() error {
 	if t.released.Load() {
 		return ErrReleased
 	}
-	if !t.CPUAccessible() {
-		return fmt.Errorf("%w: it is on %v", ErrDevice, t.Device)
-	}
-	return nil
+	return t.View.CheckReadable()
 }
 
 // CheckWritable returns nil if the data may be written from Go now, and
 // otherwise an error wrapping [ErrReleased], [ErrDevice] or [ErrReadOnly].
 func (t *Tensor) CheckWritable() error {
-	if err := t.CheckReadable(); err != nil {
-		return err
+	if t.released.Load() {
+		return ErrReleased
 	}
-	if t.ReadOnly() {
-		why := "the producer set READ_ONLY"
-		if !t.Versioned {
-			why = "a legacy DLPack tensor cannot say that it may be written"
-		}
-		return fmt.Errorf("%w: %s", ErrReadOnly, why)
-	}
-	return nil
+	return t.View.CheckWritable()
 }
 
 func checkType[T dlpack.Element](t *Tensor) error {
 	if want := dlpack.DataTypeOf[T](); t.DType != want {
-		return fmt.Errorf("%w: the tensor holds %v, not %v", ErrDType, t.DType, want)
+		return dtypeMismatch(t.DType, want)
 	}
 	return t.CheckReadable()
 }
@@ -154,13 +144,33 @@ func Slice[T dlpack.Element](t *Tensor) ([]T, error) {
 	if err := checkType[T](t); err != nil {
 		return nil, err
 	}
-	if !t.Extent.CContiguous {
-		return nil, fmt.Errorf("%w: shape %v with strides %v is not C-contiguous", ErrLayout, t.Shape, t.Strides)
+	return contiguous[T](&t.View)
+}
+
+// ViewSlice is [Slice] for a [View] whose memory the caller keeps valid
+// (package pymodule's tensor arguments, package ops' view kernels): T must
+// match the dtype ([ErrDType]), and the data must be C-contiguous
+// ([ErrLayout]) and CPU-accessible ([ErrDevice]). The slice may be written
+// only if [View.CheckWritable] returns nil.
+func ViewSlice[T dlpack.Element](v *View) ([]T, error) {
+	if want := dlpack.DataTypeOf[T](); v.DType != want {
+		return nil, dtypeMismatch(v.DType, want)
 	}
-	if t.Extent.Elements == 0 {
+	if err := v.CheckReadable(); err != nil {
+		return nil, err
+	}
+	return contiguous[T](v)
+}
+
+// contiguous is the end of [Slice] and [ViewSlice], whose checks passed.
+func contiguous[T dlpack.Element](v *View) ([]T, error) {
+	if !v.Extent.CContiguous {
+		return nil, fmt.Errorf("%w: shape %v with strides %v is not C-contiguous", ErrLayout, v.Shape, v.Strides)
+	}
+	if v.Extent.Elements == 0 {
 		return []T{}, nil
 	}
-	return unsafe.Slice((*T)(t.Data), t.Extent.Elements), nil
+	return unsafe.Slice((*T)(v.Data), v.Extent.Elements), nil
 }
 
 // WritableSlice is [Slice] for a tensor that may be written: it also fails

@@ -215,3 +215,51 @@ func TestRaw(t *testing.T) {
 		t.Errorf("Raw[uint16] of float32: %v, want ErrDType", err)
 	}
 }
+
+// TestViewChecks: a View's checks and ViewSlice say what the data is, as a
+// Tensor's do, but for release, which a View cannot know.
+func TestViewChecks(t *testing.T) {
+	cuda := dlpack.Device{Type: dlpack.CUDA}
+	tests := []struct {
+		name              string
+		l                 producer.Layout
+		max               dlpack.Version
+		device            *dlpack.Device // set on the view after import, as a producer on that device would
+		readErr, writeErr error
+		sliceErr          error
+	}{
+		{"writable", producer.Layout{Shape: []int64{2, 2}}, dlpack.Current, nil, nil, nil, nil},
+		{"read-only", producer.Layout{Shape: []int64{4}, Flags: dlpack.ReadOnly}, dlpack.Current, nil, nil, consumer.ErrReadOnly, nil},
+		{"legacy", producer.Layout{Shape: []int64{4}}, dlpack.Version{}, nil, nil, consumer.ErrReadOnly, nil},
+		{"transposed", producer.Layout{Shape: []int64{2, 2}, Strides: []int64{1, 2}}, dlpack.Current, nil, nil, nil, consumer.ErrLayout},
+		{"on a device", producer.Layout{Shape: []int64{4}}, dlpack.Current, &cuda, consumer.ErrDevice, consumer.ErrDevice, consumer.ErrDevice},
+	}
+	for _, tt := range tests {
+		m, s := export(t, 4, tt.l, tt.max)
+		x := importT(t, m)
+		v := x.View
+		if tt.device != nil {
+			v.Device = *tt.device
+		}
+		if err := v.CheckReadable(); !errors.Is(err, tt.readErr) || (err == nil) != (tt.readErr == nil) {
+			t.Errorf("%s: CheckReadable = %v, want %v", tt.name, err, tt.readErr)
+		}
+		if err := v.CheckWritable(); !errors.Is(err, tt.writeErr) || (err == nil) != (tt.writeErr == nil) {
+			t.Errorf("%s: CheckWritable = %v, want %v", tt.name, err, tt.writeErr)
+		}
+		got, err := consumer.ViewSlice[int32](&v)
+		if !errors.Is(err, tt.sliceErr) || (err == nil) != (tt.sliceErr == nil) {
+			t.Errorf("%s: ViewSlice = %v, want %v", tt.name, err, tt.sliceErr)
+		} else if err == nil && (len(got) != 4 || &got[0] != &s[0]) {
+			t.Errorf("%s: ViewSlice = %v at %p, want the 4 elements at %p", tt.name, got, got, &s[0])
+		}
+		if _, err := consumer.ViewSlice[float32](&v); !errors.Is(err, consumer.ErrDType) {
+			t.Errorf("%s: ViewSlice[float32] of int32 = %v, want ErrDType", tt.name, err)
+		}
+		x.Release()
+		// The Tensor's own checks also say whether it was released.
+		if err := x.CheckWritable(); !errors.Is(err, consumer.ErrReleased) {
+			t.Errorf("%s: CheckWritable after Release = %v, want ErrReleased", tt.name, err)
+		}
+	}
+}

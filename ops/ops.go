@@ -1,6 +1,9 @@
 // Package ops holds kernels that work in place on tensors imported with
 // package [consumer], of any strides and any producer: the Go half of
-// godlpack.ops, and an example of Go code on DLPack memory.
+// godlpack.ops, and an example of Go code on DLPack memory. [SumView] and
+// [ScaleView] run the same kernels on a [consumer.View] whose memory the
+// caller keeps valid, such as a bound function's tensor argument, with
+// nothing to lend or release.
 //
 // Numbers cross as [scalar.Scalar]. Errors wrap the consumer package's:
 // [consumer.ErrDType] for a dtype a kernel does not support or a factor of the
@@ -40,6 +43,11 @@ func Work(t *consumer.Tensor) int64 {
 	return t.NBytes()
 }
 
+// WorkView is [Work] of a [consumer.View].
+func WorkView(v *consumer.View) int64 {
+	return v.Extent.DenseBytes
+}
+
 // Sum returns the sum of t's elements: a [scalar.Int] (wrapping int64, as
 // NumPy's sum wraps) for signed integers and bool (the count of true
 // elements), a [scalar.Uint] (wrapping) for unsigned integers, a [scalar.Float]
@@ -48,10 +56,20 @@ func Sum(t *consumer.Tensor) (scalar.Scalar, error) {
 	if err := t.CheckReadable(); err != nil {
 		return scalar.Scalar{}, err
 	}
-	switch dt := t.DType; dt {
+	return SumView(&t.View)
+}
+
+// SumView is [Sum] of a [consumer.View] whose memory the caller keeps valid
+// for the call, such as package pymodule's tensor arguments: nothing is
+// lent or released. The data must be CPU-accessible ([consumer.ErrDevice]).
+func SumView(v *consumer.View) (scalar.Scalar, error) {
+	if err := v.CheckReadable(); err != nil {
+		return scalar.Scalar{}, err
+	}
+	switch dt := v.DType; dt {
 	case dlpack.Bool:
 		var n int64
-		it, _ := consumer.Elements[bool](t)
+		it, _ := consumer.ViewElements[bool](*v)
 		for p := range it {
 			if *p {
 				n++
@@ -59,39 +77,39 @@ func Sum(t *consumer.Tensor) (scalar.Scalar, error) {
 		}
 		return scalar.Scalar{Kind: scalar.Int, Int: n}, nil
 	case dlpack.Int8:
-		return scalar.Scalar{Kind: scalar.Int, Int: reduce[int8, int64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Int, Int: reduce[int8, int64](v)}, nil
 	case dlpack.Int16:
-		return scalar.Scalar{Kind: scalar.Int, Int: reduce[int16, int64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Int, Int: reduce[int16, int64](v)}, nil
 	case dlpack.Int32:
-		return scalar.Scalar{Kind: scalar.Int, Int: reduce[int32, int64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Int, Int: reduce[int32, int64](v)}, nil
 	case dlpack.Int64:
-		return scalar.Scalar{Kind: scalar.Int, Int: reduce[int64, int64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Int, Int: reduce[int64, int64](v)}, nil
 	case dlpack.Uint8:
-		return scalar.Scalar{Kind: scalar.Uint, Uint: reduce[uint8, uint64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Uint, Uint: reduce[uint8, uint64](v)}, nil
 	case dlpack.Uint16:
-		return scalar.Scalar{Kind: scalar.Uint, Uint: reduce[uint16, uint64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Uint, Uint: reduce[uint16, uint64](v)}, nil
 	case dlpack.Uint32:
-		return scalar.Scalar{Kind: scalar.Uint, Uint: reduce[uint32, uint64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Uint, Uint: reduce[uint32, uint64](v)}, nil
 	case dlpack.Uint64:
-		return scalar.Scalar{Kind: scalar.Uint, Uint: reduce[uint64, uint64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Uint, Uint: reduce[uint64, uint64](v)}, nil
 	case dlpack.Float16:
-		return scalar.Scalar{Kind: scalar.Float, Real: reduceHalf(t, minifloat.DecodeFloat16)}, nil
+		return scalar.Scalar{Kind: scalar.Float, Real: reduceHalf(v, minifloat.DecodeFloat16)}, nil
 	case dlpack.Bfloat16:
-		return scalar.Scalar{Kind: scalar.Float, Real: reduceHalf(t, minifloat.DecodeBfloat16)}, nil
+		return scalar.Scalar{Kind: scalar.Float, Real: reduceHalf(v, minifloat.DecodeBfloat16)}, nil
 	case dlpack.Float32:
-		return scalar.Scalar{Kind: scalar.Float, Real: reduce[float32, float64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Float, Real: reduce[float32, float64](v)}, nil
 	case dlpack.Float64:
-		return scalar.Scalar{Kind: scalar.Float, Real: reduce[float64, float64](t)}, nil
+		return scalar.Scalar{Kind: scalar.Float, Real: reduce[float64, float64](v)}, nil
 	default:
 		return scalar.Scalar{}, fmt.Errorf("%w: sum supports bool, integer and real float dtypes, not %v", consumer.ErrDType, dt)
 	}
 }
 
 // reduce sums t's elements of type T into an accumulator of type A.
-func reduce[T Real, A int64 | uint64 | float64](t *consumer.Tensor) A {
-	s, err := consumer.Slice[T](t)
+func reduce[T Real, A int64 | uint64 | float64](v *consumer.View) A {
+	s, err := consumer.ViewSlice[T](v)
 	if err != nil {
-		return reduceStrided[T, A](t)
+		return reduceStrided[T, A](v)
 	}
 	var acc A
 	for _, v := range s {
@@ -103,9 +121,9 @@ func reduce[T Real, A int64 | uint64 | float64](t *consumer.Tensor) A {
 // reduceStrided is reduce over strided elements. It is a function of its
 // own because the iterator's loop body captures the accumulator, which then
 // moves to the Go heap: reduce's contiguous path allocates nothing.
-func reduceStrided[T Real, A int64 | uint64 | float64](t *consumer.Tensor) A {
+func reduceStrided[T Real, A int64 | uint64 | float64](v *consumer.View) A {
 	var acc A
-	it, _ := consumer.Elements[T](t)
+	it, _ := consumer.ViewElements[T](*v)
 	for p := range it {
 		acc += A(*p)
 	}
@@ -113,12 +131,12 @@ func reduceStrided[T Real, A int64 | uint64 | float64](t *consumer.Tensor) A {
 }
 
 // reduceHalf sums 16-bit floats decoded by dec.
-func reduceHalf(t *consumer.Tensor, dec func(uint16) float64) float64 {
+func reduceHalf(v *consumer.View, dec func(uint16) float64) float64 {
 	var acc float64
-	it, _ := consumer.Raw[uint16](t)
-	for p := range it {
+	consumer.Walk(v, func(p *uint16) bool {
 		acc += dec(*p)
-	}
+		return true
+	})
 	return acc
 }
 
@@ -131,8 +149,13 @@ func writable(t *consumer.Tensor) error {
 	if err := t.CheckWritable(); err != nil {
 		return err
 	}
-	if dlpack.SelfOverlapping(t.Shape, t.Strides) {
-		return fmt.Errorf("%w: shape %v with strides %v reaches some elements more than once", ErrOverlap, t.Shape, t.Strides)
+	return overlapping(&t.View)
+}
+
+// overlapping is writable's check of the layout: [ErrOverlap] where an element would be written twice.
+func overlapping(v *consumer.View) error {
+	if dlpack.SelfOverlapping(v.Shape, v.Strides) {
+		return fmt.Errorf("%w: shape %v with strides %v reaches some elements more than once", ErrOverlap, v.Shape, v.Strides)
 	}
 	return nil
 }
@@ -143,7 +166,18 @@ func writable(t *consumer.Tensor) error {
 // the factor to the dtype first and multiply with one rounding, as NumPy's
 // x *= x.dtype.type(a) does.
 func Scale(t *consumer.Tensor, factor scalar.Scalar) error {
-	dt := t.DType
+	if t.Released() {
+		return consumer.ErrReleased
+	}
+	return ScaleView(&t.View, factor)
+}
+
+// ScaleView is [Scale] of a [consumer.View] whose memory the caller keeps
+// valid for the call, such as package pymodule's tensor arguments: nothing
+// is lent or released. The data must be CPU-accessible
+// ([consumer.ErrDevice]) and writable ([consumer.ErrReadOnly]).
+func ScaleView(v *consumer.View, factor scalar.Scalar) error {
+	dt := v.DType
 	integer := dt.Code == dlpack.Int || dt.Code == dlpack.UInt
 	switch {
 	case dt.Lanes != 1 || !integer && dt.Code != dlpack.Float && dt.Code != dlpack.Bfloat:
@@ -159,62 +193,65 @@ func Scale(t *consumer.Tensor, factor scalar.Scalar) error {
 		}
 		bits = binary.LittleEndian.Uint64(b[:])
 	}
-	if err := writable(t); err != nil {
+	if err := v.CheckWritable(); err != nil {
+		return err
+	}
+	if err := overlapping(v); err != nil {
 		return err
 	}
 	f := factor.Float()
 	switch dt {
 	case dlpack.Int8:
-		scale(t, int8(bits))
+		scale(v, int8(bits))
 	case dlpack.Int16:
-		scale(t, int16(bits))
+		scale(v, int16(bits))
 	case dlpack.Int32:
-		scale(t, int32(bits))
+		scale(v, int32(bits))
 	case dlpack.Int64:
-		scale(t, int64(bits))
+		scale(v, int64(bits))
 	case dlpack.Uint8:
-		scale(t, uint8(bits))
+		scale(v, uint8(bits))
 	case dlpack.Uint16:
-		scale(t, uint16(bits))
+		scale(v, uint16(bits))
 	case dlpack.Uint32:
-		scale(t, uint32(bits))
+		scale(v, uint32(bits))
 	case dlpack.Uint64:
-		scale(t, bits)
+		scale(v, bits)
 	case dlpack.Float16:
-		scaleHalf(t, f, minifloat.EncodeFloat16, minifloat.DecodeFloat16)
+		scaleHalf(v, f, minifloat.EncodeFloat16, minifloat.DecodeFloat16)
 	case dlpack.Bfloat16:
-		scaleHalf(t, f, minifloat.EncodeBfloat16, minifloat.DecodeBfloat16)
+		scaleHalf(v, f, minifloat.EncodeBfloat16, minifloat.DecodeBfloat16)
 	case dlpack.Float32:
-		scale(t, float32(f))
+		scale(v, float32(f))
 	case dlpack.Float64:
-		scale(t, f)
+		scale(v, f)
 	}
 	return nil
 }
 
 // scale multiplies t's elements of type T by m in place, in T's arithmetic.
-func scale[T Real](t *consumer.Tensor, m T) {
-	if s, err := consumer.Slice[T](t); err == nil {
+func scale[T Real](v *consumer.View, m T) {
+	if s, err := consumer.ViewSlice[T](v); err == nil {
 		for i := range s {
 			s[i] *= m
 		}
 		return
 	}
-	it, _ := consumer.Elements[T](t)
-	for p := range it {
+	consumer.Walk(v, func(p *T) bool {
 		*p *= m
-	}
+		return true
+	})
 }
 
 // scaleHalf multiplies 16-bit floats by f rounded to their format. The
 // product of two such values is exact in float64, so one rounding gives
 // the correctly rounded result.
-func scaleHalf(t *consumer.Tensor, f float64, enc func(float64) uint16, dec func(uint16) float64) {
+func scaleHalf(v *consumer.View, f float64, enc func(float64) uint16, dec func(uint16) float64) {
 	m := dec(enc(f))
-	it, _ := consumer.Raw[uint16](t)
-	for p := range it {
+	consumer.Walk(v, func(p *uint16) bool {
 		*p = enc(dec(*p) * m)
-	}
+		return true
+	})
 }
 
 // Copy copies src's elements into dst in place, whatever the strides of

@@ -82,15 +82,27 @@ func TestSum(t *testing.T) {
 	for _, tt := range tests {
 		x := tt.x()
 		got, err := ops.Sum(x)
+		gotView, errView := ops.SumView(&x.View)
 		x.Release()
 		if err != nil || got != tt.want {
 			t.Errorf("%s: Sum = %+v, %v; want %+v", tt.name, got, err, tt.want)
+		}
+		if errView != nil || gotView != tt.want {
+			t.Errorf("%s: SumView = %+v, %v; want %+v", tt.name, gotView, errView, tt.want)
+		}
+		if _, err := ops.Sum(x); !errors.Is(err, consumer.ErrReleased) {
+			t.Errorf("%s: Sum after Release: %v, want ErrReleased", tt.name, err)
 		}
 	}
 	c := tensor(t, []complex64{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Complex64}, dlpack.Current)
 	defer c.Release()
 	if _, err := ops.Sum(c); !errors.Is(err, consumer.ErrDType) {
 		t.Errorf("Sum of complex64: %v, want ErrDType", err)
+	}
+	onDevice := c.View
+	onDevice.Device = dlpack.Device{Type: dlpack.CUDA}
+	if _, err := ops.SumView(&onDevice); !errors.Is(err, consumer.ErrDevice) {
+		t.Errorf("SumView of a CUDA view: %v, want ErrDevice", err)
 	}
 }
 
@@ -162,14 +174,34 @@ func TestScale(t *testing.T) {
 		before := tt.s[0]
 		x := tensor(t, tt.s, tt.l, tt.v)
 		err := ops.Scale(x, tt.factor)
+		errView := ops.ScaleView(&x.View, tt.factor)
 		x.Release()
-		if !errors.Is(err, tt.is) {
-			t.Errorf("%s: Scale: %v, want %v", tt.name, err, tt.is)
+		if !errors.Is(err, tt.is) || !errors.Is(errView, tt.is) {
+			t.Errorf("%s: Scale: %v, ScaleView: %v, want %v", tt.name, err, errView, tt.is)
 		}
 		if tt.s[0] != before {
 			t.Errorf("%s: a refused Scale wrote %d over %d", tt.name, tt.s[0], before)
 		}
+		if err := ops.Scale(x, tt.factor); !errors.Is(err, consumer.ErrReleased) {
+			t.Errorf("%s: Scale after Release: %v, want ErrReleased", tt.name, err)
+		}
 	}
+	// A view is scaled as its Tensor is, strided and through the float16 path too.
+	halfView := []uint16{minifloat.EncodeFloat16(1.5), 7, minifloat.EncodeFloat16(-2)}
+	hv := tensor(t, halfView, producer.Layout{Shape: []int64{2}, Strides: []int64{2}, DType: dlpack.Float16}, dlpack.Current)
+	err := ops.ScaleView(&hv.View, scalar.Scalar{Kind: scalar.Float, Real: 2})
+	hv.Release()
+	if got := []float64{minifloat.DecodeFloat16(halfView[0]), minifloat.DecodeFloat16(halfView[2])}; err != nil ||
+		got[0] != 3 || got[1] != -4 || halfView[1] != 7 {
+		t.Errorf("ScaleView of a strided float16 view by 2: %v, %v and the gap %d; want [3 -4] and 7", err, got, halfView[1])
+	}
+	onDevice := tensor(t, []int16{1}, producer.Layout{Shape: []int64{1}, DType: dlpack.Int16}, dlpack.Current)
+	v := onDevice.View
+	v.Device = dlpack.Device{Type: dlpack.CUDA}
+	if err := ops.ScaleView(&v, scalar.Scalar{Kind: scalar.Int, Int: 2}); !errors.Is(err, consumer.ErrDevice) {
+		t.Errorf("ScaleView of a CUDA view: %v, want ErrDevice", err)
+	}
+	onDevice.Release()
 }
 
 func TestCopy(t *testing.T) {
@@ -251,8 +283,17 @@ func TestContiguousKernelsAllocateNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
-		if sum != 0 || scale != 0 {
-			t.Errorf("%s: Sum allocates %v times and Scale %v times a call, want none", tt.name, sum, scale)
+		views := testing.AllocsPerRun(100, func() {
+			if _, err := ops.SumView(&tt.x.View); err != nil {
+				t.Fatal(err)
+			}
+			if err := ops.ScaleView(&tt.x.View, tt.factor); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if sum != 0 || scale != 0 || views != 0 {
+			t.Errorf("%s: Sum allocates %v times, Scale %v times and the views' kernels %v times a call, want none",
+				tt.name, sum, scale, views)
 		}
 	}
 }

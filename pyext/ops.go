@@ -45,16 +45,24 @@ the result is as if src were read first. Raises BufferError when dst may not
 be written, as scale_ does.`),
 }
 
-// lent keeps the [consumer.Tensor] values that arguments are lent as, for
-// reuse: a call allocates none. Calls on other threads (under free
+// lent keeps the [consumer.Tensor] values that copy_'s arguments are lent
+// as, for reuse: a call allocates none. Calls on other threads (under free
 // threading, or while one has the GIL released) take other values, or
 // allocate when all are out.
 var lent spare.Slots[consumer.Tensor]
 
-// cpu lends an argument to package [ops], which runs on the CPU; give it back with done.
-func cpu(x pymodule.Tensor) (*consumer.Tensor, error) {
+// onCPU refuses data that package [ops], which runs on the CPU, cannot read.
+func onCPU(x *pymodule.Tensor) error {
 	if !x.CPUAccessible() {
-		return nil, capsule.Errorf(capsule.BufferError, "godlpack.ops runs on the CPU, and the data is on %v", x.Device)
+		return capsule.Errorf(capsule.BufferError, "godlpack.ops runs on the CPU, and the data is on %v", x.Device)
+	}
+	return nil
+}
+
+// cpu lends an argument to package [ops] as a [consumer.Tensor]; give it back with done.
+func cpu(x pymodule.Tensor) (*consumer.Tensor, error) {
+	if err := onCPU(&x); err != nil {
+		return nil, err
 	}
 	t := lent.Take()
 	if t == nil {
@@ -70,15 +78,13 @@ func done(t *consumer.Tensor) {
 }
 
 // opsSum returns the sum as a [scalar.Scalar], an int or a float, which C makes into its Python number once Go
-// returns: no call from Go into C for it.
-func opsSum(x pymodule.Tensor) (scalar.Scalar, error) {
-	t, err := cpu(x)
-	if err != nil {
+// returns: no call from Go into C for it. The argument's view is summed as the binder wrote it: it stays valid for
+// the call, so nothing is lent.
+func opsSum(x pymodule.Tensor) (s scalar.Scalar, err error) {
+	if err := onCPU(&x); err != nil {
 		return scalar.Scalar{}, err
 	}
-	defer done(t)
-	var s scalar.Scalar
-	capsule.WithoutGIL(ops.Work(t), func() { s, err = ops.Sum(t) })
+	capsule.WithoutGIL(ops.WorkView(&x.View), func() { s, err = ops.SumView(&x.View) })
 	return s, opError(err)
 }
 
@@ -92,12 +98,11 @@ func opsScale(x pymodule.Tensor, factor scalar.Scalar) error {
 	case scalar.BigInt:
 		return capsule.Errorf(capsule.OverflowError, "the factor does not fit in int64 or uint64")
 	}
-	t, err := cpu(x)
-	if err != nil {
+	if err := onCPU(&x); err != nil {
 		return err
 	}
-	defer done(t)
-	capsule.WithoutGIL(ops.Work(t), func() { err = ops.Scale(t, factor) })
+	var err error
+	capsule.WithoutGIL(ops.WorkView(&x.View), func() { err = ops.ScaleView(&x.View, factor) })
 	return opError(err)
 }
 
