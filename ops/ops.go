@@ -105,15 +105,15 @@ func SumView(v *consumer.View) (scalar.Scalar, error) {
 	}
 }
 
-// reduce sums t's elements of type T into an accumulator of type A.
+// reduce sums v's elements of type T into an accumulator of type A.
 func reduce[T Real, A int64 | uint64 | float64](v *consumer.View) A {
 	s, err := consumer.ViewSlice[T](v)
 	if err != nil {
 		return reduceStrided[T, A](v)
 	}
 	var acc A
-	for _, v := range s {
-		acc += A(v)
+	for _, x := range s {
+		acc += A(x)
 	}
 	return acc
 }
@@ -140,20 +140,15 @@ func reduceHalf(v *consumer.View, dec func(uint16) float64) float64 {
 	return acc
 }
 
-// writable checks that an in-place kernel may write t and that each
+// writable checks that an in-place kernel may write v and that each
 // element would be written once (dlpack.SelfOverlapping, which is
 // conservative: it may refuse an exotic layout that does not overlap).
 // Whether writes would be seen (a copy the producer made unasked) is the
 // importer's rule: capsule.Import's Request.Writable.
-func writable(t *consumer.Tensor) error {
-	if err := t.CheckWritable(); err != nil {
+func writable(v *consumer.View) error {
+	if err := v.CheckWritable(); err != nil {
 		return err
 	}
-	return overlapping(&t.View)
-}
-
-// overlapping is writable's check of the layout: [ErrOverlap] where an element would be written twice.
-func overlapping(v *consumer.View) error {
 	if dlpack.SelfOverlapping(v.Shape, v.Strides) {
 		return fmt.Errorf("%w: shape %v with strides %v reaches some elements more than once", ErrOverlap, v.Shape, v.Strides)
 	}
@@ -193,10 +188,7 @@ func ScaleView(v *consumer.View, factor scalar.Scalar) error {
 		}
 		bits = binary.LittleEndian.Uint64(b[:])
 	}
-	if err := v.CheckWritable(); err != nil {
-		return err
-	}
-	if err := overlapping(v); err != nil {
+	if err := writable(v); err != nil {
 		return err
 	}
 	f := factor.Float()
@@ -229,7 +221,7 @@ func ScaleView(v *consumer.View, factor scalar.Scalar) error {
 	return nil
 }
 
-// scale multiplies t's elements of type T by m in place, in T's arithmetic.
+// scale multiplies v's elements of type T by m in place, in T's arithmetic.
 func scale[T Real](v *consumer.View, m T) {
 	if s, err := consumer.ViewSlice[T](v); err == nil {
 		for i := range s {
@@ -259,7 +251,10 @@ func scaleHalf(v *consumer.View, f float64, enc func(float64) uint16, dec func(u
 // ([consumer.ErrLayout]), same dtype ([consumer.ErrDType]), and src may
 // overlap dst.
 func Copy(dst, src *consumer.Tensor) error {
-	if err := writable(dst); err != nil {
+	if dst.Released() {
+		return consumer.ErrReleased
+	}
+	if err := writable(&dst.View); err != nil {
 		return err
 	}
 	return dst.CopyFrom(src)
