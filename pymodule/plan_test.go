@@ -309,3 +309,41 @@ func TestSlotPins(t *testing.T) {
 		t.Fatalf("values freed after their slots' release: %v, want 1 and 2", got)
 	}
 }
+
+// TestNewArrayShape: NewArray counts the elements of any shape it is given,
+// refusing with a ValueError a negative dimension and a shape whose bytes
+// would pass 2**62, with a MemoryError one that malloc cannot serve, and
+// making an empty array of a shape with a zero dimension, however large the
+// others.
+func TestNewArrayShape(t *testing.T) {
+	const succeeds capsule.Exception = -1
+	for _, tt := range []struct {
+		shape []int64
+		n     int               // the elements, when it succeeds
+		exc   capsule.Exception // the error's kind, when it fails
+	}{
+		{nil, 1, succeeds},
+		{[]int64{3, 4}, 12, succeeds},
+		{[]int64{0, 1 << 62}, 0, succeeds},
+		{[]int64{1 << 62, 0, 1 << 62}, 0, succeeds},
+		{[]int64{-1}, 0, capsule.ValueError},
+		{[]int64{0, -1}, 0, capsule.ValueError},
+		{[]int64{1 << 30, 1 << 30}, 0, capsule.MemoryError}, // 2**62 bytes: not refused, but no malloc serves it
+		{[]int64{1 << 31, 1 << 31}, 0, capsule.ValueError},  // 2**62 elements, 2**64 bytes
+		{[]int64{1 << 32, 1 << 32}, 0, capsule.ValueError},  // a product past 64 bits
+		{[]int64{1 << 62, 2}, 0, capsule.ValueError},
+		{[]int64{3, 1 << 61, 1 << 62}, 0, capsule.ValueError}, // past 64 bits, then multiplied again
+	} {
+		a, s, err := NewArray[float32](tt.shape...)
+		if err != nil {
+			if got := capsule.ExceptionOf(err); got != tt.exc {
+				t.Errorf("NewArray(%v): %v (%v), want %v", tt.shape, err, got, tt.exc)
+			}
+			continue
+		}
+		a.Release()
+		if tt.exc != succeeds || len(s) != tt.n {
+			t.Errorf("NewArray(%v) made %d elements, want %d and error %v", tt.shape, len(s), tt.n, tt.exc)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math/bits"
 	"reflect"
 	"slices"
 	"strconv"
@@ -317,14 +318,13 @@ func (a Array) Release() {
 // overflowing shape.
 func NewArray[T dlpack.Element](shape ...int64) (Array, []T, error) {
 	dt := dlpack.DataTypeOf[T]()
-	n, ok := int64(1), true
+	n, ok := uint64(1), true
 	for _, d := range shape {
-		if d < 0 || d > 0 && n > (1<<62)/d {
-			ok = false
-		}
-		n *= max(d, 0)
+		hi, lo := bits.Mul64(n, uint64(max(d, 0))) // a multiplication: a division per dimension cost up to 40 cycles
+		ok = ok && d >= 0 && hi == 0 && lo <= 1<<62
+		n = lo
 	}
-	size := int64(unsafe.Sizeof(*new(T)))
+	size := uint64(unsafe.Sizeof(*new(T)))
 	if !ok || n > (1<<62)/size {
 		return Array{}, nil, capsule.Errorf(capsule.ValueError, "cannot make a tensor of shape %v", slices.Clone(shape)) // a copy: shape stays off the heap
 	}
