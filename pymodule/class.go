@@ -255,8 +255,8 @@ type classTable struct {
 	chunks [classChunks]atomic.Pointer[[classChunk]unsafe.Pointer]
 	next   int32
 	free   []int32
-	index  map[unsafe.Pointer]int32 // which slot holds a value: one pointer, one instance
-	pins   []*[classChunk]slotPin   // by chunk, made at its first pin: the values whose fields C reads
+	index  slotIndex              // which slot holds a value: one pointer, one instance
+	pins   []*[classChunk]slotPin // by chunk, made at its first pin: the values whose fields C reads
 }
 
 // A slotPin holds a slot's value in place while C reads its fields
@@ -287,14 +287,14 @@ func (t *classTable) hold(p unsafe.Pointer) (int32, error) {
 		t.next++
 	}
 	t.chunks[s/classChunk].Load()[s%classChunk] = p
-	t.index[p] = s
+	t.index.put(uintptr(p), s)
 	return s, nil
 }
 
 // release lets go of slot s's value.
 func (t *classTable) release(s int32) {
 	chunk := t.chunks[s/classChunk].Load()
-	delete(t.index, chunk[s%classChunk])
+	t.index.delete(uintptr(chunk[s%classChunk]))
 	chunk[s%classChunk] = nil
 	if c := int(s / classChunk); c < len(t.pins) && t.pins[c] != nil {
 		if pin := &t.pins[c][s%classChunk]; pin.pinned {
@@ -359,7 +359,7 @@ func (t *classTable) instanceOf(p unsafe.Pointer, release bool) (capsule.Object,
 // value is in the batch waiting to be let go (gdl_dead) is taken out of it:
 // its value gets a new instance. The GIL is held.
 func (t *classTable) slotOf(p unsafe.Pointer) (int32, error) {
-	if s, held := t.index[p]; held {
+	if s, held := t.index.get(uintptr(p)); held {
 		unbury(t.id, s)
 		return s, nil
 	}
@@ -593,7 +593,7 @@ func (d *classDef) reserve() error {
 	if id < 0 {
 		return capsule.PythonError("reserving class " + d.name)
 	}
-	t := &classTable{def: d, id: int32(id), index: map[unsafe.Pointer]int32{}}
+	t := &classTable{def: d, id: int32(id)}
 	tablesMu.Lock()
 	var list []*classTable
 	if p := tables.Load(); p != nil {

@@ -263,7 +263,7 @@ func TestFieldAccessors(t *testing.T) {
 // however many reads, let go with the slot, and made again for the slot's
 // next value. A pin that outlived its slot would keep its value alive.
 func TestSlotPins(t *testing.T) {
-	table := &classTable{def: &classDef{name: "Probe"}, index: map[unsafe.Pointer]int32{}}
+	table := &classTable{def: &classDef{name: "Probe"}}
 	type value struct {
 		n    int64
 		name string // a Go pointer inside: the kind of value cgo would refuse to hand C unpinned
