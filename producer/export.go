@@ -290,8 +290,13 @@ func (b *Buffer) giveContiguous(shape []int64, dt dlpack.DataType, s *C.gdl_sour
 		return &dlpack.LayoutError{Err: dlpack.ErrTooManyDims, Detail: fmt.Sprintf("ndim %d exceeds %d", len(shape), dlpack.MaxNDim)}
 	}
 	s.owner, s.pending = b.owner, nil
-	s.view = (&Layout{Shape: shape, DType: dt}).view(b.data, (*int64)(unsafe.Pointer(s.view.shape)), (*int64)(unsafe.Pointer(s.view.strides)))
-	copy(unsafe.Slice((*int64)(unsafe.Pointer(s.view.shape)), len(shape)), shape)
+	// Field by field, keeping the room view.shape and view.strides point
+	// to: a Layout's view would build and copy a whole gdl_view.
+	v := &s.view
+	v.data, v.flags, v.ndim = b.data, 0, C.int32_t(len(shape))
+	v.device.device_type, v.device.device_id = C.DLDeviceType(dlpack.CPU), 0
+	v.dtype.code, v.dtype.bits, v.dtype.lanes = C.uint8_t(dt.Code), C.uint8_t(dt.Bits), C.uint16_t(dt.Lanes)
+	copy(unsafe.Slice((*int64)(unsafe.Pointer(v.shape)), len(shape)), shape)
 	s.nbytes = C.int64_t(-1 - int64(b.n)) // gdl_unlaid: C lays the tensor out
 	return nil
 }

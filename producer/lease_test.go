@@ -177,7 +177,7 @@ func TestGiveContiguous(t *testing.T) {
 			t.Fatal(err)
 		}
 		start, wantNeed := l.Pointer(), dlpack.MinVersion(tt.dt, dlpack.Device{Type: dlpack.CPU})
-		data, shape, strides, nbytes, need, ok, err := producertest.GiveLaidOut(l, tt.shape, tt.dt)
+		got, ok, err := producertest.GiveLaidOut(l, tt.shape, tt.dt)
 		if err != nil {
 			t.Fatalf("shape %v of %v: %v", tt.shape, tt.dt, err)
 		}
@@ -185,17 +185,19 @@ func TestGiveContiguous(t *testing.T) {
 			t.Errorf("shape %v of %v in %d bytes: laid out %v, want %v", tt.shape, tt.dt, tt.size, ok, tt.ok)
 			continue
 		}
-		if ok && (data != start || !slices.Equal(shape, tt.shape) || !slices.Equal(strides, tt.wantStrides) ||
-			nbytes != tt.wantBytes || need != wantNeed) {
-			t.Errorf("shape %v of %v: data %p shape %v strides %v nbytes %d need %v; want %p %v %v %d %v", tt.shape,
-				tt.dt, data, shape, strides, nbytes, need, start, tt.shape, tt.wantStrides, tt.wantBytes, wantNeed)
+		want := producertest.LaidOut{Data: start, Shape: tt.shape, Strides: tt.wantStrides, DType: tt.dt,
+			Device: dlpack.Device{Type: dlpack.CPU}, NBytes: tt.wantBytes, Need: wantNeed}
+		if ok && (got.Data != want.Data || !slices.Equal(got.Shape, want.Shape) || !slices.Equal(got.Strides, want.Strides) ||
+			got.DType != want.DType || got.Device != want.Device || got.Flags != want.Flags || got.NBytes != want.NBytes ||
+			got.Need != want.Need) {
+			t.Errorf("shape %v of %v: laid out %+v, want %+v", tt.shape, tt.dt, got, want)
 		}
 		if err := l.GiveContiguous(tt.shape, tt.dt, nil); !errors.Is(err, producer.ErrReleased) {
 			t.Errorf("GiveContiguous of a spent lease = %v, want ErrReleased", err)
 		}
 	}
 	l, _ := producer.AllocLease(8)
-	if _, _, _, _, _, _, err := producertest.GiveLaidOut(l, make([]int64, dlpack.MaxNDim+1), dlpack.Uint8); err == nil {
+	if _, _, err := producertest.GiveLaidOut(l, make([]int64, dlpack.MaxNDim+1), dlpack.Uint8); err == nil {
 		t.Errorf("GiveContiguous of %d dimensions succeeded", dlpack.MaxNDim+1)
 	}
 	if got := ownertest.Live(); got != before {

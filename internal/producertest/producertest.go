@@ -95,29 +95,49 @@ func Contiguous(shape []int64, dt dlpack.DataType, padded bool) (strides []int64
 	return strides, int64(n), int64(b), true
 }
 
+// LaidOut is what C holds of a source that [GiveLaidOut] laid out.
+type LaidOut struct {
+	Data    unsafe.Pointer
+	Shape   []int64
+	Strides []int64
+	DType   dlpack.DataType
+	Device  dlpack.Device
+	Flags   uint64
+	NBytes  int64          // the dense size
+	Need    dlpack.Version // the DLPack version the tensor needs
+}
+
 // GiveLaidOut hands l over as [producer.Lease.GiveContiguous] does to a
 // result in C, lays the source out with gdl_source_lay_out, and returns
-// what C then holds: the data address, shape, strides, dense size and
-// DLPack version needed, or false when gdl_source_lay_out refused it. The
+// what C then holds, or false when gdl_source_lay_out refused it. The
 // source is released either way.
-func GiveLaidOut(l producer.Lease, shape []int64, dt dlpack.DataType) (data unsafe.Pointer, gotShape, strides []int64, nbytes int64, need dlpack.Version, ok bool, err error) {
+func GiveLaidOut(l producer.Lease, shape []int64, dt dlpack.DataType) (LaidOut, bool, error) {
 	room := (*C.source_room)(C.calloc(1, C.size_t(unsafe.Sizeof(C.source_room{}))))
 	defer C.free(unsafe.Pointer(room))
 	room.src.view.shape = &room.dims[0]
 	room.src.view.strides = &room.dims[dlpack.MaxNDim]
+	// What GiveContiguous must overwrite is garbage beforehand, as in a call's reused result.
+	room.src.view.flags, room.src.view.device.device_id, room.src.view.ndim = ^C.uint64_t(0), -1, -1
 	if err := l.GiveContiguous(shape, dt, unsafe.Pointer(&room.src)); err != nil {
-		return nil, nil, nil, 0, dlpack.Version{}, false, err
+		return LaidOut{}, false, err
 	}
 	defer C.gdl_source_release(&room.src)
 	if !C.gdl_source_is_unlaid(&room.src) {
-		return nil, nil, nil, 0, dlpack.Version{}, false, errors.New("GiveContiguous left a laid-out source")
+		return LaidOut{}, false, errors.New("GiveContiguous left a laid-out source")
 	}
 	if !C.gdl_source_lay_out(&room.src) {
-		return nil, nil, nil, 0, dlpack.Version{}, false, nil
+		return LaidOut{}, false, nil
 	}
-	nd := int(room.src.view.ndim)
-	gotShape = slices.Clone(unsafe.Slice((*int64)(unsafe.Pointer(room.src.view.shape)), nd))
-	strides = slices.Clone(unsafe.Slice((*int64)(unsafe.Pointer(room.src.view.strides)), nd))
-	need = dlpack.Version{Major: uint32(room.src.need.major), Minor: uint32(room.src.need.minor)}
-	return room.src.view.data, gotShape, strides, int64(room.src.nbytes), need, true, nil
+	v := &room.src.view
+	nd := int(v.ndim)
+	return LaidOut{
+		Data:    v.data,
+		Shape:   slices.Clone(unsafe.Slice((*int64)(unsafe.Pointer(v.shape)), nd)),
+		Strides: slices.Clone(unsafe.Slice((*int64)(unsafe.Pointer(v.strides)), nd)),
+		DType:   dlpack.DataType{Code: dlpack.Code(v.dtype.code), Bits: uint8(v.dtype.bits), Lanes: uint16(v.dtype.lanes)},
+		Device:  dlpack.Device{Type: dlpack.DeviceType(v.device.device_type), ID: int32(v.device.device_id)},
+		Flags:   uint64(v.flags),
+		NBytes:  int64(room.src.nbytes),
+		Need:    dlpack.Version{Major: uint32(room.src.need.major), Minor: uint32(room.src.need.minor)},
+	}, true, nil
 }
