@@ -7,7 +7,10 @@
  * on 3.11, 3.13, 3.14 and 3.15): _PyType_LookupRef is still declared in
  * cpython/object.h, with no public function that finds a name along the MRO
  * without running code; PyThreadState_GetUnchecked (public since 3.13)
- * replaces _PyThreadState_UncheckedGet, which 3.14 deprecates.
+ * replaces _PyThreadState_UncheckedGet, which 3.14 deprecates;
+ * PyUnstable_Long_IsCompact and PyUnstable_Long_CompactValue (3.12's
+ * unstable API) read a small int in place, and before 3.12 an int's
+ * ob_digit, whose layout changed in 3.12.
  *
  * What the rest of the code relies on, beyond the calls below:
  *   - PyTypeObject.tp_version_tag: CPython gives a type a new tag whenever the
@@ -66,6 +69,28 @@ static inline PyThreadState *gdl_thread_state(void) {
 #else
 	return _PyThreadState_UncheckedGet();
 #endif
+}
+
+/*
+ * gdl_long_compact reads an exact int that fits one digit (below 2**30 in
+ * magnitude, nearly every int an argument passes) in place, without the
+ * call, reference and overflow checks of PyLong_AsLongLongAndOverflow. It
+ * returns false for any other int, which the caller converts in full.
+ */
+static inline bool gdl_long_compact(PyObject *o, long long *value) {
+#if PY_VERSION_HEX >= 0x030C0000
+	/* The unstable API of 3.12's new layout of an int (the sign and size in lv_tag). */
+	if (!PyUnstable_Long_IsCompact((PyLongObject *)o))
+		return false;
+	*value = PyUnstable_Long_CompactValue((PyLongObject *)o);
+#else
+	/* Before 3.12 an int's size is its signed digit count, as CPython's own MEDIUM_VALUE reads it. */
+	Py_ssize_t size = Py_SIZE(o);
+	if (size < -1 || size > 1)
+		return false;
+	*value = (long long)size * (long long)((PyLongObject *)o)->ob_digit[0];
+#endif
+	return true;
 }
 
 /*

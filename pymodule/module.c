@@ -122,20 +122,24 @@ static int is_numpy_bool(PyObject *o) {
 /* convert_int reads an integer (anything with __index__, bool too, as Python's int) into the width of p. */
 static int convert_int(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_value *v) {
 	PyObject *n;
+	int overflow = 0;
+	long long i;
 	if (PyLong_CheckExact(o)) { /* nearly every argument: its own index, and neither a float nor NumPy's bool */
 		n = Py_NewRef(o);
+		if (gdl_long_compact(o, &i))
+			goto read;
 	} else {
 		if (PyFloat_Check(o) || PyComplex_Check(o) || is_numpy_bool(o))
 			return type_error(b, p, o);
 		if ((n = PyNumber_Index(o)) == NULL)
 			return retype(b, p, o);
 	}
-	int overflow;
-	long long i = PyLong_AsLongLongAndOverflow(n, &overflow);
+	i = PyLong_AsLongLongAndOverflow(n, &overflow);
 	if (i == -1 && PyErr_Occurred()) {
 		Py_DECREF(n);
 		return -1;
 	}
+read:;
 	unsigned long long u = 0;
 	bool big = false; /* beyond int64, within uint64 */
 	if (overflow > 0 && p->kind == GDL_KIND_UINT64) {

@@ -59,6 +59,23 @@ def test_ints_of_every_width() -> None:
     assert b.echo_uint64(2**64 - 1) == 2**64 - 1 and b.echo_int(-2**63) == -2**63
 
 
+@pytest.mark.parametrize("x", [0, 1, -1, 2**15, 2**30 - 1, 2**30, 2**30 + 1, -(2**30 - 1), -2**30, -2**30 - 1, 2**31,
+                               -2**31, 2**60, -2**60])
+def test_ints_around_one_digit(x: int) -> None:
+    # An int of one 30-bit digit is read in place (gdl_long_compact), any other in full: both give the same value.
+    assert b.echo_int(x) == x
+    if x >= 0:
+        assert b.echo_uint64(x) == x
+    else:
+        with pytest.raises(OverflowError, match="does not fit in uint64"):
+            b.echo_uint64(x)
+    if -128 <= x <= 127:
+        assert b.echo_int8(x) == x
+    else:
+        with pytest.raises(OverflowError, match="does not fit in int8"):
+            b.echo_int8(x)
+
+
 @pytest.mark.parametrize("args, where", [
     ((128, 0, 0, 0, 0, 0, 0, 0), "'a' does not fit in int8: 128"),
     ((0, 2**15, 0, 0, 0, 0, 0, 0), "'b' does not fit in int16"),
