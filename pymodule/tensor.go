@@ -84,10 +84,14 @@ func (t Tensor) Index(i int64) Tensor {
 		s.Data = unsafe.Add(t.Data, i*t.Strides[0]*int64(t.DType.ItemSize()))
 		if t.Extent.CContiguous && len(s.Shape) <= 1 && t.Extent.Elements > 0 {
 			// The row of a C-contiguous matrix of byte-addressable items is dense from its first element: a
-			// loop over rows calls nothing per row.
-			n := t.Extent.DenseBytes / t.Shape[0]
-			s.Extent = dlpack.Extent{Elements: t.Extent.Elements / t.Shape[0], High: n, DenseBytes: n, CContiguous: true,
-				FContiguous: true}
+			// loop over rows calls nothing per row, and divides nothing (a 64-bit division costs a row of
+			// a few elements more than its loop).
+			elements := int64(1)
+			if len(s.Shape) == 1 {
+				elements = s.Shape[0]
+			}
+			n := elements * int64(t.DType.ItemSize())
+			s.Extent = dlpack.Extent{Elements: elements, High: n, DenseBytes: n, CContiguous: true, FContiguous: true}
 			return s
 		}
 	}
@@ -129,7 +133,18 @@ func Slice[T dlpack.Element](t Tensor) ([]T, error) {
 // otherwise, which the caller sees as a RuntimeError).
 // A loop over it allocates nothing.
 func Elements[T dlpack.Element](t Tensor) iter.Seq[*T] {
-	return func(yield func(*T) bool) { walk(&t, yield) }
+	return func(yield func(*T) bool) {
+		if t.Extent.CContiguous && t.DType == dlpack.DataTypeOf[T]() {
+			// A dense tensor's loop is a plain one, which the compiler inlines into the caller's with its body.
+			for i := range t.Extent.Elements {
+				if !yield((*T)(unsafe.Add(t.Data, uintptr(i)*unsafe.Sizeof(*new(T))))) {
+					return
+				}
+			}
+			return
+		}
+		walk(&t, yield)
+	}
 }
 
 // walk is Elements' loop, apart so that Elements inlines (and its closure stays on the stack).
