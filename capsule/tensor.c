@@ -798,6 +798,97 @@ static int tensor_getbuffer(TensorObject *self, Py_buffer *view, int flags) {
 
 _Static_assert(sizeof(Py_ssize_t) == sizeof(int64_t), "the buffer protocol shares the int64 shape arrays");
 
+/* ---- NumPy arrays over a Tensor ---- */
+
+/*
+ * NumPy's C API, the function table its _ARRAY_API capsule holds, looked up
+ * once per library (the main interpreter's). Its slots are NumPy's stable
+ * ABI (numpy_api.py numbers them; pybind11 uses the same): godlpack compiles
+ * without NumPy's headers.
+ */
+static void **numpy_api;
+static int numpy_api_state; /* 0: not looked up; 1: numpy_api holds it; -1: unavailable */
+enum {
+	NUMPY_GET_ABI_VERSION = 0,
+	NUMPY_ARRAY_TYPE = 2,
+	NUMPY_DESCR_FROM_TYPE = 45,
+	NUMPY_NEW_FROM_DESCR = 94,
+	NUMPY_SET_BASE_OBJECT = 282,
+	NUMPY_ABI_2 = 0x02000000,
+	NUMPY_MAX_DIMS = 64,
+	NUMPY_WRITEABLE = 0x0400,
+};
+
+/* numpy_api_ready says whether numpy_api holds NumPy 2's table, looking it up the first time. */
+static bool numpy_api_ready(void) {
+	if (numpy_api_state != 0)
+		return numpy_api_state > 0;
+	numpy_api_state = -1;
+	PyObject *m = PyImport_ImportModule("numpy._core._multiarray_umath");
+	PyObject *capsule = m != NULL ? PyObject_GetAttrString(m, "_ARRAY_API") : NULL;
+	void **api = capsule != NULL ? PyCapsule_GetPointer(capsule, NULL) : NULL;
+	Py_XDECREF(capsule);
+	Py_XDECREF(m);
+	PyErr_Clear(); /* without NumPy 2's table, the caller's other way says what is wrong */
+	if (api != NULL && ((unsigned int (*)(void))api[NUMPY_GET_ABI_VERSION])() >= NUMPY_ABI_2) {
+		numpy_api = api;
+		numpy_api_state = 1;
+	}
+	return numpy_api_state > 0;
+}
+
+/*
+ * numpy_type_number is NumPy's number of the dtype whose buffer format is
+ * format (gdl_buffer_format's), or -1. An int64 is NumPy's int64 (long where
+ * long has 64 bits), as numpy.from_dlpack makes it, not the longlong that
+ * the format 'q' names.
+ */
+static int numpy_type_number(const char *format) {
+	switch (format[0]) {
+	case '?': return 0;
+	case 'b': return 1;
+	case 'B': return 2;
+	case 'h': return 3;
+	case 'H': return 4;
+	case 'i': return 5;
+	case 'I': return 6;
+	case 'q': return sizeof(long) == 8 ? 7 : 9;
+	case 'Q': return sizeof(long) == 8 ? 8 : 10;
+	case 'f': return 11;
+	case 'd': return 12;
+	case 'e': return 23;
+	case 'Z': return format[1] == 'f' ? 14 : 15;
+	}
+	return -1;
+}
+
+int gdl_tensor_numpy(PyObject *t, PyObject **out) {
+	TensorObject *self = (TensorObject *)t;
+	const char *format = gdl_buffer_format(self->src.view.dtype);
+	int type = format != NULL ? numpy_type_number(format) : -1;
+	if (type < 0 || !gdl_is_cpu_accessible(self->src.view.device) || self->src.view.ndim > NUMPY_MAX_DIMS ||
+	    !numpy_api_ready())
+		return 1;
+	PyObject *descr = ((PyObject * (*)(int)) numpy_api[NUMPY_DESCR_FROM_TYPE])(type);
+	if (descr == NULL)
+		return -1;
+	/* The new array steals descr, and computes its contiguity and alignment from the strides. */
+	PyObject *array = ((PyObject * (*)(PyTypeObject *, PyObject *, int, const Py_ssize_t *, const Py_ssize_t *,
+	                                   void *, int, PyObject *)) numpy_api[NUMPY_NEW_FROM_DESCR])(
+		(PyTypeObject *)numpy_api[NUMPY_ARRAY_TYPE], descr, self->src.view.ndim, (Py_ssize_t *)TENSOR_SHAPE(self),
+		(Py_ssize_t *)TENSOR_BYTE_STRIDES(self), self->src.view.data, tensor_readonly(self) ? 0 : NUMPY_WRITEABLE,
+		NULL);
+	if (array == NULL)
+		return -1;
+	/* The array keeps t, and with it t's memory (SetBaseObject steals the reference, even when it fails). */
+	if (((int (*)(PyObject *, PyObject *))numpy_api[NUMPY_SET_BASE_OBJECT])(array, Py_NewRef(t)) != 0) {
+		Py_DECREF(array);
+		return -1;
+	}
+	*out = array;
+	return 0;
+}
+
 static PyMemberDef tensor_members[] = {
 	{"__weaklistoffset__", Py_T_PYSSIZET, offsetof(TensorObject, weakrefs), Py_READONLY, NULL},
 	{NULL},

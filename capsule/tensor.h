@@ -77,6 +77,16 @@ PyObject *gdl_tensor_from_source(gdl_source *src);
 const char *gdl_buffer_format(DLDataType dt);
 
 /*
+ * gdl_tensor_numpy puts in *out a NumPy array over the memory of t, a Tensor,
+ * whose base is t: 0 when it did, -1 with an exception, and 1 with nothing set
+ * where NumPy's C API cannot make it (NumPy 2 cannot be imported, a dtype
+ * the buffer protocol lacks, memory the CPU cannot read, more dimensions
+ * than NumPy's), for the caller to ask numpy.asarray or from_dlpack, whose
+ * errors say why.
+ */
+int gdl_tensor_numpy(PyObject *t, PyObject **out);
+
+/*
  * gdl_tensor_from_import returns a new Tensor holding the managed tensor
  * gdl_import imported (never a borrowed view), which it deletes on
  * failure: NULL with an exception.

@@ -454,7 +454,8 @@ int gdl_convert_arg(const gdl_bound *b, int i, PyObject *o, gdl_call *c, int *nt
  * What makes each ReturnKind but the first of a Tensor, looked up once and
  * kept: the library's from_dlpack, or for NumPy numpy.asarray, which reads a
  * Tensor of a dtype the buffer protocol has (all that NumPy has but
- * bfloat16 and the float8s) through it in about 60% of from_dlpack's time.
+ * bfloat16 and the float8s) through it in about 60% of from_dlpack's time,
+ * where NumPy's C API cannot make the array itself (gdl_tensor_numpy).
  * Kept for the library: they are the interpreter's (the main one, only),
  * the same for the functions of every module.
  */
@@ -500,6 +501,14 @@ static PyObject *convert_tensor(const gdl_bound *b, gdl_result_tensor *r) {
 	PyObject *e = gdl_tensor_from_source(&r->src);
 	if (e == NULL || which == GDL_RETURN_TENSOR)
 		return e;
+	if (which == NUMPY_BUFFER) {
+		PyObject *array;
+		int made = gdl_tensor_numpy(e, &array);
+		if (made <= 0) {
+			Py_DECREF(e);
+			return made == 0 ? array : NULL;
+		}
+	}
 	PyObject *fn = converter_fn(which);
 	PyObject *o = fn != NULL ? PyObject_CallOneArg(fn, e) : NULL;
 	Py_DECREF(e);

@@ -217,7 +217,9 @@ const (
 	// buffer protocol, tolist, pickling, the DLPack methods and the exchange
 	// table, over the result's memory without a copy.
 	AsTensor ReturnKind = C.GDL_RETURN_TENSOR
-	// AsNumPy returns them as NumPy arrays over the same memory (numpy.from_dlpack).
+	// AsNumPy returns them as NumPy arrays over the same memory, whose base is
+	// the module's Tensor: made by NumPy's C API, or for a dtype the buffer
+	// protocol lacks (bfloat16, the float8s) by numpy.from_dlpack.
 	AsNumPy ReturnKind = C.GDL_RETURN_NUMPY
 	// AsTorch returns them as PyTorch tensors over the same memory (torch.from_dlpack).
 	AsTorch ReturnKind = C.GDL_RETURN_TORCH

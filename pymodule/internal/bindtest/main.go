@@ -15,6 +15,7 @@ import (
 
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/pymodule"
 	"github.com/godlpack/godlpack/scalar"
 )
@@ -71,6 +72,8 @@ var functionItems = []pymodule.Item{
 		return s
 	}), "A Go slice result."),
 	pymodule.Def("arange_np", "n", pymodule.F1RE(arange), "arange as a NumPy array.").Returning(pymodule.AsNumPy),
+	pymodule.Def("typed_np", "dtype: str, rows: int, cols: int, /", pymodule.F3RE(typedArray),
+		"A rows x cols array of the dtype named holding 0, 1, 2, … in C order (odd ones True for bool; 0-d for rows -1), as a NumPy array.").Returning(pymodule.AsNumPy),
 	pymodule.Def("arange_torch", "n", pymodule.F1RE(arange), "arange as a PyTorch tensor.").Returning(pymodule.AsTorch),
 	pymodule.Def("arange_gd", "n", pymodule.F1RE(arange), "arange as a godlpack.Tensor.").Returning(pymodule.AsGodlpack),
 	pymodule.Def("two_arrays", "n", pymodule.F1R2E(func(n int) (pymodule.Array, pymodule.Array, error) {
@@ -103,6 +106,51 @@ var functionItems = []pymodule.Item{
 		}
 		return a, capsule.Errorf(capsule.ValueError, "an error beside an Array of %d elements", n)
 	}), "Return an Array and an error: the Array is released."),
+}
+
+// typedArray is the result of typed_np.
+func typedArray(dtype string, rows, cols int) (pymodule.Array, error) {
+	switch dtype {
+	case "bool":
+		return counting(rows, cols, func(i int) bool { return i%2 == 1 })
+	case "int8":
+		return counting(rows, cols, func(i int) int8 { return int8(i) })
+	case "int16":
+		return counting(rows, cols, func(i int) int16 { return int16(i) })
+	case "int32":
+		return counting(rows, cols, func(i int) int32 { return int32(i) })
+	case "int64":
+		return counting(rows, cols, func(i int) int64 { return int64(i) })
+	case "uint8":
+		return counting(rows, cols, func(i int) uint8 { return uint8(i) })
+	case "uint16":
+		return counting(rows, cols, func(i int) uint16 { return uint16(i) })
+	case "uint32":
+		return counting(rows, cols, func(i int) uint32 { return uint32(i) })
+	case "uint64":
+		return counting(rows, cols, func(i int) uint64 { return uint64(i) })
+	case "float32":
+		return counting(rows, cols, func(i int) float32 { return float32(i) })
+	case "float64":
+		return counting(rows, cols, func(i int) float64 { return float64(i) })
+	case "complex64":
+		return counting(rows, cols, func(i int) complex64 { return complex(float32(i), 0) })
+	case "complex128":
+		return counting(rows, cols, func(i int) complex128 { return complex(float64(i), 0) })
+	}
+	return pymodule.Array{}, capsule.Errorf(capsule.ValueError, "no dtype %q", dtype)
+}
+
+func counting[T dlpack.Element](rows, cols int, of func(int) T) (pymodule.Array, error) {
+	shape := []int64{int64(rows), int64(cols)}
+	if rows < 0 {
+		shape = nil
+	}
+	a, s, err := pymodule.NewArray[T](shape...)
+	for i := range s {
+		s[i] = of(i)
+	}
+	return a, err
 }
 
 func ints(a int8, b int16, c int32, d int64, e uint8, f uint16, g uint32, h uint64) float64 {

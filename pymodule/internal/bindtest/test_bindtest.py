@@ -6,6 +6,7 @@ builds bindtest and runs this file in a subprocess (or `make binder-test`).
 
 from __future__ import annotations
 
+import gc
 import inspect
 import math
 import os
@@ -357,6 +358,44 @@ def test_legacy_producer_is_not_writable() -> None:
 
     with pytest.raises(BufferError, match="legacy"):
         b.fill(Legacy(np.zeros(2)))
+
+
+NUMPY_RESULT_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
+                       "float64", "complex64", "complex128"]
+
+
+def counting_array(dtype: str, shape: tuple[int, ...]) -> np.ndarray[Any, Any]:
+    n = np.arange(math.prod(shape)).reshape(shape)
+    return (n % 2 == 1) if dtype == "bool" else n.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", NUMPY_RESULT_DTYPES)
+@pytest.mark.parametrize("shape", [(2, 3), (0, 3), ()])
+def test_numpy_results_are_numpy_arrays_of_the_dtype(dtype: str, shape: tuple[int, ...]) -> None:
+    # Made by NumPy's C API over the result's memory, the module's Tensor their base: NumPy's own scalar type of the
+    # dtype (int64 is numpy.int64, as numpy.from_dlpack makes it, not the longlong the buffer format 'q' names).
+    a = b.typed_np(dtype, *(shape or (-1, 0)))
+    assert type(a) is np.ndarray and a.shape == shape and a.dtype == np.dtype(dtype)
+    assert a.dtype.type is np.dtype(dtype).type
+    np.testing.assert_array_equal(a, counting_array(dtype, shape))
+    assert a.flags.writeable and a.flags.c_contiguous and a.flags.aligned and not a.flags.owndata
+    assert type(a.base) is b.Tensor and np.from_dlpack(a.base).ctypes.data == a.ctypes.data
+    assert a.base.shape == shape and a.base.dtype == dtype
+
+
+def test_numpy_results_keep_their_memory() -> None:
+    # The array holds the Tensor, which holds the block: a block given back early would be the next result's.
+    a = b.typed_np("float64", 2, 3)
+    a[0, 0] = -1.0
+    gc.collect()
+    others = [b.typed_np("float64", 2, 3) for _ in range(20)]
+    for o in others:
+        o[...] = 7.0
+    assert a.tolist() == [[-1.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    base = a.base
+    del a, others
+    gc.collect()
+    assert sys.getrefcount(base) == 2 and base.tolist() == [[-1.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
 
 
 def test_tensor_results_zero_copy() -> None:
