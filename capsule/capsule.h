@@ -358,6 +358,24 @@ static inline int gdl_device_refused(const gdl_request *req, DLDevice d) {
 /* ---- Exporting types: __dlpack__, __dlpack_device__ and the C exchange API (exporter.c) ---- */
 
 /*
+ * gdl_exchange_table returns the table of major version 1 that a
+ * "dlpack_exchange_api" capsule holds, following prev_api from a newer one,
+ * or NULL (no exception) where it holds none that has
+ * managed_tensor_from_py_object_no_sync. It runs no Python code.
+ */
+const DLPackExchangeAPI *gdl_exchange_table(PyObject *capsule);
+
+/*
+ * gdl_export_torch puts in *out a torch.Tensor over the memory of t, an
+ * instance of an exporter type, made by torch's C exchange API
+ * (managed_tensor_to_py_object_no_sync) from the managed tensor t exports:
+ * 0 when it did, -1 with an exception, and 1 with nothing set where that
+ * API cannot (torch or its table missing, device memory, a dtype torch might
+ * refuse), for the caller to ask torch.from_dlpack, whose errors say why.
+ */
+int gdl_export_torch(PyObject *t, PyObject **out);
+
+/*
  * gdl_register_exporter makes type, whose instances hold a gdl_source at
  * byte offset source_offset, an exporter: GDL_EXPORTER_METHODS then find
  * that source, and the C exchange API of DLPack 1.3 goes on the type

@@ -9,12 +9,8 @@
 /* Interned once and kept, one per library: gdl_take runs for Go's callers and every module, with no module at hand. */
 static PyObject *str_exchange_api, *str_requires_grad;
 
-/*
- * table_in returns the major-1 table a "dlpack_exchange_api" capsule holds,
- * following prev_api to an older one if the newest is of another major, or
- * NULL (no exception) if there is none we can use. It runs no Python code.
- */
-static const DLPackExchangeAPI *table_in(PyObject *capsule) {
+/* gdl_exchange_table (capsule.h): the consumer's and gdl_export_torch's way to a table. */
+const DLPackExchangeAPI *gdl_exchange_table(PyObject *capsule) {
 	if (!PyCapsule_IsValid(capsule, GDL_EXCHANGE_API_NAME))
 		return NULL;
 	DLPackExchangeAPIHeader *h = PyCapsule_GetPointer(capsule, GDL_EXCHANGE_API_NAME);
@@ -101,7 +97,7 @@ static int facts_of(PyTypeObject *tp, type_facts *out) {
 	if (capsule == NULL && PyErr_Occurred())
 		return -1;
 	type_facts f = {.type = tp};
-	f.table = capsule == NULL ? NULL : table_in(capsule);
+	f.table = capsule == NULL ? NULL : gdl_exchange_table(capsule);
 	f.capsule = f.table != NULL ? capsule : NULL;
 	f.requires_grad = gdl_type_lookup_ref(tp, str_requires_grad); /* also gives tp a version tag */
 	f.requires_grad_get = direct_getter(tp, f.requires_grad, &f.requires_grad_closure);

@@ -1,7 +1,7 @@
 /*
  * Exporting types: the __dlpack__ and __dlpack_device__ methods of every
  * type whose instances hold a gdl_source, and the C exchange API of DLPack
- * 1.3 that goes on them. It calls export.c, import.c and errors.c.
+ * 1.3 that goes on them. It calls export.c, import.c, exchange.c and errors.c.
  */
 #include <string.h>
 #include "capsule.h"
@@ -133,6 +133,85 @@ static DLPackExchangeAPI api = {
 	.dltensor_from_py_object_no_sync = api_dltensor_from_py_object,
 	.current_work_stream = api_current_work_stream,
 };
+
+/*
+ * A type whose table's managed_tensor_to_py_object_no_sync wraps a tensor
+ * of ours (torch.Tensor's), looked up once and kept, with the capsule that
+ * holds the table, for the life of the library.
+ */
+static struct {
+	const char *module, *type;
+	int state; /* 0: not looked up; 1: table holds it; -1: none */
+	PyObject *capsule;
+	const DLPackExchangeAPI *table;
+} wrappers[] = {{"torch", "Tensor", 0, NULL, NULL}};
+
+/*
+ * wrapper_table returns the table of wrappers[i], or NULL with nothing set
+ * where its library cannot be imported or offers none of major version 1.
+ */
+static const DLPackExchangeAPI *wrapper_table(int i) {
+	if (wrappers[i].state != 0)
+		return wrappers[i].table;
+	wrappers[i].state = -1;
+	PyObject *m = PyImport_ImportModule(wrappers[i].module);
+	PyObject *tp = m != NULL ? PyObject_GetAttrString(m, wrappers[i].type) : NULL;
+	PyObject *capsule = tp != NULL ? PyObject_GetAttrString(tp, "__dlpack_c_exchange_api__") : NULL;
+	Py_XDECREF(tp);
+	Py_XDECREF(m);
+	PyErr_Clear(); /* without a table, the caller's other way says what is wrong */
+	const DLPackExchangeAPI *t = capsule != NULL ? gdl_exchange_table(capsule) : NULL;
+	if (t == NULL || t->managed_tensor_to_py_object_no_sync == NULL) {
+		Py_XDECREF(capsule);
+		return NULL;
+	}
+	wrappers[i].capsule = capsule;
+	wrappers[i].table = t;
+	wrappers[i].state = 1;
+	return t;
+}
+
+/*
+ * torch_takes says whether torch wraps a tensor of dtype dt on device d
+ * without failing: from a failed wrap, torch neither deletes the managed
+ * tensor nor says whether it did, so only what it always wraps goes to it.
+ */
+static bool torch_takes(DLDataType dt, DLDevice d) {
+	if (d.device_type != kDLCPU || dt.lanes != 1)
+		return false;
+	switch (dt.code) {
+	case kDLBool: return dt.bits == 8;
+	case kDLInt: return dt.bits == 8 || dt.bits == 16 || dt.bits == 32 || dt.bits == 64;
+	case kDLUInt: return dt.bits == 8;
+	case kDLFloat: return dt.bits == 16 || dt.bits == 32 || dt.bits == 64;
+	case kDLBfloat: return dt.bits == 16;
+	case kDLComplex: return dt.bits == 64 || dt.bits == 128;
+	}
+	return false;
+}
+
+int gdl_export_torch(PyObject *t, PyObject **out) {
+	gdl_source *s = source_of(t);
+	if (s == NULL)
+		return -1;
+	if (!torch_takes(s->view.dtype, s->view.device))
+		return 1;
+	const DLPackExchangeAPI *table = wrapper_table(0);
+	if (table == NULL)
+		return 1;
+	DLManagedTensorVersioned *m;
+	if (api_from_py_object(t, &m) != 0)
+		return -1;
+	void *o = NULL;
+	if (table->managed_tensor_to_py_object_no_sync(m, &o) != 0 || o == NULL) {
+		/* m leaks rather than risk a second deletion (torch_takes keeps this path to memory running out). */
+		if (!PyErr_Occurred())
+			PyErr_SetString(PyExc_RuntimeError, "torch's DLPack exchange API did not wrap the tensor");
+		return -1;
+	}
+	*out = o;
+	return 0;
+}
 
 int gdl_register_exporter(PyTypeObject *type, Py_ssize_t source_offset, PyObject *(*wrap)(void *managed)) {
 	if (nexporters == (int)(sizeof exporters / sizeof exporters[0])) {

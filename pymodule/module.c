@@ -501,12 +501,12 @@ static PyObject *convert_tensor(const gdl_bound *b, gdl_result_tensor *r) {
 	PyObject *e = gdl_tensor_from_source(&r->src);
 	if (e == NULL || which == GDL_RETURN_TENSOR)
 		return e;
-	if (which == NUMPY_BUFFER) {
-		PyObject *array;
-		int made = gdl_tensor_numpy(e, &array);
+	if (which == NUMPY_BUFFER || which == GDL_RETURN_TORCH) {
+		PyObject *o;
+		int made = which == NUMPY_BUFFER ? gdl_tensor_numpy(e, &o) : gdl_export_torch(e, &o);
 		if (made <= 0) {
 			Py_DECREF(e);
-			return made == 0 ? array : NULL;
+			return made == 0 ? o : NULL;
 		}
 	}
 	PyObject *fn = converter_fn(which);

@@ -221,7 +221,9 @@ const (
 	// the module's Tensor: made by NumPy's C API, or for a dtype the buffer
 	// protocol lacks (bfloat16, the float8s) by numpy.from_dlpack.
 	AsNumPy ReturnKind = C.GDL_RETURN_NUMPY
-	// AsTorch returns them as PyTorch tensors over the same memory (torch.from_dlpack).
+	// AsTorch returns them as PyTorch tensors over the same memory: made by
+	// torch's C exchange API (torch.Tensor.__dlpack_c_exchange_api__), or for
+	// a dtype torch may refuse (uint16, uint32, uint64) by torch.from_dlpack.
 	AsTorch ReturnKind = C.GDL_RETURN_TORCH
 	// AsGodlpack returns them as godlpack.Tensor objects over the same memory
 	// (godlpack.from_dlpack): shape, dtype, device, repr, the buffer

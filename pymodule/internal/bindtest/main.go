@@ -4,6 +4,8 @@
 package main
 
 // #include <Python.h>
+// #include <stdint.h>
+// int64_t gdl_owner_live(void); /* package producer's count of the owners of result memory alive */
 import "C"
 
 import (
@@ -74,6 +76,10 @@ var functionItems = []pymodule.Item{
 	pymodule.Def("arange_np", "n", pymodule.F1RE(arange), "arange as a NumPy array.").Returning(pymodule.AsNumPy),
 	pymodule.Def("typed_np", "dtype: str, rows: int, cols: int, /", pymodule.F3RE(typedArray),
 		"A rows x cols array of the dtype named holding 0, 1, 2, … in C order (odd ones True for bool; 0-d for rows -1), as a NumPy array.").Returning(pymodule.AsNumPy),
+	pymodule.Def("typed_torch", "dtype: str, rows: int, cols: int, /", pymodule.F3RE(typedArray),
+		"typed_np's array as a PyTorch tensor.").Returning(pymodule.AsTorch),
+	pymodule.Def("live_owners", "", pymodule.F0R(func() int64 { return int64(C.gdl_owner_live()) }),
+		"How many owners of result memory are alive."),
 	pymodule.Def("arange_torch", "n", pymodule.F1RE(arange), "arange as a PyTorch tensor.").Returning(pymodule.AsTorch),
 	pymodule.Def("arange_gd", "n", pymodule.F1RE(arange), "arange as a godlpack.Tensor.").Returning(pymodule.AsGodlpack),
 	pymodule.Def("two_arrays", "n", pymodule.F1R2E(func(n int) (pymodule.Array, pymodule.Array, error) {

@@ -385,6 +385,8 @@ def test_numpy_results_are_numpy_arrays_of_the_dtype(dtype: str, shape: tuple[in
 
 def test_numpy_results_keep_their_memory() -> None:
     # The array holds the Tensor, which holds the block: a block given back early would be the next result's.
+    gc.collect()
+    live = b.live_owners()
     a = b.typed_np("float64", 2, 3)
     a[0, 0] = -1.0
     gc.collect()
@@ -393,9 +395,58 @@ def test_numpy_results_keep_their_memory() -> None:
         o[...] = 7.0
     assert a.tolist() == [[-1.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
     base = a.base
-    del a, others
+    assert b.live_owners() == live + 21
+    del a, o, others
     gc.collect()
     assert sys.getrefcount(base) == 2 and base.tolist() == [[-1.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert b.live_owners() == live + 1
+    del base
+    assert b.live_owners() == live
+
+
+@pytest.mark.parametrize("dtype", NUMPY_RESULT_DTYPES)
+@pytest.mark.parametrize("shape", [(2, 3), (0, 3), ()])
+def test_torch_results_are_torch_tensors_of_the_dtype(dtype: str, shape: tuple[int, ...]) -> None:
+    # Made by torch's C exchange API from the result's managed tensor (torch.from_dlpack's, for the dtypes torch
+    # may refuse: uint16, uint32, uint64).
+    t = b.typed_torch(dtype, *(shape or (-1, 0)))
+    assert type(t) is torch.Tensor and tuple(t.shape) == shape and t.dtype == getattr(torch, dtype)
+    assert t.tolist() == counting_array(dtype, shape).tolist()
+    assert t.is_contiguous() and not t.requires_grad and t.device.type == "cpu"
+
+
+def python_calls_during(f: Callable[[], object]) -> list[str]:
+    names: list[str] = []
+    sys.setprofile(lambda frame, event, arg: names.append(frame.f_code.co_name) if event == "call" else None)
+    try:
+        f()
+    finally:
+        sys.setprofile(None)
+    return names
+
+
+def test_torch_results_skip_torch_from_dlpack() -> None:
+    # torch's exchange API makes the tensor in C; only the dtypes it may refuse go through torch.from_dlpack.
+    assert "from_dlpack" not in python_calls_during(lambda: b.typed_torch("float32", 2, 3))
+    assert "from_dlpack" in python_calls_during(lambda: b.typed_torch("uint16", 2, 3))
+
+
+def test_torch_results_keep_their_memory_and_release_it_once() -> None:
+    gc.collect()
+    live = b.live_owners()
+    t = b.typed_torch("float64", 2, 3)
+    t[0, 0] = -1.0
+    others = [b.typed_torch("float64", 2, 3) for _ in range(20)]
+    for o in others:
+        o.fill_(7.0)
+    assert t.tolist() == [[-1.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert b.live_owners() == live + 21
+    view = t[1]
+    del t, o, others
+    gc.collect()
+    assert b.live_owners() == live + 1 and view.tolist() == [3.0, 4.0, 5.0]
+    del view
+    assert b.live_owners() == live
 
 
 def test_tensor_results_zero_copy() -> None:
