@@ -307,14 +307,7 @@ type Array struct {
 	// shape, which the caller may build in its call, stays off the Go heap.
 	dims [4]int64
 	ndim int8
-	// 88 bytes of fields padded to 96: a result is copied a few times on its way to C, and a size that is
-	// not a multiple of 16 is copied with an overlapping last move, which stalls on the previous copy's
-	// stores (as Tensor's).
-	_ [8]byte
 }
-
-// An Array's size is a multiple of 16 (the index is out of range otherwise).
-var _ = [1]int{}[unsafe.Sizeof(Array{})%16]
 
 // arrayOf returns a C-contiguous Array of b, of the given shape (which it
 // copies) and dtype.
