@@ -807,7 +807,8 @@ _Static_assert(sizeof(Py_ssize_t) == sizeof(int64_t), "the buffer protocol share
  * without NumPy's headers.
  */
 static void **numpy_api;
-static int numpy_api_state; /* 0: not looked up; 1: numpy_api holds it; -1: unavailable */
+static PyObject *numpy_api_capsule; /* holds numpy_api for the life of the library */
+static int numpy_api_state;         /* 0: not looked up; 1: numpy_api holds it; -1: unavailable */
 enum {
 	NUMPY_GET_ABI_VERSION = 0,
 	NUMPY_ARRAY_TYPE = 2,
@@ -827,14 +828,16 @@ static bool numpy_api_ready(void) {
 	PyObject *m = PyImport_ImportModule("numpy._core._multiarray_umath");
 	PyObject *capsule = m != NULL ? PyObject_GetAttrString(m, "_ARRAY_API") : NULL;
 	void **api = capsule != NULL ? PyCapsule_GetPointer(capsule, NULL) : NULL;
-	Py_XDECREF(capsule);
 	Py_XDECREF(m);
 	PyErr_Clear(); /* without NumPy 2's table, the caller's other way says what is wrong */
-	if (api != NULL && ((unsigned int (*)(void))api[NUMPY_GET_ABI_VERSION])() >= NUMPY_ABI_2) {
-		numpy_api = api;
-		numpy_api_state = 1;
+	if (api == NULL || ((unsigned int (*)(void))api[NUMPY_GET_ABI_VERSION])() < NUMPY_ABI_2) {
+		Py_XDECREF(capsule);
+		return false;
 	}
-	return numpy_api_state > 0;
+	numpy_api_capsule = capsule;
+	numpy_api = api;
+	numpy_api_state = 1;
+	return true;
 }
 
 /*
