@@ -80,8 +80,10 @@ type Object unsafe.Pointer
 // IncRef adds a reference to o, which may be nil.
 func IncRef(o Object) { C.Py_IncRef((*C.PyObject)(o)) }
 
-// DecRef drops a reference to o, which may be nil.
-func DecRef(o Object) { C.Py_DecRef((*C.PyObject)(o)) }
+// DecRef drops a reference to o, which may be nil. Freeing o may run
+// Python code (a __del__), which may fork: in the child, DecRef does not
+// return, as [Take] does not.
+func DecRef(o Object) { C.gdl_go_decref((*C.PyObject)(o)) }
 
 // Wrap returns a new capsule owning the managed tensor m, named
 // "dltensor_versioned" or "dltensor"; its destructor deletes the tensor if
@@ -140,18 +142,19 @@ var (
 // checks nothing of what it got: [Import] holds the producer to the request.
 // The error wraps [ErrPython]: TypeError for an object that speaks no DLPack
 // or a capsule of another kind, ValueError for a consumed one, or what the
-// producer raised; or it is [ErrForked] when the producer's code forked.
+// producer raised.
+//
+// When the producer's Python code forks, Take does not return in the child,
+// where Go cannot go on (the return from C into Go can wait for ever for the
+// parent's threads): the child goes back to the bound function's call, which
+// raises the fork guard's RuntimeError there, over Go's frames. A call whose
+// parameters take no Python object or callback, or a goroutine, has no
+// such call to go back to: the child exits with status 1 and a line on
+// stderr. The parent goes on as usual.
 func Take(obj Object, req Request) (dlpack.Managed, error) {
 	r := req.c(takeName)
 	var t C.gdl_taken
-	rc := C.gdl_take((*C.PyObject)(obj), &r, &t)
-	if Forked() { // the producer's Python code forked
-		if rc == 0 {
-			C.gdl_taken_release(&t)
-		}
-		return dlpack.Managed{}, ErrForked
-	}
-	if rc != 0 {
+	if C.gdl_go_take((*C.PyObject)(obj), &r, &t) != 0 {
 		return dlpack.Managed{}, pyErr("taking a DLPack tensor")
 	}
 	return dlpack.Managed{Pointer: t.managed, Versioned: bool(t.versioned)}, nil
@@ -164,19 +167,13 @@ func Take(obj Object, req Request) (dlpack.Managed, error) {
 // producer copied is refused; [Request.Writable] refuses what may not be
 // written. The caller must [consumer.Tensor.Release] the result. Every error wraps [ErrPython], the Python
 // exception set: BufferError for a refused tensor, MemoryError when a copy
-// cannot be allocated, and [Take]'s; or it is [ErrForked].
+// cannot be allocated, and [Take]'s. In a child that the producer's code
+// forked, Import does not return, as [Take] does not.
 func Import(obj Object, req Request) (*consumer.Tensor, error) {
 	r := req.c(importName)
 	var m unsafe.Pointer
 	var versioned C.bool
-	rc := C.gdl_import_managed((*C.PyObject)(obj), &r, &m, &versioned)
-	if Forked() { // the producer's Python code forked
-		if rc == 0 {
-			C.gdl_delete_keeping_error(m, versioned)
-		}
-		return nil, ErrForked
-	}
-	if rc != 0 {
+	if C.gdl_go_import_managed((*C.PyObject)(obj), &r, &m, &versioned) != 0 {
 		return nil, pyErr("importing a DLPack tensor")
 	}
 	return consumer.Import(dlpack.Managed{Pointer: m, Versioned: bool(versioned)})

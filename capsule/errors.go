@@ -13,13 +13,13 @@ import (
 	"github.com/godlpack/godlpack/producer"
 )
 
-// ErrForked is the error of a Go function that ran Python code (a
-// producer's __dlpack__ through [Take] or [Import], a conversion of its
-// own) and found itself, when that code returned, in a child the process
-// forked meanwhile ([Forked]). The Go runtime does not survive fork(): the
-// function must return at once, allocating nothing, for its first garbage
-// collection there would hang the child forever. A bound function that
+// ErrForked is the error of a Go function that called CPython through cgo
+// of its own, found on return that the Python code had forked the process
+// ([Forked]), and returned at once, allocating nothing: a bound function that
 // returns it raises the RuntimeError every call in a forked child raises.
+// The return from C into Go can itself wait for ever in such a child (for a
+// processor that the parent had handed to a thread the child lacks), which
+// is why [Take], [Import] and [DecRef] never return there.
 var ErrForked = errors.New("capsule: the process forked while Python code ran, and Go cannot run in the child")
 
 // Forked reports whether this process is a child forked after the Go

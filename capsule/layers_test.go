@@ -19,6 +19,7 @@ var rooms = [][]string{
 	{"borrow.c"},                                    // views read in place
 	{"take.c"},                                      // taking a tensor from any producer
 	{"import.c"},                                    // the one import: validate, hold to the request, copy
+	{"fork.c"},                                      // Go's calls of Python code, which may fork
 	{"exporter.c"},                                  // exporting types' methods and our exchange table
 	{"tensor.c", "tensor_pickle.c", "tensor_types.c", "dtype.c", "device_type.c"}, // the tensor object
 }

@@ -4,8 +4,6 @@
  * It may run on any thread, with the GIL or without it: it takes the GIL for
  * the call.
  */
-#include <unistd.h>
-
 #include "module.h"
 
 /* set_aside keeps the pending exception in the owner, for the bound call to raise; the first one wins. */
@@ -25,23 +23,6 @@ static void set_aside(gdl_call *owner) {
  * the GIL and finds its owner not expired, both stay alive.
  */
 static bool expired(const gdl_callback_call *cb) { return __atomic_load_n(cb->expired, __ATOMIC_ACQUIRE) != 0; }
-
-/*
- * leave_forked_child ends a callback whose Python code forked, in the child,
- * where Go must not run again. On the thread of the bound call that is still
- * under way, it jumps back to that call's frame (enter_go), over Go's frames,
- * which the child cannot return through. A goroutine's thread has no Python
- * caller to go back to: the child says why and exits.
- */
-static void leave_forked_child(gdl_callback_call *cb) {
-	if (!expired(cb) && pthread_equal(pthread_self(), cb->owner->thread))
-		siglongjmp(cb->owner->forked_exit, 1);
-	static const char why[] = "godlpack: a callback called from a goroutine forked the process; the child cannot "
-	                          "return to Go, which does not run after a fork, and exits with status 1\n";
-	ssize_t unused = write(2, why, sizeof why - 1);
-	(void)unused;
-	_exit(1);
-}
 
 int gdl_callback_invoke(gdl_callback_call *cb) {
 	PyGILState_STATE g = PyGILState_Ensure();
@@ -63,6 +44,7 @@ int gdl_callback_invoke(gdl_callback_call *cb) {
 		}
 	/* Its own reference: the callable's code may release the GIL, and the owner return meanwhile. */
 	PyObject *callable = Py_NewRef(cb->callable);
+	gdl_go_calls_python();
 	PyObject *got = n == a->nresults ? PyObject_Vectorcall(callable, args, (size_t)n, NULL) : NULL;
 	for (int i = 0; i < n; i++)
 		Py_DECREF(args[i]);
@@ -72,8 +54,8 @@ int gdl_callback_invoke(gdl_callback_call *cb) {
 		Py_DECREF(callable);
 		PyErr_Clear();
 		PyGILState_Release(g);
-		leave_forked_child(cb);
 	}
+	gdl_go_called_python();
 	if (expired(cb)) {
 		/* The owner returned while the callable ran: what it returned or raised has no one to go to. */
 		Py_XDECREF(got);

@@ -710,25 +710,27 @@ void gdl_call_free(gdl_call *c) {
 }
 
 /*
- * enter_go crosses into Go for call c. A callback's Python code can fork:
- * the child finds itself in the callback on this thread, with Go's frames
- * between it and here, and Go cannot return through them there (its other
- * threads, the scheduler's, did not survive the fork: returning from a cgo
- * call can wait for them for ever). So a call with callbacks marks this
- * frame, and the child jumps back to it over Go's frames
- * (gdl_callback_invoke), to raise the fork guard's error. Go never runs
- * again in that child: every entry into it is refused in C first.
+ * enter_go crosses into Go for call c. When Go may run Python code (a
+ * callback, a producer's __dlpack__ through capsule.Take), that code can
+ * fork, and the child cannot return through Go's frames (capsule.h): such a
+ * call is a fork exit, which the child jumps back to, to raise the fork
+ * guard's error. Go never runs again in that child: every entry into it is
+ * refused in C first.
  */
 static void enter_go(gdl_call *c) {
-	if (!c->fn->callbacks) {
+	if (!c->fn->runs_python) {
 		godlpackBindCall(c);
 		return;
 	}
-	c->thread = pthread_self();
-	if (sigsetjmp(c->forked_exit, 0) == 0)
+	gdl_fork_exit *e = &c->fork_exit;
+	e->outer = gdl_fork_exit_top;
+	e->python_calls = gdl_go_python_calls;
+	gdl_fork_exit_top = e;
+	if (sigsetjmp(e->to, 0) == 0)
 		godlpackBindCall(c);
 	else
 		c->error = GDL_BIND_FORKED;
+	gdl_fork_exit_top = e->outer;
 }
 
 /*

@@ -114,6 +114,7 @@ typedef struct {
 	int return_as;
 	bool release_gil;
 	bool callbacks;       /* a parameter takes a callback (a Python callable) */
+	bool runs_python;     /* Go may run Python code: a parameter takes a callback or a Python object */
 	bool holds_instances; /* it may let other threads run before it returns (release_gil, or callbacks) */
 	char *name;       /* its Python name: "clip_", "update" */
 	char *qualname;   /* "clip_", "Accumulator.update" */
@@ -186,9 +187,8 @@ typedef struct {
 	gdl_saved_error callback_error;
 	int error; /* 0, a GDL_…_ERROR kind with the message in message, or a GDL_BIND_…: PYTHON_ERROR, FORKED, CLASS_ERROR */
 	PyObject *raise; /* GDL_BIND_CLASS_ERROR's exception class (the module holds it) */
-	/* A call with callbacks: its thread, and where a callback that forked returns to in the child (enter_go). */
-	pthread_t thread;
-	sigjmp_buf forked_exit;
+	/* A call that may run Python code from Go: where that code returns to in a child it forked (enter_go). */
+	gdl_fork_exit fork_exit;
 	char message[GDL_BIND_ERROR_LEN];
 } gdl_call;
 

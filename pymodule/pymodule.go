@@ -286,12 +286,15 @@ func (b *binding) register() (*C.gdl_bound, error) {
 type binding struct {
 	Function
 	callbacks bool // a parameter takes a callback, which expires when the call returns
-	params    []param
-	tensors   []int // the indices of tensor parameters
-	results   []kind
-	outs      []outPlan
-	call      func(*call) error
-	signature []pysig.Param
+	// runsPython says whether a parameter takes a callback or a Python
+	// object, whose code Go may run: C makes such a call a fork exit.
+	runsPython bool
+	params     []param
+	tensors    []int // the indices of tensor parameters
+	results    []kind
+	outs       []outPlan
+	call       func(*call) error
+	signature  []pysig.Param
 }
 
 // A param is the plan of one parameter.
@@ -416,6 +419,7 @@ func plan(f Function, sc *scope) (*binding, error) {
 		bp.place = bp.placeOf()
 		b.params = append(b.params, bp)
 		b.callbacks = b.callbacks || bp.kind == kindCallback
+		b.runsPython = b.runsPython || bp.kind == kindCallback || bp.kind == kindObject
 	}
 	if len(b.tensors) > C.GDL_BIND_MAX_TENSORS {
 		return nil, fmt.Errorf("%d tensor parameters: at most %d are supported", len(b.tensors), C.GDL_BIND_MAX_TENSORS)
@@ -555,6 +559,7 @@ func (b *binding) cStruct() *C.gdl_bound {
 	cb.nresults = C.int(len(b.results))
 	cb.release_gil = C.bool(b.releaseGIL)
 	cb.callbacks = C.bool(b.callbacks)
+	cb.runs_python = C.bool(b.runsPython)
 	cb.holds_instances = C.bool(b.releaseGIL || b.callbacks)
 	cb.return_as = C.int(b.returnAs)
 	for j, k := range b.results {

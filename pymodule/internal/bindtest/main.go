@@ -60,6 +60,9 @@ var functionItems = []pymodule.Item{
 	}), "x.Index(i): where its data starts, in bytes from x's, and its elements."),
 	pymodule.Def("take", "o, /", pymodule.F1RE(take), "The ndim of o's tensor, taken with capsule.Take."),
 	pymodule.Def("import_", "o, /", pymodule.F1RE(importTensor), "The ndim of o's tensor, imported with capsule.Import."),
+	pymodule.Def("hold", "o, /", pymodule.F1(hold), "Keep a reference to o, dropping the one kept before."),
+	pymodule.Def("take_held", "", pymodule.F0RE(takeHeld),
+		"The ndim of the tensor of the object hold kept, taken with capsule.Take."),
 	pymodule.Def("python_error", "kind: str, /", pymodule.F1E(pythonError),
 		"Return capsule.PythonError, with a ValueError set ('value') or none ('unset')."),
 	pymodule.Def("fortran", "x: tensor[F]", pymodule.F1(func(pymodule.Tensor) {}), "Accept F-contiguous tensors."),
@@ -213,6 +216,19 @@ func importTensor(o capsule.Object) (int, error) {
 	defer t.Release()
 	return len(t.Shape), nil
 }
+
+// heldObject is the object hold keeps, for a call whose own parameters take no
+// Python object (take_held) to run Python code.
+var heldObject capsule.Object
+
+func hold(o capsule.Object) {
+	old := heldObject
+	capsule.IncRef(o)
+	heldObject = o
+	capsule.DecRef(old) // may run the old object's __del__
+}
+
+func takeHeld() (int, error) { return take(heldObject) }
 
 func pythonError(kind string) error {
 	if kind == "value" {

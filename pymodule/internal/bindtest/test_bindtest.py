@@ -24,6 +24,7 @@ import torch
 
 import bindtest as b
 import dlpack_ctypes  # tests/support
+from forking import NO_EXIT, fork_during
 from numpy_views import Forwarding, arrays, counting_subclass, refused  # tests/support
 
 
@@ -555,40 +556,32 @@ def test_fork_guard() -> None:
     assert done.stdout.strip() == "0"
 
 
-@pytest.mark.parametrize("call", [
-    "b.slice(Forks())",  # the conversion of n runs __index__, in C, before Go
-    "b.take(Forks())",  # Go's capsule.Take runs __dlpack__
-    "b.import_(Forks())",  # Go's capsule.Import runs __dlpack__
+@pytest.mark.parametrize("call, setup, parent", [
+    ("len(b.slice(Forks()))", "", "parent 100000 0"),  # the conversion of n runs __index__, in C, before Go
+    ("b.take(Forks())", "", "parent 2 0"),  # Go's capsule.Take runs __dlpack__
+    ("b.import_(Forks())", "", "parent 2 0"),  # Go's capsule.Import runs __dlpack__
+    ("b.hold(None)", "b.hold(Dies())", "parent None 0"),  # Go's capsule.DecRef runs __del__
+    ("b.take(Takes())", "", "parent 1 0"),  # a call inside the producer: each raises the fork guard's error
 ])
-def test_a_fork_while_a_call_runs_python_code(call: str) -> None:
-    # Python code a call runs (a conversion, a producer) forks: in the child the call raises the fork guard's
-    # RuntimeError, where Go used to go on (and hang at its first garbage collection); the parent's call goes on.
-    code = ("import os, numpy as np, bindtest as b\n"
-            "pid = None\n"
-            "class Forks:\n"
-            "    def fork(self):\n"
-            "        global pid\n"
-            "        if pid is None:\n"
-            "            pid = os.fork()\n"
-            "    def __index__(self):\n"
-            "        self.fork()\n"
-            "        return 100000\n"
-            "    def __dlpack__(self, **kwargs):\n"
-            "        self.fork()\n"
-            "        return np.zeros((2, 3)).__dlpack__(**kwargs)\n"
-            "try:\n"
-            f"    {call}\n"
-            "    got = 'returned'\n"
-            "except RuntimeError as e:\n"
-            "    got = 'forked' if 'forked' in str(e) else str(e)\n"
-            "if pid == 0:\n"
-            "    os.write(1, ('child ' + got + '\\n').encode())\n"
-            "    os._exit(0)\n"
-            "os.waitpid(pid, 0)\n"
-            "print('parent', got)\n")
-    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert sorted(done.stdout.splitlines()) == ["child forked", "parent returned"], done.stdout
+def test_a_fork_while_a_call_runs_python_code(call: str, setup: str, parent: str) -> None:
+    # Python code a call runs (a conversion, a producer, a destructor) forks: in the child the call raises the
+    # fork guard's RuntimeError, without returning through Go; the parent's call goes on.
+    done = fork_during(call, setup)
+    assert done.returncode == 0 and sorted(done.stdout.splitlines()) == ["child forked", parent], done
+    assert done.stderr == ""
+
+
+@pytest.mark.parametrize("call, parent", [
+    # take_held takes no Python object: Go's Python code is no bound call's to go back to.
+    ("b.take_held()", "parent 2 1"),
+    # Python's frames lie between the inner Take and the outer call: the child must not jump over them.
+    ("b.take(TakesHeld())", "parent 1 1"),
+])
+def test_a_fork_with_no_call_to_go_back_to(call: str, parent: str) -> None:
+    # The child says why and exits with status 1; the parent goes on.
+    done = fork_during(call, "b.hold(Forks())")
+    assert done.returncode == 0 and done.stdout.splitlines() == [parent], done
+    assert done.stderr == NO_EXIT
 
 
 def test_pickle_in_multiprocessing_spawn() -> None:

@@ -22,6 +22,7 @@ import pytest
 import torch
 
 import bindtest as b
+from forking import NO_EXIT, fork_during
 
 Counter = b.Counter
 
@@ -353,59 +354,22 @@ def test_a_callback_kept_after_its_call_returned() -> None:
         b.call_kept()
 
 
-# A Python thread spinning in Go without the GIL holds the only P of GOMAXPROCS=1 whenever the forking
-# thread waits in a callback: the child, where that thread is gone, cannot return through Go's cgo call path
-# (it waited for ever for the P before the child jumped over Go's frames back to the bound call).
-FORK_IN_CALLBACK = """
-import os, sys, threading, time, bindtest as b
-spinning = b.Counter("s")
-stop = False
-def spin():
-    while not stop:
-        spinning.spin(10_000_000)
-threading.Thread(target=spin, daemon=True).start()
-time.sleep(0.05)
-pid = None
-def f(v):
-    global pid
-    time.sleep(0.02)
-    pid = os.fork()
-    time.sleep(0.02)
-    return v
-try:
-    got = CALL
-except RuntimeError as e:
-    got = 'forked' if 'forked' in str(e) else str(e)
-if pid == 0:
-    os.write(1, ('child %s\\n' % got).encode())
-    os._exit(0)
-stop = True
-_, status = os.waitpid(pid, 0)
-print('parent', got, os.waitstatus_to_exitcode(status))
-"""
-
-
 @pytest.mark.parametrize("call, parent", [
     ("b.apply(2.0, f)", "parent 2.0 0"),  # the call holds the GIL
     ("b.spin_with(lambda n: int(f(n)) + 3, 1)", "parent 3 0"),  # the call released it
     ("b.apply(1.0, lambda v: b.apply(v, f) + 1)", "parent 2.0 0"),  # a call inside a callback
 ])
 def test_a_callback_that_forks(call: str, parent: str) -> None:
-    code = FORK_IN_CALLBACK.replace("CALL", call)
-    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "GOMAXPROCS": "1"})
+    done = fork_during(call)
     assert done.returncode == 0 and sorted(done.stdout.splitlines()) == ["child forked", parent], done
     assert done.stderr == ""
 
 
 def test_a_callback_from_a_goroutine_that_forks() -> None:
     # The child has no Python caller to return to: it says why and exits with status 1.
-    code = FORK_IN_CALLBACK.replace("CALL", "b.wait_for_goroutine_free(lambda: f(None))")
-    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "GOMAXPROCS": "1"})
+    done = fork_during("b.wait_for_goroutine_free(lambda: f(None))")
     assert done.returncode == 0 and done.stdout == "parent None 1\n", done
-    assert done.stderr == ("godlpack: a callback called from a goroutine forked the process; the child cannot return "
-                           "to Go, which does not run after a fork, and exits with status 1\n")
+    assert done.stderr == NO_EXIT
 
 
 # ---- enums, exception classes ----
