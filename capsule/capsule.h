@@ -153,6 +153,16 @@ PyObject *gdl_shown(PyObject *o);
  */
 void gdl_delete_keeping_error(void *managed, bool versioned);
 
+/* ---- Other libraries' objects, looked up by name (imports.c) ---- */
+
+/*
+ * gdl_import_attr imports module and returns the attribute of it that path
+ * names, dotted for an attribute of an attribute
+ * ("Tensor.__dlpack_c_exchange_api__"): a new reference, or NULL with an
+ * exception.
+ */
+PyObject *gdl_import_attr(const char *module, const char *path);
+
 /* ---- Capsules (capsule.c) ---- */
 
 extern const char gdl_name_legacy[];         /* "dltensor" */

@@ -140,11 +140,11 @@ static DLPackExchangeAPI api = {
  * holds the table, for the life of the library.
  */
 static struct {
-	const char *module, *type;
+	const char *module, *capsule_path;
 	int state; /* 0: not looked up; 1: table holds it; -1: none */
 	PyObject *capsule;
 	const DLPackExchangeAPI *table;
-} wrappers[] = {{"torch", "Tensor", 0, NULL, NULL}};
+} wrappers[] = {{"torch", "Tensor.__dlpack_c_exchange_api__", 0, NULL, NULL}};
 
 /*
  * wrapper_table returns the table of wrappers[i], or NULL with nothing set
@@ -154,11 +154,7 @@ static const DLPackExchangeAPI *wrapper_table(int i) {
 	if (wrappers[i].state != 0)
 		return wrappers[i].table;
 	wrappers[i].state = -1;
-	PyObject *m = PyImport_ImportModule(wrappers[i].module);
-	PyObject *tp = m != NULL ? PyObject_GetAttrString(m, wrappers[i].type) : NULL;
-	PyObject *capsule = tp != NULL ? PyObject_GetAttrString(tp, "__dlpack_c_exchange_api__") : NULL;
-	Py_XDECREF(tp);
-	Py_XDECREF(m);
+	PyObject *capsule = gdl_import_attr(wrappers[i].module, wrappers[i].capsule_path);
 	PyErr_Clear(); /* without a table, the caller's other way says what is wrong */
 	const DLPackExchangeAPI *t = capsule != NULL ? gdl_exchange_table(capsule) : NULL;
 	if (t == NULL || t->managed_tensor_to_py_object_no_sync == NULL) {

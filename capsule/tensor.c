@@ -825,10 +825,8 @@ static bool numpy_api_ready(void) {
 	if (numpy_api_state != 0)
 		return numpy_api_state > 0;
 	numpy_api_state = -1;
-	PyObject *m = PyImport_ImportModule("numpy._core._multiarray_umath");
-	PyObject *capsule = m != NULL ? PyObject_GetAttrString(m, "_ARRAY_API") : NULL;
+	PyObject *capsule = gdl_import_attr("numpy._core._multiarray_umath", "_ARRAY_API");
 	void **api = capsule != NULL ? PyCapsule_GetPointer(capsule, NULL) : NULL;
-	Py_XDECREF(m);
 	PyErr_Clear(); /* without NumPy 2's table, the caller's other way says what is wrong */
 	if (api == NULL || ((unsigned int (*)(void))api[NUMPY_GET_ABI_VERSION])() < NUMPY_ABI_2) {
 		Py_XDECREF(capsule);

@@ -473,13 +473,8 @@ static converter converters[] = {
 
 static PyObject *converter_fn(int which) {
 	converter *c = &converters[which];
-	if (c->fn == NULL) {
-		PyObject *mod = PyImport_ImportModule(c->module);
-		if (mod == NULL)
-			return NULL;
-		c->fn = PyObject_GetAttrString(mod, c->name);
-		Py_DECREF(mod);
-	}
+	if (c->fn == NULL)
+		c->fn = gdl_import_attr(c->module, c->name);
 	return c->fn;
 }
 
