@@ -82,6 +82,7 @@ typedef struct gdl_fork_exit {
 	sigjmp_buf to;                /* sigsetjmp'd by the frame: it returns 1 in the child */
 	struct gdl_fork_exit *outer;  /* the thread's exit before this one */
 	unsigned python_calls;        /* gdl_go_python_calls when the frame entered Go */
+	PyThreadState *thread_state;  /* the thread's state when the frame entered Go: NULL without the GIL */
 } gdl_fork_exit;
 
 /* The thread's innermost exit, pushed by the frame before it enters Go and popped after. */
@@ -96,9 +97,10 @@ extern __thread unsigned gdl_go_python_calls;
 /*
  * gdl_leave_forked_child ends, in a forked child, the Python call C made for
  * Go: a jump to the thread's exit when only Go's frames lie between, else
- * the child's exit with status 1. The caller holds the GIL as the exit's
- * frame did when it entered Go; the exit raises its own exception in place
- * of a pending one.
+ * the child's exit with status 1. The exit's frame gets the GIL as it had
+ * it when it entered Go: Go's code may have released it since
+ * (capsule.WithoutGIL) or taken it. The exit raises its own exception in
+ * place of a pending one.
  */
 void gdl_leave_forked_child(void) __attribute__((noreturn));
 

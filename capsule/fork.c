@@ -14,6 +14,14 @@ void gdl_leave_forked_child(void) {
 	/* Any later call from Go into Python, still under way, has Python's frames between here and e. */
 	if (e != NULL && e->python_calls + 1 == gdl_go_python_calls) {
 		gdl_go_python_calls = e->python_calls;
+		/* The jump skips the Go code that would have restored the frame's GIL (capsule.WithoutGIL's defer). */
+		PyThreadState *now = gdl_thread_state();
+		if (now != e->thread_state) {
+			if (now != NULL)
+				PyEval_SaveThread();
+			if (e->thread_state != NULL)
+				PyEval_RestoreThread(e->thread_state);
+		}
 		siglongjmp(e->to, 1);
 	}
 	static const char why[] = "godlpack: Python code that Go called forked the process, on a thread with no Python "

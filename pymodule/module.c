@@ -720,6 +720,7 @@ static void enter_go(gdl_call *c) {
 	gdl_fork_exit *e = &c->fork_exit;
 	e->outer = gdl_fork_exit_top;
 	e->python_calls = gdl_go_python_calls;
+	e->thread_state = gdl_thread_state();
 	gdl_fork_exit_top = e;
 	if (sigsetjmp(e->to, 0) == 0)
 		godlpackBindCall(c);

@@ -200,6 +200,8 @@ var classItems = []pymodule.Item{
 	pymodule.Def("counter_error", "message: str", pymodule.F1E(func(m string) error {
 		return fmt.Errorf("wrapped: %w", CounterError)
 	}), "Raise CounterError through a wrapped error."),
+	pymodule.Def("apply_released", "x: float, f, /", pymodule.F2RE(applyReleased),
+		"f(x), called holding the GIL from Go code that released it (capsule.WithoutGIL)."),
 	pymodule.Def("spin_with", "f, n: int", pymodule.F2RE(spinWith), "Call f n times without the GIL.").WithoutGIL(),
 	pymodule.Def("slice_callback", "f, /", pymodule.F1RE(sliceCallback), "f of [1, 2, 3] (a []float64); its first element after."),
 	pymodule.Def("wait_for_goroutine", "f, /", pymodule.F1E(waitForGoroutine),
@@ -241,6 +243,13 @@ func apply(x float64, f func(float64) (float64, error), mode Mode) (float64, err
 		return math.Ceil(v), nil
 	}
 	return v, nil
+}
+
+// applyReleased calls f from inside capsule.WithoutGIL, which releases the
+// GIL the call holds: the callback takes it back for its Python code.
+func applyReleased(x float64, f func(float64) (float64, error)) (v float64, err error) {
+	capsule.WithoutGIL(1<<30, func() { v, err = f(x) })
+	return v, err
 }
 
 func rows(x pymodule.Tensor, f func(pymodule.Tensor) error) error {

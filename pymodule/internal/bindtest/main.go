@@ -60,6 +60,8 @@ var functionItems = []pymodule.Item{
 	}), "x.Index(i): where its data starts, in bytes from x's, and its elements."),
 	pymodule.Def("take", "o, /", pymodule.F1RE(take), "The ndim of o's tensor, taken with capsule.Take."),
 	pymodule.Def("import_", "o, /", pymodule.F1RE(importTensor), "The ndim of o's tensor, imported with capsule.Import."),
+	pymodule.Def("take_regained", "o, /", pymodule.F1RE(takeRegained),
+		"take(o) from a call without the GIL, whose Go code takes it back for capsule.Take.").WithoutGIL(),
 	pymodule.Def("hold", "o, /", pymodule.F1(hold), "Keep a reference to o, dropping the one kept before."),
 	pymodule.Def("take_held", "", pymodule.F0RE(takeHeld),
 		"The ndim of the tensor of the object hold kept, taken with capsule.Take."),
@@ -226,6 +228,14 @@ func hold(o capsule.Object) {
 	capsule.IncRef(o)
 	heldObject = o
 	capsule.DecRef(old) // may run the old object's __del__
+}
+
+// takeRegained is a function bound without the GIL that takes it, as a Go
+// author's own cgo may, to call capsule.Take.
+func takeRegained(o capsule.Object) (int, error) {
+	g := C.PyGILState_Ensure()
+	defer C.PyGILState_Release(g)
+	return take(o)
 }
 
 func takeHeld() (int, error) { return take(heldObject) }

@@ -562,6 +562,8 @@ def test_fork_guard() -> None:
     ("b.import_(Forks())", "", "parent 2 0"),  # Go's capsule.Import runs __dlpack__
     ("b.hold(None)", "b.hold(Dies())", "parent None 0"),  # Go's capsule.DecRef runs __del__
     ("b.take(Takes())", "", "parent 1 0"),  # a call inside the producer: each raises the fork guard's error
+    # A call without the GIL whose Go code took it for Take: the child lets go of it before the call takes it back.
+    ("b.take_regained(Forks())", "", "parent 2 0"),
 ])
 def test_a_fork_while_a_call_runs_python_code(call: str, setup: str, parent: str) -> None:
     # Python code a call runs (a conversion, a producer, a destructor) forks: in the child the call raises the

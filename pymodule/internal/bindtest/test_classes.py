@@ -358,6 +358,8 @@ def test_a_callback_kept_after_its_call_returned() -> None:
     ("b.apply(2.0, f)", "parent 2.0 0"),  # the call holds the GIL
     ("b.spin_with(lambda n: int(f(n)) + 3, 1)", "parent 3 0"),  # the call released it
     ("b.apply(1.0, lambda v: b.apply(v, f) + 1)", "parent 2.0 0"),  # a call inside a callback
+    # The call holds the GIL, and its Go code released it around the callback: the child takes it back.
+    ("b.apply_released(2.0, f)", "parent 2.0 0"),
 ])
 def test_a_callback_that_forks(call: str, parent: str) -> None:
     done = fork_during(call)
