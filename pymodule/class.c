@@ -18,6 +18,11 @@ typedef struct {
 	const gdl_call *borrower;    /* the running call that holds the instance (gdl_instance_check), or NULL */
 	unsigned long borrower_thread; /* the thread borrower runs on */
 	PyObject *weakrefs;
+	/*
+	 * Set while the instance dies and its weak references' callbacks run: Python code that may ask Go for its
+	 * value again, which then gets a new instance (handed_over), never this one.
+	 */
+	bool dying, handed_over;
 } gdl_instance;
 
 /*
@@ -62,8 +67,13 @@ static gdl_class *class_of_type(PyTypeObject *tp) {
  */
 PyObject *gdl_instance_take(int32_t id, int32_t slot) {
 	gdl_class *c = &classes[id];
-	if (slot < c->nobjects && c->objects[slot] != NULL)
-		return Py_NewRef(c->objects[slot]);
+	gdl_instance *dying = NULL;
+	if (slot < c->nobjects && c->objects[slot] != NULL) {
+		gdl_instance *held = (gdl_instance *)c->objects[slot];
+		if (!held->dying)
+			return Py_NewRef(held);
+		dying = held; /* its weak references' callbacks run: the value gets a new instance, which holds the slot */
+	}
 	if (slot >= c->nobjects) {
 		int32_t n = c->nobjects == 0 ? 16 : c->nobjects;
 		while (n <= slot)
@@ -83,7 +93,10 @@ PyObject *gdl_instance_take(int32_t id, int32_t slot) {
 	o->value = NULL;
 	o->borrower = NULL;
 	o->weakrefs = NULL;
+	o->dying = o->handed_over = false;
 	c->objects[slot] = (PyObject *)o; /* borrowed: the instance's dealloc clears it */
+	if (dying != NULL)
+		dying->handed_over = true;
 	return (PyObject *)o;
 }
 
@@ -105,17 +118,24 @@ void gdl_slot_drop(int32_t id, int32_t slot) {
 /*
  * An instance's death lets go of its Go value, in a batch (gdl_slot_bury),
  * unless the process is a forked child, where Go must not run: there the
- * value is kept, as a child's owners leak.
+ * value is kept, as a child's owners leak. Its weak references' callbacks
+ * run first, and may ask Go for the value again: the dying instance is
+ * never handed out (gdl_instance_take makes a new one, which then holds the
+ * slot, and the slot is buried once, by whichever instance holds it last).
  */
 static void instance_dealloc(gdl_instance *o) {
 	PyTypeObject *type = Py_TYPE(o);
-	if (o->weakrefs != NULL)
+	if (o->weakrefs != NULL) {
+		o->dying = true;
 		PyObject_ClearWeakRefs((PyObject *)o);
-	gdl_class *c = &classes[o->class_id];
-	if (o->slot < c->nobjects && c->objects[o->slot] == (PyObject *)o)
-		c->objects[o->slot] = NULL;
-	if (!gdl_forked_child())
-		gdl_slot_bury(o->class_id, o->slot);
+	}
+	gdl_class *c = &classes[o->class_id]; /* after the callbacks, which may have made a class and moved the table */
+	if (!o->handed_over) {
+		if (o->slot < c->nobjects && c->objects[o->slot] == (PyObject *)o)
+			c->objects[o->slot] = NULL;
+		if (!gdl_forked_child())
+			gdl_slot_bury(o->class_id, o->slot);
+	}
 	PyObject_Free(o);
 	Py_DECREF(type);
 }
@@ -220,8 +240,8 @@ static PyObject *field_get(PyObject *self, void *closure) {
 	}
 	if (o->borrower != NULL && o->borrower_thread != PyThread_get_thread_ident())
 		return PyErr_Format(PyExc_RuntimeError,
-		                    "field '%s': the %s is in use by %s() on another thread, which released the GIL or runs a "
-		                    "Python callback",
+		                    "field '%s': the %s is in use by %s() on another thread, which released the GIL or runs "
+		                    "Python code",
 		                    p->name, Py_TYPE(self)->tp_name, o->borrower->fn->qualname);
 	return gdl_plain_object(p->kind, o->value + p->offset);
 }
@@ -296,12 +316,15 @@ int gdl_class_set(int32_t id, const char *name, PyObject *value) {
 }
 
 /*
- * A call that may let other threads run before it returns (it releases the
- * GIL, or calls Python callbacks, whose code may release it) holds its
- * instances until it returns. Another thread's call that takes one of them
- * is refused: two Go calls would run on one value at once. A call on the
- * holder's own thread is a callback's, made while the holder's Go code
- * waits for the callback to return, and is let through.
+ * Every call holds its instances from their conversion until it returns:
+ * Python code may run inside any call (a later argument's __index__ or
+ * __dlpack__, a callback, a destructor Go's capsule.DecRef runs) and let
+ * another thread run meanwhile, or the call may release the GIL. Another
+ * thread's call that takes one of them is refused: two Go calls would run on
+ * one value at once. A call on the holder's own thread is made by Python
+ * code the holder runs (a callback, a conversion), while the holder's Go
+ * code waits for it or has not started, and is let through. Where no Python
+ * code runs and the GIL stays held, no other thread can see the hold.
  */
 int gdl_instance_check(const gdl_param *p, PyObject *o, gdl_call *c, gdl_value *v) {
 	gdl_class *cls = &classes[p->class_id];
@@ -312,11 +335,11 @@ int gdl_instance_check(const gdl_param *p, PyObject *o, gdl_call *c, gdl_value *
 	if (inst->borrower != NULL && inst->borrower != c && inst->borrower_thread != thread) {
 		PyErr_Format(PyExc_RuntimeError,
 		             "%s(): argument '%s': the %s is in use by %s() on another thread, which released the GIL or "
-		             "runs a Python callback",
+		             "runs Python code",
 		             c->fn->qualname, p->name, cls->type->tp_name, inst->borrower->fn->qualname);
 		return -2;
 	}
-	if (c->fn->holds_instances && inst->borrower == NULL) {
+	if (inst->borrower == NULL) {
 		inst->borrower = c;
 		inst->borrower_thread = thread;
 		c->borrowed[c->nborrowed++] = o;

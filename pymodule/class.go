@@ -30,16 +30,18 @@ import (
 // the class's instances (TypeError for anything else, None only for an
 // [Optional]).
 //
-// A call that may let other threads run before it returns (one that
-// releases the GIL, [Function.WithoutGIL], or has a callback parameter)
-// holds each instance it takes until it returns: a call on another thread
-// that takes one of them meanwhile does not wait but raises RuntimeError (as
-// PyO3's "already borrowed"): "<function>(): argument '<parameter>': the
-// <module>.<Class> is in use by <holder>() on another thread, which released
-// the GIL or runs a Python callback". That includes the repr, ==, hash,
-// properties and pickling, which are calls of the class's Go functions. A
-// call on the holder's own thread is one of its callbacks, made while the
-// holder's Go code waits, and goes through.
+// No two Go calls run on one value at once: every call holds each instance
+// it takes until it returns, since other threads may run meanwhile (the
+// call releases the GIL, [Function.WithoutGIL], or Python code runs inside
+// it: a later argument's conversion, a callback, a destructor). A call on
+// another thread that takes one of them meanwhile does not wait but raises
+// RuntimeError (as PyO3's "already borrowed"): "<function>(): argument
+// '<parameter>': the <module>.<Class> is in use by <holder>() on another
+// thread, which released the GIL or runs Python code". That includes the
+// repr, ==, hash, properties and pickling, which are calls of the class's
+// Go functions. A call on the holder's own thread is made by Python code the
+// holder runs (a callback, a conversion), while the holder's Go code waits
+// or has not started, and goes through.
 //
 // The class is final: Python cannot subclass it (TypeError), nor set
 // attributes on it or its instances.
@@ -226,6 +228,12 @@ func (d *classDef) check() error {
 	}
 	if d.typ.Elem().Kind() == reflect.Pointer || d.typ.Elem().Kind() == reflect.Interface {
 		return fmt.Errorf("class %s: a class binds a Go type that is no pointer or interface, not %v", d.name, d.typ.Elem())
+	}
+	if d.typ.Elem().Size() == 0 {
+		// Go may give every value of no size one address, and one address has one Python object: every
+		// instance would be the same object.
+		return fmt.Errorf("class %s: a Go type of no size (%v) has no address of its own for each value: give it a field",
+			d.name, d.typ.Elem())
 	}
 	for _, p := range d.props {
 		if p.field != nil && p.field.err != nil {

@@ -115,7 +115,6 @@ typedef struct {
 	bool release_gil;
 	bool callbacks;       /* a parameter takes a callback (a Python callable) */
 	bool runs_python;     /* Go may run Python code: a parameter takes a callback or a Python object */
-	bool holds_instances; /* it may let other threads run before it returns (release_gil, or callbacks) */
 	char *name;       /* its Python name: "clip_", "update" */
 	char *qualname;   /* "clip_", "Accumulator.update" */
 	char *class_name; /* a method's class, "rowstats.Accumulator"; NULL for a function */
@@ -180,7 +179,7 @@ typedef struct {
 	uint32_t unchecked; /* bit k: tensor k failed its parameter's spec in C, for Go to convert or refuse */
 	uint8_t faults[GDL_BIND_MAX_TENSORS]; /* the GDL_SPEC_ fault of each tensor unchecked names */
 	int nout;           /* out entries Go filled (each holds an owner reference) */
-	int nborrowed;      /* instances this call holds while it releases the GIL (gdl_instance_check) */
+	int nborrowed;      /* instances this call holds until it returns (gdl_instance_check) */
 	PyObject *borrowed[GDL_BIND_MAX_PARAMS];
 	bool callback_failed; /* a callback's Python code raised: the exception set aside, for the caller */
 	bool repair;          /* the call releases the GIL on a thread that may have lost a preemption signal */
@@ -365,9 +364,9 @@ void gdl_slot_drop(int32_t id, int32_t slot);
 /*
  * gdl_instance_check reads instance argument o of parameter p into v (its
  * slot): 0; -1, with no exception, for an object of another type; -2 with
- * RuntimeError for an instance a call that released the GIL holds. A call
- * that releases the GIL holds its instance arguments (gdl_instances_return
- * lets go).
+ * RuntimeError for an instance a call on another thread holds. Every call
+ * holds its instance arguments until it returns (gdl_instances_return lets
+ * go).
  */
 int gdl_instance_check(const gdl_param *p, PyObject *o, gdl_call *c, gdl_value *v);
 void gdl_instances_return(gdl_call *c);

@@ -241,6 +241,9 @@ func TestFieldAccessors(t *testing.T) {
 			"class P: field g: its accessor must return the address of a field of its argument, a *pymodule.point"},
 		{"another type's", NewClass[holder]("H", "", Field("y", func(p *point) *float64 { return &p.Y }, "")),
 			"class H: field y: a field of pymodule.point, in the class of pymodule.holder"},
+		{"no size", NewClass[struct{}]("Token", ""),
+			"class Token: a Go type of no size (struct {}) has no address of its own for each value: give it a field"},
+		{"an array of no size", NewClass[[0]int64]("Empty", ""), "class Empty: a Go type of no size ([0]int64)"},
 	}
 	for _, tt := range tests {
 		err := tt.class.def.check()

@@ -560,7 +560,6 @@ func (b *binding) cStruct() *C.gdl_bound {
 	cb.release_gil = C.bool(b.releaseGIL)
 	cb.callbacks = C.bool(b.callbacks)
 	cb.runs_python = C.bool(b.runsPython)
-	cb.holds_instances = C.bool(b.releaseGIL || b.callbacks)
 	cb.return_as = C.int(b.returnAs)
 	for j, k := range b.results {
 		cb.results[j] = C.uint8_t(k)

@@ -163,9 +163,55 @@ var probeClass = pymodule.NewClass[Probe]("Probe", "A field of every type Field 
 	pymodule.Field("c128", func(p *Probe) *complex128 { return &p.c128 }, ""),
 )
 
+// A Table is a Go map behind a class: Go kills the process ("concurrent map
+// writes") when two of its calls run at once, so it holds the binder to its
+// promise that no two Go calls run on one value at once.
+type Table struct{ m map[int64]int64 }
+
+// Put sets the 4096 keys from key*4096 to value, holding the GIL; key's
+// conversion may run Python code.
+func (t *Table) Put(key, value int64) {
+	for i := range int64(4096) {
+		t.m[key*4096+i] = value
+	}
+}
+
+// Churn writes and deletes n keys, without the GIL.
+func (t *Table) Churn(n int64) int {
+	for i := range n {
+		t.m[-1-i%64] = i
+		delete(t.m, -1-(i+32)%64)
+	}
+	return len(t.m)
+}
+
+// Len is the number of keys; setting it to n puts the keys 0 to n-1 (value 0).
+func (t *Table) Len() int64 { return int64(len(t.m)) }
+func (t *Table) Fill(n int64) {
+	for i := range n {
+		t.m[i] = 0
+	}
+}
+
+// Merge puts o's keys into t: two instances held by one call.
+func (t *Table) Merge(o *Table) {
+	for k, v := range o.m {
+		t.m[k] = v
+	}
+}
+
+var tableClass = pymodule.NewClass[Table]("Table", "A Go map: the binder's promise of one call at a time on a value.",
+	pymodule.Init("", pymodule.F0R(func() *Table { return &Table{m: map[int64]int64{}} })),
+	pymodule.Method("put", "key: int, value: int, /", pymodule.F3((*Table).Put), "Set key to value, holding the GIL."),
+	pymodule.Method("churn", "n: int, /", pymodule.F2R((*Table).Churn), "Write and delete n keys without the GIL.").WithoutGIL(),
+	pymodule.Method("merge", "other, /", pymodule.F2((*Table).Merge), "Put other's keys in this table."),
+	pymodule.Property("size", pymodule.F1R((*Table).Len), pymodule.F2((*Table).Fill), "The keys; set: fill 0 to n-1."),
+)
+
 var classItems = []pymodule.Item{
 	counterClass,
 	probeClass,
+	tableClass,
 	pymodule.NewEnum[Mode]("Mode", "How apply rounds.", pymodule.Value("EXACT", Exact), pymodule.Value("FLOOR", Floor),
 		pymodule.Value("CEIL", Ceil)),
 	CounterError,

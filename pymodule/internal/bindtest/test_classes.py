@@ -170,7 +170,7 @@ def test_a_field_of_an_instance_another_thread_holds_is_refused() -> None:
     t.join()
     assert refusals, "no read of the field came while spin held the Counter"
     assert refusals[0] == ("field 'spins': the bindtest.Counter is in use by Counter.spin() on another thread, which "
-                           "released the GIL or runs a Python callback")
+                           "released the GIL or runs Python code")
     assert c.spins == 300_000_000
 
 
@@ -496,9 +496,95 @@ def test_a_call_with_callbacks_holds_its_instance_against_other_threads() -> Non
 
     c.each(np.ones(1), callback)
     assert errors == ["Counter.spin(): argument 'self': the bindtest.Counter is in use by Counter.each() on another "
-                      "thread, which released the GIL or runs a Python callback"]
+                      "thread, which released the GIL or runs Python code"]
     # On the call's own thread, a callback's calls on the instance go through, with the GIL or without it.
     c.each_free(np.ones(2), lambda v: c.add(np.ones(1)))
+
+
+TABLE_STRESS = """
+import threading, time, numpy as np, bindtest as b
+t, other = b.Table(), b.Table()
+stop = time.monotonic() + 3
+refused = {}
+class Switches:
+    # An int whose conversion runs Python code that lets other threads run.
+    def __init__(self, v): self.v = v
+    def __index__(self):
+        time.sleep(0)
+        return self.v
+class Producer:
+    # A tensor whose __dlpack__ lets other threads run.
+    def __dlpack__(self, **kwargs):
+        time.sleep(0)
+        return np.ones(2).__dlpack__(**kwargs)
+def guard(name, f):
+    def run():
+        while time.monotonic() < stop:
+            try:
+                f()
+            except RuntimeError as e:
+                assert "is in use by" in str(e), e
+                refused[name] = refused.get(name, 0) + 1
+    return run
+def put():  # holds the GIL, but its arguments' conversion runs Python code
+    for i in range(8):
+        t.put(Switches(i), Switches(i))
+def fill():  # a setter whose value's conversion runs Python code
+    t.size = Switches(40)
+def merge():  # two instances in one call
+    other.merge(t)
+    t.merge(other)
+def churn():  # releases the GIL
+    t.churn(20000)
+counter = b.Counter("c")
+def add():  # a tensor argument's __dlpack__ runs Python code
+    counter.add(Producer())
+def spin():
+    counter.spin(Switches(10000))
+calls = [("put", put), ("put", put), ("fill", fill), ("merge", merge), ("churn", churn), ("churn", churn),
+         ("add", add), ("spin", spin)]
+threads = [threading.Thread(target=guard(n, f)) for n, f in calls]
+for th in threads: th.start()
+for th in threads: th.join()
+print(sorted(refused))
+"""
+
+
+def test_no_two_calls_run_on_one_value_at_once() -> None:
+    # Threads mix calls that hold the GIL, release it, set properties and convert arguments by Python code that
+    # lets other threads run: each call holds its instances for the whole call, and another thread's call is
+    # refused with RuntimeError. A Go map behind the class kills the process when two calls write it at once
+    # (it did before every call held its instances: "fatal error: concurrent map writes").
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", TABLE_STRESS], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    refused = eval(done.stdout)
+    assert {"put", "fill", "merge", "churn"} <= set(refused), refused
+
+
+def test_a_call_converting_its_arguments_holds_its_instance() -> None:
+    # While a call that holds the GIL converts a later argument by Python code, another thread's call on its
+    # instance is refused, naming the holder.
+    t = b.Table()
+    errors: list[str] = []
+
+    class Waits:
+        def __index__(self) -> int:
+            th = threading.Thread(target=other)
+            th.start()
+            th.join()  # the other thread's call runs while this conversion waits
+            return 1
+
+    def other() -> None:
+        try:
+            t.churn(1)
+        except RuntimeError as e:
+            errors.append(str(e))
+
+    t.put(Waits(), 2)
+    assert errors == ["Table.churn(): argument 'self': the bindtest.Table is in use by Table.put() on another thread, "
+                      "which released the GIL or runs Python code"]
+    assert t.size == 4096  # put's keys, and nothing of churn's
 
 
 def test_an_enum_result_no_member_has_is_a_value_error_naming_the_function() -> None:
@@ -511,6 +597,45 @@ def test_an_expired_callback_names_no_go_package() -> None:
     with pytest.raises(RuntimeError, match=r"^call_kept\(\): a callback was called after the call it came with "
                                            r"returned$"):
         b.call_kept()
+
+
+REVIVED = """
+import gc, weakref, bindtest as b
+def revive(name, drop):
+    c = b.Counter(name, 5.0)
+    b.stash(c)
+    got = []
+    def callback():
+        r = b.unstash()  # the dying instance's value, asked for from its weak reference's callback
+        got.append((r.name, r.total))
+        if not drop:
+            got.append(r)
+        del r  # dropped inside the callback: the new instance dies before the old one's death is done
+        got.append(b.unstash().name)  # asked again: a third instance
+    weakref.finalize(c, callback)
+    del c
+    return got
+kept = revive("kept", drop=False)
+assert kept[0] == ("kept", 5.0) and kept[1].name == "kept" and kept[2] == "kept", kept
+dropped = revive("dropped", drop=True)
+assert dropped == [("dropped", 5.0), "dropped"], dropped
+gc.collect()
+# Each slot let go of once: many new instances each read their own value.
+many = [b.Counter("n%d" % i, float(i)) for i in range(300)]
+b.collect()
+assert [(c.name, c.total) for c in many] == [("n%d" % i, float(i)) for i in range(300)]
+assert kept[1].name == "kept" and b.unstash().name == "dropped"
+print("ok")
+"""
+
+
+def test_an_instance_asked_for_while_it_dies_is_never_handed_out() -> None:
+    # A weak reference's callback runs while the instance dies; a value Go returns then gets a new instance (the
+    # same Go value), never the dying object, and the slot is let go of once. PYTHONMALLOC=debug: a read of the freed
+    # object crashes the child (it did before the fix).
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", REVIVED], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONMALLOC": "debug"})
+    assert done.returncode == 0 and done.stdout == "ok\n", done
 
 
 def test_a_value_whose_instance_died_gets_a_new_one_that_lasts() -> None:
