@@ -177,28 +177,33 @@ read:;
 }
 
 /*
- * check_member holds an argument of a parameter whose Go type is an enum's to
- * that IntEnum: a member, or an int one of its members has (ValueError
- * otherwise, naming the function and the argument).
+ * convert_member reads an argument of a parameter whose Go type is an enum's
+ * as that IntEnum reads it: a member, or an int one of its members has
+ * (ValueError otherwise, naming the function and the argument). Go gets the
+ * member's own value, never what the argument's __index__ says: an object
+ * that equals a member's value by __eq__ and __hash__ is that member.
  */
-static int check_member(const gdl_bound *b, const gdl_param *p, PyObject *o) {
-	if (PyObject_TypeCheck(o, (PyTypeObject *)p->enum_type))
-		return 0;
-	if (!PyLong_Check(o) && !PyIndex_Check(o))
-		return type_error(b, p, o);
-	PyObject *member = PyObject_CallOneArg(p->enum_type, o);
-	if (member != NULL) {
+static int convert_member(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_value *v) {
+	if (!PyObject_TypeCheck(o, (PyTypeObject *)p->enum_type)) {
+		if (!PyLong_Check(o) && !PyIndex_Check(o))
+			return type_error(b, p, o);
+		PyObject *member = PyObject_CallOneArg(p->enum_type, o);
+		if (member == NULL) {
+			if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+				PyErr_Clear();
+				PyObject *shown = gdl_shown(o);
+				PyErr_Format(PyExc_ValueError, "%s(): argument '%s' must be a %s, got %V", b->qualname, p->name,
+				             ((PyTypeObject *)p->enum_type)->tp_name, shown, "another int");
+				Py_XDECREF(shown);
+			}
+			return -1;
+		}
+		/* An exact int is the value its member has; anything else is read as the member. */
+		int rc = convert_int(b, p, PyLong_CheckExact(o) ? o : member, v);
 		Py_DECREF(member);
-		return 0;
+		return rc;
 	}
-	if (PyErr_ExceptionMatches(PyExc_ValueError)) {
-		PyErr_Clear();
-		PyObject *shown = gdl_shown(o);
-		PyErr_Format(PyExc_ValueError, "%s(): argument '%s' must be a %s, got %V", b->qualname, p->name,
-		             ((PyTypeObject *)p->enum_type)->tp_name, shown, "another int");
-		Py_XDECREF(shown);
-	}
-	return -1;
+	return convert_int(b, p, o, v);
 }
 
 /* convert_float reads a real number as NumPy does: floats, ints (OverflowError beyond float64), __float__, __index__. */
@@ -400,9 +405,7 @@ int gdl_convert_arg(const gdl_bound *b, int i, PyObject *o, gdl_call *c, int *nt
 		return type_error(b, p, o);
 	case GDL_KIND_INT8: case GDL_KIND_INT16: case GDL_KIND_INT32: case GDL_KIND_INT64:
 	case GDL_KIND_UINT8: case GDL_KIND_UINT16: case GDL_KIND_UINT32: case GDL_KIND_UINT64:
-		if (p->enum_type != NULL && check_member(b, p, o) != 0)
-			return -1;
-		return convert_int(b, p, o, v);
+		return p->enum_type != NULL ? convert_member(b, p, o, v) : convert_int(b, p, o, v);
 	case GDL_KIND_FLOAT32: case GDL_KIND_FLOAT64:
 		return convert_float(b, p, o, v);
 	case GDL_KIND_COMPLEX64: case GDL_KIND_COMPLEX128:

@@ -390,6 +390,34 @@ def test_enums() -> None:
     assert str(inspect.signature(b.apply)) == "(x, f, mode=<Mode.EXACT: 0>)"
 
 
+class TwoFaced:
+    """Equal to 1 (and hashed as 1) for the enum's check, and 7 to __index__."""
+
+    def __eq__(self, other: object) -> bool:
+        return other == 1
+
+    def __hash__(self) -> int:
+        return 1
+
+    def __index__(self) -> int:
+        return 7
+
+
+class OneIndex(int):
+    """An int of 1 whose __index__ says 2."""
+
+    def __index__(self) -> int:
+        return 2
+
+
+def test_an_enum_argument_is_the_value_that_was_checked() -> None:
+    # Go gets the member the IntEnum found, never what __index__ says of the object it checked: Mode(7) would reach
+    # Go otherwise (next_mode would return 8 % 3, FLOOR).
+    assert b.next_mode(TwoFaced()) is b.Mode.CEIL
+    assert b.next_mode(OneIndex(1)) is b.Mode.CEIL
+    assert b.apply(2.5, lambda v: v, mode=TwoFaced()) == 2.0  # FLOOR, the member equal to the object
+
+
 def test_exception_classes() -> None:
     assert issubclass(b.CounterError, ValueError) and b.CounterError.__module__ == "bindtest"
     assert b.CounterError.__doc__ == "A counter was misused."
