@@ -52,8 +52,19 @@ enum {
 	GDL_RUNTIME_ERROR,
 };
 
-/* gdl_raise sets the exception of kind with the UTF-8 message msg and returns NULL. */
-PyObject *gdl_raise(int kind, const char *msg);
+/*
+ * gdl_raise sets the exception of kind with the message of len bytes at msg
+ * (gdl_raise_text) and returns NULL.
+ */
+PyObject *gdl_raise(int kind, const char *msg, Py_ssize_t len);
+
+/*
+ * gdl_raise_text sets an exception of type with the message of len bytes at
+ * msg, text from Go that need not be UTF-8: every byte is kept, NUL too, and
+ * a byte that is no UTF-8 shows as \xNN (backslashreplace), so that the
+ * exception is the one asked for, never a UnicodeDecodeError. Returns NULL.
+ */
+PyObject *gdl_raise_text(PyObject *type, const char *msg, Py_ssize_t len);
 
 /*
  * gdl_fork_error raises the RuntimeError of a call made in a child forked

@@ -6,7 +6,16 @@
 #include <string.h>
 #include "capsule.h"
 
-PyObject *gdl_raise(int kind, const char *msg) {
+PyObject *gdl_raise_text(PyObject *type, const char *msg, Py_ssize_t len) {
+	PyObject *text = PyUnicode_DecodeUTF8(msg, len, "backslashreplace");
+	if (text != NULL) {
+		PyErr_SetObject(type, text);
+		Py_DECREF(text);
+	}
+	return NULL;
+}
+
+PyObject *gdl_raise(int kind, const char *msg, Py_ssize_t len) {
 	PyObject *type;
 	switch (kind) {
 	case GDL_TYPE_ERROR: type = PyExc_TypeError; break;
@@ -16,8 +25,7 @@ PyObject *gdl_raise(int kind, const char *msg) {
 	case GDL_OVERFLOW_ERROR: type = PyExc_OverflowError; break;
 	default: type = PyExc_RuntimeError; break;
 	}
-	PyErr_SetString(type, msg);
-	return NULL;
+	return gdl_raise_text(type, msg, len);
 }
 
 PyObject *gdl_fork_error(void) {

@@ -51,11 +51,12 @@ const (
 )
 
 // Raise sets a Python exception of kind exc with a formatted message and
-// returns nil, for a Go extension function to return.
+// returns nil, for a Go extension function to return. The message is kept
+// whole, whatever its bytes: a byte that is no UTF-8 shows as \xNN.
 func Raise(exc Exception, format string, args ...any) Object {
-	msg := C.CString(fmt.Sprintf(format, args...))
-	C.gdl_raise(C.int(exc), msg)
-	C.free(unsafe.Pointer(msg))
+	msg := fmt.Sprintf(format, args...)
+	// The bytes of a Go string, which hold no pointers, are C's to read for the call; "" is NULL and 0 bytes.
+	C.gdl_raise(C.int(exc), (*C.char)(unsafe.Pointer(unsafe.StringData(msg))), C.Py_ssize_t(len(msg)))
 	return nil
 }
 

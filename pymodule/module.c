@@ -84,7 +84,7 @@ char *gdl_result_bytes(const void *p, size_t n) {
 
 PyObject *gdl_none(void) { Py_RETURN_NONE; }
 
-void gdl_import_error(const char *msg) { PyErr_SetString(PyExc_ImportError, msg); }
+void gdl_import_error(const char *msg, Py_ssize_t len) { gdl_raise_text(PyExc_ImportError, msg, len); }
 
 /* The names of the number kinds, for OverflowError. */
 static const char *const kind_names[] = {
@@ -672,11 +672,26 @@ static void raise_call_error(const gdl_bound *b, gdl_call *c) {
 	}
 	if (c->error == GDL_BIND_PYTHON_ERROR && PyErr_Occurred())
 		return;
-	if (c->error == GDL_BIND_CLASS_ERROR) {
-		PyErr_SetString(c->raise, c->message);
-		return;
-	}
-	gdl_raise(c->error == GDL_BIND_PYTHON_ERROR ? GDL_RUNTIME_ERROR : c->error, c->message);
+	Py_ssize_t n = (Py_ssize_t)c->message_len;
+	if (c->error == GDL_BIND_CLASS_ERROR)
+		gdl_raise_text(c->raise, c->text, n);
+	else
+		gdl_raise(c->error == GDL_BIND_PYTHON_ERROR ? GDL_RUNTIME_ERROR : c->error, c->text, n);
+}
+
+char *gdl_message_room(gdl_call *c, size_t n) {
+	char *room = n <= sizeof c->message ? c->message : malloc(n);
+	c->text = room;
+	c->message_len = room != NULL ? n : 0;
+	return room;
+}
+
+/* drop_message frees the C memory of a long error message, once raised or set aside. */
+static void drop_message(gdl_call *c) {
+	if (c->text != c->message)
+		free((void *)c->text);
+	c->text = c->message;
+	c->message_len = 0;
 }
 
 /*
@@ -745,6 +760,8 @@ static PyObject *call_with(const gdl_bound *b, PyObject **slots, gdl_call *c) {
 	c->unchecked = 0;
 	c->nborrowed = 0;
 	c->callback_failed = false;
+	c->text = c->message;
+	c->message_len = 0;
 	int nt = 0;
 	for (int i = 0; i < b->nparams; i++)
 		if (gdl_convert_arg(b, i, slots[i], c, &nt) != 0) {
@@ -785,6 +802,7 @@ static PyObject *call_with(const gdl_bound *b, PyObject **slots, gdl_call *c) {
 		gdl_drop_results(b, c, 0);
 		raise_call_error(b, c);
 	}
+	drop_message(c);
 	release_tensors(c, nt);
 	return r;
 }

@@ -235,8 +235,13 @@ func wrapImport(module string, err error) error {
 // importError raises the ImportError of a module whose description is
 // wrong, and returns an error wrapping capsule.ErrPython.
 func importError(module string, err error) error {
-	msg := C.CString(fmt.Sprintf("%s: %v", module, err))
-	C.gdl_import_error(msg)
-	C.free(unsafe.Pointer(msg))
+	raiseImportError(fmt.Sprintf("%s: %v", module, err))
 	return capsule.PythonError("building module " + module)
+}
+
+// raiseImportError sets ImportError with msg, kept whole whatever its bytes
+// (the bytes of a Go string, which hold no pointers, are C's to read for the
+// call).
+func raiseImportError(msg string) {
+	C.gdl_import_error((*C.char)(unsafe.Pointer(unsafe.StringData(msg))), C.Py_ssize_t(len(msg)))
 }

@@ -17,7 +17,7 @@
 #define GDL_BIND_MAX_PARAMS GDL_SIGNATURE_MAX /* what gdl_parse can name */
 #define GDL_BIND_MAX_TENSORS 8                /* tensor parameters of one function */
 #define GDL_BIND_MAX_RESULTS 4                /* results of one function, its error aside */
-#define GDL_BIND_ERROR_LEN 512                /* room for the message of a Go error */
+#define GDL_BIND_ERROR_LEN 512                /* room in a call for a Go error's message; a longer one is malloc'd */
 #define GDL_BIND_PYTHON_ERROR (-1)            /* gdl_call.error: the Python exception Go found set is the error */
 #define GDL_BIND_FORKED (-2)                  /* gdl_call.error: Go returned capsule.ErrForked */
 #define GDL_BIND_CLASS_ERROR (-3)             /* gdl_call.error: raise the exception class gdl_call.raise */
@@ -188,8 +188,18 @@ typedef struct {
 	PyObject *raise; /* GDL_BIND_CLASS_ERROR's exception class (the module holds it) */
 	/* A call that may run Python code from Go: where that code returns to in a child it forked (enter_go). */
 	gdl_fork_exit fork_exit;
+	/* The message of error: message_len bytes at text, which is message or C memory (gdl_message_room). */
+	const char *text;
+	size_t message_len;
 	char message[GDL_BIND_ERROR_LEN];
 } gdl_call;
+
+/*
+ * gdl_message_room returns room for an error message of n bytes in c: its
+ * own message, or C memory the call frees once it raised; NULL when the C
+ * allocator has none. Go writes the message there.
+ */
+char *gdl_message_room(gdl_call *c, size_t n);
 
 /* gdl_module_new returns a new module; its definition lives as long as the process. NULL with an exception. */
 PyObject *gdl_module_new(const char *name, const char *doc);
@@ -290,8 +300,8 @@ PyObject *gdl_bound_call(const gdl_bound *b, PyObject *const *args, Py_ssize_t n
 /* gdl_result_bytes copies n bytes into C memory for a string or bytes result; NULL when out of memory. */
 char *gdl_result_bytes(const void *p, size_t n);
 
-/* gdl_import_error raises ImportError with msg (a registration that cannot be made). */
-void gdl_import_error(const char *msg);
+/* gdl_import_error raises ImportError with the len bytes at msg (a registration that cannot be made). */
+void gdl_import_error(const char *msg, Py_ssize_t len);
 
 /* gdl_none returns a new reference to None (Py_None is a macro). */
 PyObject *gdl_none(void);

@@ -1,7 +1,6 @@
 package pymodule
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"reflect"
@@ -149,10 +148,12 @@ func TestFailCall(t *testing.T) {
 		{fmt.Errorf("consumer: wrapped: %w", errors.New("x")), "f(): wrapped: x", int(capsule.RuntimeError)},
 		{capsule.PythonError("reading"), "f(): a Python exception is set: reading failed", pythonErrorKind},
 		{capsule.ErrForked, "", forkedKind},
+		// Any bytes, whole: no UTF-8 needed, a NUL kept, and no cut however long (C memory past the call's room).
+		{errors.New("bad \xff\x00byte"), "f(): bad \xff\x00byte", int(capsule.RuntimeError)},
+		{errors.New(strings.Repeat("é", 600) + "end"), "f(): " + strings.Repeat("é", 600) + "end", int(capsule.RuntimeError)},
 	}
 	for _, tt := range tests {
 		var c call
-		c.message[0] = 0
 		b.failCall(&c, tt.err)
 		if got := cString(&c); got != tt.message || int(c.error) != tt.error {
 			t.Errorf("failCall(%v) wrote %q, %d; want %q, %d", tt.err, got, c.error, tt.message, tt.error)
@@ -162,8 +163,10 @@ func TestFailCall(t *testing.T) {
 
 // cString is the message a call holds.
 func cString(c *call) string {
-	b := unsafe.Slice((*byte)(unsafe.Pointer(&c.message[0])), len(c.message))
-	return string(b[:bytes.IndexByte(b, 0)])
+	if c.message_len == 0 {
+		return ""
+	}
+	return string(unsafe.Slice((*byte)(unsafe.Pointer(c.text)), c.message_len))
 }
 
 // manyParams is a parameter list of n names.

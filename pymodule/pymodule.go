@@ -599,9 +599,7 @@ func (b *binding) cStruct() *C.gdl_bound {
 		}
 		if p.hasDflt {
 			if err := p.setDefault(cp, true); err != nil {
-				msg := C.CString(fmt.Sprintf("%s: parameter %s: %v", b.qualname(), p.name, err))
-				C.gdl_import_error(msg)
-				C.free(unsafe.Pointer(msg))
+				raiseImportError(fmt.Sprintf("%s: parameter %s: %v", b.qualname(), p.name, err))
 				cb.nparams = C.int(i + 1)
 				C.gdl_bound_free(cb)
 				return nil
@@ -658,16 +656,23 @@ func pythonDefault(k kind, d string) string {
 	return d
 }
 
-// fail copies an error message into c, cut at a character boundary.
+// fail writes the error exc with its message, whole and byte for byte, into
+// c: in the call's own room, or in C memory for a long one. Where the C
+// allocator has none, the message is cut to the room, at a character
+// boundary, with a mark that says so.
 func fail(c *call, exc capsule.Exception, msg string) {
-	n := min(len(msg), C.GDL_BIND_ERROR_LEN-1)
-	for n > 0 && n < len(msg) && !utf8.RuneStart(msg[n]) {
+	c.error = C.int(exc)
+	if room := C.gdl_message_room(c, C.size_t(len(msg))); room != nil {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(room)), len(msg)), msg)
+		return
+	}
+	const mark = " [message cut: no memory for the rest]"
+	n := C.GDL_BIND_ERROR_LEN - len(mark)
+	for n > 0 && !utf8.RuneStart(msg[n]) {
 		n--
 	}
-	buf := unsafe.Slice((*byte)(unsafe.Pointer(&c.message[0])), C.GDL_BIND_ERROR_LEN)
-	copy(buf, msg[:n])
-	buf[n] = 0
-	c.error = C.int(exc)
+	room := C.gdl_message_room(c, C.size_t(n+len(mark)))
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(room)), n+len(mark)), msg[:n]+mark)
 }
 
 // goPackages are the prefixes Go packages put on their errors: a Python user never sees them.

@@ -264,6 +264,18 @@ var classItems = []pymodule.Item{
 	pymodule.Def("unstash_free", "", pymodule.F0R(func() *Counter { return stashed }),
 		"The Counter stash kept, without the GIL.").WithoutGIL(),
 	pymodule.Def("bad_mode", "", pymodule.F0R(func() Mode { return 7 }), "A Mode no member has."),
+	pymodule.Def("fail_with", "message: bytes, kind: str", pymodule.F2E(failWith),
+		"Fail with message, any bytes: kind 'class' a CounterError, 'value' a ValueError, else a plain error."),
+}
+
+func failWith(message []byte, kind string) error {
+	switch kind {
+	case "class":
+		return CounterError.Errorf("%s", message)
+	case "value":
+		return capsule.Errorf(capsule.ValueError, "%s", message)
+	}
+	return errors.New(string(message))
 }
 
 func dot(a, b []float64) (float64, error) {

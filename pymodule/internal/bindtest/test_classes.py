@@ -427,6 +427,21 @@ def test_exception_classes() -> None:
     assert pickle.loads(pickle.dumps(e)).args == e.args
 
 
+@pytest.mark.parametrize("kind, exception", [("class", b.CounterError), ("value", ValueError), ("plain", RuntimeError)])
+@pytest.mark.parametrize("message, shown", [
+    (b"latin-1 \xe9t\xe9", "latin-1 \\xe9t\\xe9"),  # no UTF-8: each byte shown, never a UnicodeDecodeError
+    (b"before\x00after", "before\x00after"),  # a NUL kept: the message is its bytes, not a C string
+    (b"\xf0\x9f\x98", "\\xf0\\x9f\\x98"),  # a character cut short
+    ("é".encode() * 400 + b"|end", "é" * 400 + "|end"),  # 800 bytes and more: never cut
+    (b"x" * 100_000, "x" * 100_000),
+])
+def test_an_error_message_of_any_bytes_raises_its_own_exception(kind: str, exception: type, message: bytes,
+                                                                  shown: str) -> None:
+    with pytest.raises(exception) as info:
+        b.fail_with(message, kind)
+    assert type(info.value) is exception and str(info.value) == "fail_with(): " + shown
+
+
 # ---- typed slices, and refusals that name the argument ----
 
 
