@@ -697,6 +697,9 @@ func godlpackBindCall(c *call) {
 	if b.callbacks {
 		defer expireCallbacks(c)
 	}
+	if checkSlices {
+		defer revokeSlices(c)
+	}
 	if C.gdl_ndead != 0 && !b.releaseGIL { // the GIL is held: let go of the values of instances that died
 		releaseDead()
 	}

@@ -59,6 +59,11 @@ func decoder[T any](b *binding, i int) func(*call) T {
 	p := b.params[i]
 	k, opt, validOff, size := p.kind, p.optional, p.validOff, kinds[p.kind].size
 	class, cb, slice := p.class, p.callback, p.slice
+	var itemSize uintptr // a []T's T, for a test build's copy (checkSlices)
+	writable := p.tensor != nil && p.tensor.writable
+	if slice {
+		itemSize = reflect.TypeFor[T]().Elem().Size()
+	}
 	return func(c *call) (t T) {
 		a := &c.args[i]
 		dst := unsafe.Pointer(&t)
@@ -77,6 +82,9 @@ func decoder[T any](b *binding, i int) func(*call) T {
 					data, n := view.Data, int(view.Extent.Elements)
 					if data == nil {
 						data = unsafe.Pointer(&emptySlice) // an empty []T, not a nil one
+					}
+					if checkSlices {
+						data = lendSlice(c, data, uintptr(n)*itemSize, writable)
 					}
 					*(*sliceHeader)(dst) = sliceHeader{data, n, n}
 				} else {

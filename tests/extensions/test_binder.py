@@ -55,6 +55,33 @@ def test_extension(package: str, name: str, tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
 
 
+KEPT_SLICE = """
+import numpy as np, bindtest as b
+x = np.arange(4.0)
+assert b.dot(x, x) == 14.0  # slices used within their call work as ever
+y = np.ones(3, dtype=np.float32)
+b.halve_(y)  # a writable slice: written through its copy, which goes back into y
+assert y.tolist() == [0.5, 0.5, 0.5], y
+b.keep_slice(x)
+print("kept", flush=True)
+print(b.kept_first())  # used after its call: the test build's copy is gone
+"""
+
+
+def test_a_slice_kept_past_its_call_fails_loudly_in_a_checking_build(tmp_path: Path) -> None:
+    # A []T argument is valid for its call only (docs/binder.md, Slices). Built with the tag godlpack_checkslices,
+    # each is a copy in memory that is made unreadable when its call returns: a Go function that kept one and reads
+    # it later dies at that read with Go's "unexpected fault address", naming the function, instead of reading
+    # memory its producer may have freed.
+    if os.environ.get("GODLPACK_ASAN") == "1":
+        pytest.skip("the fault is Go's to report: AddressSanitizer's handler would report it first (make memcheck)")
+    out = build_go_extension("./pymodule/internal/bindtest", "bindtest", tmp_path, tags="godlpack_checkslices")
+    done = subprocess.run([sys.executable, "-c", KEPT_SLICE], cwd=tmp_path, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=pythonpath(out)), timeout=120)
+    assert done.stdout == "kept\n" and done.returncode != 0, done
+    assert "unexpected fault address" in done.stderr and "main.keptFirst" in done.stderr, done.stderr[-3000:]
+
+
 @pytest.mark.parametrize("name", ["rowstats", "normalize", "tilekit"])
 def test_committed_stubs_are_generated(name: str) -> None:
     """examples/<name>/<name>.pyi is what `go run ./examples/<name> -pyi -` writes from the Go signatures."""

@@ -46,13 +46,13 @@ def go_env() -> dict[str, str]:
     return dict(os.environ, CGO_ENABLED="1", PKG_CONFIG_PATH=path, CGO_CFLAGS=go_cflags())
 
 
-def build_go_extension(package: str, name: str, out: Path, toolchain: str | None = None) -> Path:
+def build_go_extension(package: str, name: str, out: Path, toolchain: str | None = None, tags: str = "") -> Path:
     """The Go extension module name, built from package (./internal/importtest) for this interpreter into out.
 
     A package whose directory holds a go.mod is a Go module of its own (examples/normalize) and is built there.
     The test skips without Go. toolchain (GOTOOLCHAIN, e.g. "go1.24.11") builds with that Go version, which the
     go command fetches from the module proxy; a toolchain it cannot fetch skips the test too. GODLPACK_ASAN=1 (make
-    memcheck) builds it with AddressSanitizer. Returns out.
+    memcheck) builds it with AddressSanitizer. tags are Go build tags (godlpack_checkslices). Returns out.
     """
     go = go_command(f"to build {package}")
     env = go_env()
@@ -66,8 +66,9 @@ def build_go_extension(package: str, name: str, out: Path, toolchain: str | None
     cwd, package = (here, ".") if (here / "go.mod").exists() else (ROOT, package)
     # Under make memcheck the extensions are instrumented with AddressSanitizer too, as godlpack._core is.
     asan = ["-asan"] if os.environ.get("GODLPACK_ASAN") == "1" else []
-    subprocess.run([go, "build", *asan, "-buildmode=c-shared", "-o", str(target), package], cwd=cwd, env=env,
-                   check=True, timeout=600)
+    tagged = ["-tags", tags] if tags else []
+    subprocess.run([go, "build", *asan, *tagged, "-buildmode=c-shared", "-o", str(target), package], cwd=cwd,
+                   env=env, check=True, timeout=600)
     for header in out.glob(f"{name}*.h"):
         header.unlink()
     return out

@@ -264,9 +264,16 @@ var classItems = []pymodule.Item{
 	pymodule.Def("unstash_free", "", pymodule.F0R(func() *Counter { return stashed }),
 		"The Counter stash kept, without the GIL.").WithoutGIL(),
 	pymodule.Def("bad_mode", "", pymodule.F0R(func() Mode { return 7 }), "A Mode no member has."),
+	pymodule.Def("keep_slice", "x, /", pymodule.F1(func(x []float64) { keptSlice = x }),
+		"Keep x, a slice valid for the call only: what the docs tell Go authors not to do."),
+	pymodule.Def("kept_first", "", pymodule.F0R(keptFirst), "The first element of the slice keep_slice kept."),
 	pymodule.Def("fail_with", "message: bytes, kind: str", pymodule.F2E(failWith),
 		"Fail with message, any bytes: kind 'class' a CounterError, 'value' a ValueError, else a plain error."),
 }
+
+var keptSlice []float64
+
+func keptFirst() float64 { return keptSlice[0] }
 
 func failWith(message []byte, kind string) error {
 	switch kind {
