@@ -367,6 +367,17 @@ def test_a_callback_that_forks(call: str, parent: str) -> None:
     assert done.stderr == ""
 
 
+@pytest.mark.parametrize("call", ["b.apply(2.0, slow)", "b.spin_with(lambda n: int(slow(n)) + 2, 1)"])
+def test_a_slow_callback_that_forks(call: str) -> None:
+    # The callable runs 60 ms before it forks, past the 10 ms after which Go's sysmon hands the call's processor
+    # to another thread: the child, where that thread is gone, would wait for ever in exitsyscall to return
+    # through Go (a hang seen in CI). It jumps back to the bound call's C frame instead and raises there.
+    done = fork_during(call, setup="def slow(v):\n    time.sleep(0.06)\n    return f(v)")
+    parent = "parent 2.0 0" if call.startswith("b.apply") else "parent 2 0"
+    assert done.returncode == 0 and sorted(done.stdout.splitlines()) == ["child forked", parent], done
+    assert done.stderr == ""
+
+
 def test_a_callback_from_a_goroutine_that_forks() -> None:
     # The child has no Python caller to return to: it says why and exits with status 1.
     done = fork_during("b.wait_for_goroutine_free(lambda: f(None))")
