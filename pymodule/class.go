@@ -51,6 +51,7 @@ type classDef struct {
 	name, doc string
 	module    string       // the module's name, once the module is planned
 	typ       reflect.Type // *T
+	newZero   Fn           // func() *T { return new(T) }, for [InitZero]
 	init      *Function
 	funcs     []Function    // methods and static methods
 	props     []propertyDef // in their order, fields among them
@@ -87,7 +88,7 @@ type Member interface{ member(*classDef) }
 // expression: (*T).Update). A Go type is bound by one class of the library:
 // a later module that binds it again fails to import.
 func NewClass[T any](name, doc string, members ...Member) Class {
-	d := &classDef{name: name, doc: doc, typ: reflect.TypeFor[*T]()}
+	d := &classDef{name: name, doc: doc, typ: reflect.TypeFor[*T](), newZero: F0R(func() *T { return new(T) })}
 	if _, ok := any((*T)(nil)).(fmt.Stringer); ok {
 		repr := F1R(func(t *T) string { return any(t).(fmt.Stringer).String() })
 		d.repr = &repr
@@ -113,6 +114,16 @@ func Init(params string, fn Fn) Member {
 	})
 }
 
+// InitZero is the class's constructor of no parameters, whose instance
+// holds a new zero T (new(T)), as nanobind's nb::init<>(): Class() in
+// Python.
+func InitZero() Member {
+	return memberFunc(func(d *classDef) {
+		f := Function{name: "__init__", fn: d.newZero, role: roleInit, class: d}
+		d.init = &f
+	})
+}
+
 // Method returns a method of the class, name(params), whose Go function's
 // first parameter is the instance's *T (a method expression, (*T).Update)
 // and whose params name the others, as [Def]'s. [Function.WithoutGIL] and
@@ -132,9 +143,22 @@ func (f Function) member(d *classDef) { d.funcs = append(d.funcs, f) }
 // Property returns the property name of the class: get reads it from the
 // instance (func(*T) R, or (R, error)), set, unless it is the zero [Fn],
 // writes it (func(*T, V) or func(*T, V) error); a property without set is
-// read-only (AttributeError).
+// read-only (AttributeError). Both are adapters of Go functions, such as
+// F1R((*Stats).Mean) and F2E((*Stats).SetWidth); [Getter] takes a method
+// value as it is, for a read-only property.
 func Property(name string, get, set Fn, doc string) Member {
 	return memberFunc(func(d *classDef) { d.props = append(d.props, propertyDef{name: name, doc: doc, get: get, set: set}) })
+}
+
+// Getter returns the read-only property name of the class whose value get
+// returns, a method value as it is:
+//
+//	pymodule.Getter("mean", (*Stats).Mean, "The mean of each column.")
+//
+// It is Property(name, F1R(get), Fn{}, doc). A getter that can fail, or a
+// property that can be set, is a [Property].
+func Getter[T, R any](name string, get func(*T) R, doc string) Member {
+	return Property(name, F1R(get), Fn{}, doc)
 }
 
 // A FieldType is the type of a field that [Field] reads: a bool, an

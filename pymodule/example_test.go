@@ -49,7 +49,7 @@ func ExampleModule_Stub_refused() {
 	}}
 	_, err := m.Stub()
 	fmt.Println(err)
-	// Output: m.scale: parameters "x" name 1 parameters, and the Go function has 2
+	// Output: m.scale: parameters "x" name 1 parameter, and the Go function has 2
 }
 
 // A Counter sums what it is given: a Go type that NewClass binds.

@@ -27,6 +27,11 @@ func TestPlanRefusals(t *testing.T) {
 		want string
 	}{
 		{"count", Def("f", "a, b", F1(func(int) {}), ""), `parameters "a, b" name 2 parameters, and the Go function has 1`},
+		// A method's instance is counted on neither side: the author named none.
+		{"method count", Method("update", "", F2(func(*point, int) {}), ""),
+			`parameters "" name 0 parameters, and the Go function has 1 parameter besides its first, the instance`},
+		{"method count, one", Method("update", "x", F1(func(*point) {}), ""),
+			`parameters "x" name 1 parameter, and the Go function has 0 parameters besides its first, the instance`},
 		{"name", Def("f-g", "a", F1(func(int) {}), ""), `"f-g" is not a Python name`},
 		{"syntax", Def("f", "a b", F1(func(int) {}), ""), "a b"},
 		{"go type", Def("f", "p", F1(func(point) {}), ""), "parameter p: a Go pymodule.point cannot come from Python"},
@@ -50,6 +55,9 @@ func TestPlanRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.f.role == roleMethod {
+				tt.f.class = NewClass[point]("P", "").def
+			}
 			_, err := plan(tt.f, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("plan(%s) = %v, want an error containing %q", tt.name, err, tt.want)

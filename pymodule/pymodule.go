@@ -345,6 +345,14 @@ func (sc *scope) enum(t reflect.Type) *enumDef {
 	return libraryEnums[t]
 }
 
+// count is n things, in words: "1 parameter", "2 parameters".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
 // plan checks f and plans its conversions, naming the classes and enums of
 // sc: the only reflection there is.
 func plan(f Function, sc *scope) (*binding, error) {
@@ -369,7 +377,11 @@ func plan(f Function, sc *scope) (*binding, error) {
 		return nil, fmt.Errorf("the constructor must return a %v (and an error, or not)", f.class.typ)
 	}
 	if len(ps) != len(f.fn.in) {
-		return nil, fmt.Errorf("parameters %q name %d parameters, and the Go function has %d", f.params, len(ps), len(f.fn.in))
+		if f.role.takesSelf() { // counted as the author wrote them: the instance is in neither
+			return nil, fmt.Errorf("parameters %q name %s, and the Go function has %s besides its first, the instance",
+				f.params, count(len(ps)-1, "parameter"), count(len(f.fn.in)-1, "parameter"))
+		}
+		return nil, fmt.Errorf("parameters %q name %s, and the Go function has %d", f.params, count(len(ps), "parameter"), len(f.fn.in))
 	}
 	if len(ps) > C.GDL_BIND_MAX_PARAMS {
 		return nil, fmt.Errorf("%d parameters: at most %d are supported", len(ps), C.GDL_BIND_MAX_PARAMS)

@@ -9,4 +9,4 @@ import "unsafe"
 const checkSlices = false
 
 func lendSlice(c *call, data unsafe.Pointer, size uintptr, writable bool) unsafe.Pointer { return data }
-func revokeSlices(c *call)                                                              {}
+func revokeSlices(c *call)                                                               {}

@@ -208,10 +208,24 @@ var tableClass = pymodule.NewClass[Table]("Table", "A Go map: the binder's promi
 	pymodule.Property("size", pymodule.F1R((*Table).Len), pymodule.F2((*Table).Fill), "The keys; set: fill 0 to n-1."),
 )
 
+// A Tally counts bumps: a class as short as Go authors write them, a zero
+// value's constructor and a getter that is a method value.
+type Tally struct{ n int64 }
+
+func (t *Tally) Bump() int64  { t.n++; return t.n }
+func (t *Tally) Count() int64 { return t.n }
+
+var tallyClass = pymodule.NewClass[Tally]("Tally", "Counts bumps.",
+	pymodule.InitZero(),
+	pymodule.Method("bump", "", pymodule.F1R((*Tally).Bump), "Count one more."),
+	pymodule.Getter("count", (*Tally).Count, "The bumps so far."),
+)
+
 var classItems = []pymodule.Item{
 	counterClass,
 	probeClass,
 	tableClass,
+	tallyClass,
 	pymodule.NewEnum[Mode]("Mode", "How apply rounds.", pymodule.Value("EXACT", Exact), pymodule.Value("FLOOR", Floor),
 		pymodule.Value("CEIL", Ceil)),
 	CounterError,

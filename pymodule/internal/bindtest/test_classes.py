@@ -692,6 +692,22 @@ def test_an_instance_asked_for_while_it_dies_is_never_handed_out() -> None:
     assert done.returncode == 0 and done.stdout == "ok\n", done
 
 
+def test_a_zero_constructor_and_a_method_value_getter() -> None:
+    t = b.Tally()
+    assert t.count == 0 and t.bump() == 1 and t.bump() == 2 and t.count == 2
+    assert str(inspect.signature(b.Tally)) == "()"
+    with pytest.raises(TypeError, match=r"takes 0 positional arguments but 1 was given|takes no"):
+        b.Tally(1)
+    with pytest.raises(AttributeError, match="not writable|has no setter"):
+        t.count = 3  # type: ignore[misc]
+    # Properties and fields are getset descriptors, as a C type's attributes are (np.ndarray's shape among them):
+    # data descriptors that type checkers read as properties, which is how the stub writes them.
+    for name, cls in [("count", b.Tally), ("adds", Counter), ("total", Counter)]:
+        d = inspect.getattr_static(cls, name)
+        assert type(d).__name__ == "getset_descriptor" and inspect.isdatadescriptor(d), (name, d)
+        assert type(d) is type(inspect.getattr_static(np.ndarray, "shape"))
+
+
 def test_a_value_whose_instance_died_gets_a_new_one_that_lasts() -> None:
     # An instance's death lets go of its Go value in a batch, later (a call that holds the GIL lets go of the batch
     # first); a value Go kept and returns before then gets a new instance, which the batch must not let go of.
