@@ -4,4 +4,4 @@ from setuptools import setup
 
 from godlpack.build import GoExtension, cmdclass
 
-setup(ext_modules=[GoExtension("normalize", ".")], cmdclass=cmdclass())
+setup(ext_modules=[GoExtension("normalize", ".", stub="normalize.pyi")], cmdclass=cmdclass())

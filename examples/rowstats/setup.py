@@ -4,4 +4,4 @@ from setuptools import setup
 
 from godlpack.build import GoExtension, cmdclass
 
-setup(ext_modules=[GoExtension("rowstats", ".")], cmdclass=cmdclass())
+setup(ext_modules=[GoExtension("rowstats", ".", stub="rowstats.pyi")], cmdclass=cmdclass())

@@ -4,4 +4,4 @@ from setuptools import setup
 
 from godlpack.build import GoExtension, cmdclass
 
-setup(ext_modules=[GoExtension("tilekit", ".")], cmdclass=cmdclass())
+setup(ext_modules=[GoExtension("tilekit", ".", stub="tilekit.pyi")], cmdclass=cmdclass())

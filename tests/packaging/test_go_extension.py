@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 import sys
 import tarfile
 import zipfile
@@ -25,12 +26,14 @@ from test_wheel import TAG, wheel_for, without_go
 
 
 class Project(NamedTuple):
-    """A Go extension project of examples/: its sdist's base name, its module, and a use of it (statements over
-    `np` and `godlpack`) that checks its results and tensors passing to and from godlpack."""
+    """A Go extension project of examples/: its sdist's base name, its module, a use of it (statements over
+    `np` and `godlpack`) that checks its results and tensors passing to and from godlpack, and an expression over the
+    module whose type its installed stub gives mypy, with what mypy must reveal."""
 
     dist: str
     module: str
     use: str
+    typed: tuple[str, str]
 
 
 # Another example project joins the test with one line here.
@@ -40,12 +43,14 @@ PROJECTS = {
                          "mean, std = np.from_dlpack(godlpack.from_dlpack(normalize.normalize(t))).tolist(); "
                          "x = np.from_dlpack(t); "
                          "assert abs(mean - 1.5) < 1e-12 and abs(std - 1.25 ** 0.5) < 1e-9, (mean, std); "
-                         "assert abs(float(x.sum())) < 1e-6 and x[0] < 0 < x[3], x"),
+                         "assert abs(float(x.sum())) < 1e-6 and x[0] < 0 < x[3], x",
+                         ("normalize.normalize", "def (x: normalize._Tensor) -> normalize.Tensor")),
     "rowstats": Project("godlpack_example_rowstats-0.1.0", "rowstats",
                         "x = np.arange(6, dtype=np.float32).reshape(2, 3); "
                         "n = np.from_dlpack(rowstats.row_norms(godlpack.from_dlpack(x))); "
                         "assert np.allclose(n, np.linalg.norm(x, axis=1)), n; "
-                        "assert rowstats.clip_(x, 1, 4) == (1, 1) and x.min() == 1 and x.max() == 4, x"),
+                        "assert rowstats.clip_(x, 1, 4) == (1, 1) and x.min() == 1 and x.max() == 4, x",
+                        ("rowstats.clip_", "def (rowstats._Tensor, lo: float =, hi: float =) -> tuple[int, int]")),
 }
 
 # Run where both wheels are installed: the two Go runtimes in one process, in the order given, and the SIGURG
@@ -84,6 +89,11 @@ def works_beside_godlpack(wheel: Path, name: str, where: Path) -> None:
     for order in (["godlpack", module], [module, "godlpack"]):
         found = run([py, "-c", TOGETHER, *order, use], env=env, cwd="/").stdout.strip()
         assert Path(found).is_relative_to(where), found
+    # The wheel carries its types (PEP 561): mypy, pointed at the venv's interpreter, reads the installed stub.
+    expression, revealed = PROJECTS[name].typed
+    done = subprocess.run([sys.executable, "-m", "mypy", "--python-executable", str(py), "--no-incremental", "-c",
+                           f"import {module}\nreveal_type({expression})"], capture_output=True, text=True, cwd=where)
+    assert f'Revealed type is "{revealed}"' in done.stdout, done.stdout + done.stderr
 
 
 @pytest.mark.parametrize("name", PROJECTS)
@@ -105,10 +115,12 @@ def test_go_extension_project_to_a_wheel_beside_godlpack(name: str, tmp_path: Pa
 
     assert TAG.search(wheel.name), wheel.name
     with zipfile.ZipFile(wheel) as z:
-        files = [n for n in z.namelist() if not n.startswith(f"{dist}.dist-info/")]
-        assert [n for n in files if not n.endswith(".so")] == [], files  # no stray C header
-        (so,) = files
-        assert so == f"{module}.cpython-{ver.replace('.', '')}-x86_64-linux-gnu.so", so
+        files = {n for n in z.namelist() if not n.startswith(f"{dist}.dist-info/")}
+        # The extension is its package's __init__, with the stub and the PEP 561 marker: nothing else (no stray C
+        # header, no module of the project's folder).
+        so = f"{module}/__init__.cpython-{ver.replace('.', '')}-x86_64-linux-gnu.so"
+        assert files == {so, f"{module}/__init__.pyi", f"{module}/py.typed"}, files
+        assert z.read(f"{module}/__init__.pyi") == (ROOT / "examples" / name / f"{module}.pyi").read_bytes()
         z.extract(so, tmp_path)
     sections = section_names(tmp_path / so)
     assert ".symtab" not in sections and not {s for s in sections if s.startswith(".debug")}, sorted(sections)
