@@ -92,6 +92,33 @@ required:
 	return 0;
 }
 
+int gdl_parse_tuple(gdl_signature *sig, PyObject *args, PyObject *kwargs, PyObject **slots) {
+	Py_ssize_t nargs = PyTuple_GET_SIZE(args), nkw = kwargs == NULL ? 0 : PyDict_GET_SIZE(kwargs);
+	PyObject *const *items = &PyTuple_GET_ITEM(args, 0);
+	if (nkw == 0)
+		return gdl_parse(sig, items, nargs, NULL, slots);
+	/* As a vectorcall passes them: the positional arguments, then the keywords' values, their names in a tuple. */
+	PyObject *stack[2 * GDL_SIGNATURE_MAX];
+	if (nargs + nkw > 2 * GDL_SIGNATURE_MAX) {
+		PyErr_Format(PyExc_TypeError, "%s() takes at most %d arguments (%zd given)", sig->func, sig->n, nargs + nkw);
+		return -1;
+	}
+	PyObject *kwnames = PyTuple_New(nkw);
+	if (kwnames == NULL)
+		return -1;
+	for (Py_ssize_t i = 0; i < nargs; i++)
+		stack[i] = items[i];
+	Py_ssize_t pos = 0, i = 0;
+	PyObject *key, *value;
+	while (PyDict_Next(kwargs, &pos, &key, &value)) {
+		PyTuple_SET_ITEM(kwnames, i, Py_NewRef(key));
+		stack[nargs + i++] = value; /* borrowed: the caller's dict holds it for the call */
+	}
+	int rc = gdl_parse(sig, stack, nargs, kwnames, slots);
+	Py_DECREF(kwnames);
+	return rc;
+}
+
 int gdl_parse_copy(PyObject *o, int *copy) {
 	*copy = -1;
 	if (o == NULL || o == Py_None)

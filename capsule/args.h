@@ -40,6 +40,13 @@ typedef struct {
  */
 int gdl_parse(gdl_signature *sig, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **slots);
 
+/*
+ * gdl_parse_tuple is gdl_parse of the arguments of a tp_new or tp_call (a
+ * tuple, and a dict of keywords or NULL), for types whose constructor
+ * CPython calls so: the one parser of godlpack's arguments.
+ */
+int gdl_parse_tuple(gdl_signature *sig, PyObject *args, PyObject *kwargs, PyObject **slots);
+
 /* gdl_parse_copy reads a copy argument: None or absent (-1), False (0) or True (1); -1 with TypeError otherwise. */
 int gdl_parse_copy(PyObject *o, int *copy);
 

@@ -29,11 +29,13 @@ static DLDevice device_of(PyObject *self) {
 	                  (int32_t)PyLong_AsLong(PyTuple_GET_ITEM(self, 1))};
 }
 
+static gdl_signature device_signature = GDL_SIGNATURE("Device", 2, 0, 2, 1, "device", "index");
+
 static PyObject *device_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-	PyObject *device, *index = NULL;
-	static char *kwlist[] = {"device", "index", NULL};
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:Device", kwlist, &device, &index))
+	PyObject *slots[2];
+	if (gdl_parse_tuple(&device_signature, args, kwargs, slots) != 0)
 		return NULL;
+	PyObject *device = slots[0], *index = slots[1];
 	if (Py_IS_TYPE(device, gdl_library_types.device) && index == NULL) {
 		Py_INCREF(device);
 		return device;

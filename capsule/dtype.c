@@ -352,10 +352,11 @@ int gdl_dtype_of(PyObject *o, DLDataType *dt) {
 	return rc;
 }
 
+static gdl_signature dtype_signature = GDL_SIGNATURE("DType", 1, 0, 1, 1, "name");
+
 static PyObject *dtype_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
 	PyObject *name;
-	static char *kwlist[] = {"name", NULL};
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:DType", kwlist, &name))
+	if (gdl_parse_tuple(&dtype_signature, args, kwargs, &name) != 0)
 		return NULL;
 	if (Py_IS_TYPE(name, gdl_library_types.dtype)) {
 		Py_INCREF(name);

@@ -52,8 +52,14 @@ WRONG_CALLS: dict[str, tuple[Call, str]] = {
     "__dlpack_device__(1)": (lambda: tensor().__dlpack_device__(1), "takes no arguments"),
     "data_ptr(1)": (lambda: tensor().data_ptr(1), "takes no arguments"),
     "tolist(1)": (lambda: tensor().tolist(1), "takes no arguments"),
-    "DType()": (lambda: godlpack.DType(), "name"),
-    "DType(a, b)": (lambda: godlpack.DType("float32", "int8"), "at most 1 argument"),
+    # The types' constructors take their arguments through the one parser, in its words.
+    "DType()": (lambda: godlpack.DType(), "DType() missing required argument 'name'"),
+    "DType(a, b)": (lambda: godlpack.DType("float32", "int8"), "DType() takes at most 1 positional argument (2 given)"),
+    "DType(a, name=)": (lambda: godlpack.DType("float32", name="int8"), "got multiple values for argument 'name'"),
+    "DType(kind=)": (lambda: godlpack.DType(kind="f"), "DType() got an unexpected keyword argument 'kind'"),
+    "Device()": (lambda: godlpack.Device(), "Device() missing required argument 'device'"),
+    "Device(a, b, c)": (lambda: godlpack.Device("cuda", 0, 1), "Device() takes at most 2 positional arguments (3 given)"),
+    "Device(id=)": (lambda: godlpack.Device("cuda", id=0), "Device() got an unexpected keyword argument 'id'"),
     "Tensor()": (lambda: godlpack.Tensor(), "cannot create 'godlpack.Tensor' instances"),
 }
 
