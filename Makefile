@@ -3,8 +3,6 @@ PYTHON ?= python3
 # What the interpreter says about itself, asked once.
 PYVER      := $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 EXT_SUFFIX := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-# Its own header directories, as godlpack._headers decides them (run as a file: nothing need be installed).
-PY_INCLUDE := $(shell $(PYTHON) python/godlpack/_headers.py)
 ifeq ($(PYVER),)
 $(error PYTHON=$(PYTHON) does not run)
 endif
@@ -15,14 +13,11 @@ PY   := $(VENV)/bin/python
 # Every cgo build (go build, vet, test) compiles against this interpreter's headers, which CGO_CFLAGS alone
 # names: Go's build cache keys a cgo package on CGO_CFLAGS, so a build for another Python recompiles instead of
 # reusing the last one's objects, and the sources ask pkg-config for nothing (a relocated interpreter's LIBPC
-# names the system's python3.pc, another Python's headers). GO_CFLAGS are the other C flags: Go's own default
-# (when CGO_CFLAGS is unset), and a call to C API that the interpreter's headers mark deprecated is an error, on
-# every version tested (pip's builds under make take them too). The cache does not see a change to a header
-# another package includes (capsule.h in pymodule) either: a digest of the headers in the flags makes one a
-# cache miss.
-GO_CFLAGS ?= -O2 -g -Werror=deprecated-declarations
-GO_HEADERS := $(shell cat $(sort $(wildcard */*.h)) | sha256sum | cut -c1-16)
-export CGO_CFLAGS  := $(PY_INCLUDE) $(GO_CFLAGS) -DGODLPACK_HEADERS=$(GO_HEADERS)
+# names the system's python3.pc, another Python's headers). godlpack._headers decides the flags, in one place for
+# make, pip's builds under make, the tests' Go builds and the benches (run as a file: nothing need be installed):
+# the headers' directories, Go's default -O2 -g, deprecated C API an error, and a digest of this checkout's
+# headers (Go's cache does not see a change to a header another package includes, capsule.h in pymodule).
+export CGO_CFLAGS  := $(shell $(PYTHON) python/godlpack/_headers.py --checkout .)
 export CGO_ENABLED := 1
 
 # The Go that builds godlpack here: Go 1.27's cgo callback no longer waits on a channel for package initialization
@@ -149,8 +144,8 @@ memcheck: $(PY)
 	rm -rf $(MEMCHECK) && mkdir -p $(MEMCHECK)
 	cp -R python/godlpack $(MEMCHECK)/
 	rm -rf $(MEMCHECK)/godlpack/_core* $$(find $(MEMCHECK)/godlpack -name __pycache__)
-	go build -asan -buildmode=c-shared -o $(MEMCHECK)/godlpack/_core$(EXT_SUFFIX) ./pyext
-	rm -f $(MEMCHECK)/godlpack/_core*.h
+	GODLPACK_GO_BUILDFLAGS=-asan GODLPACK_GO_LDFLAGS= $(PY) setup.py --quiet build_ext --build-lib $(MEMCHECK) \
+		--build-temp $(MEMCHECK)/temp
 	$(MEMCHECK_ENV) $(PY) -c 'import godlpack; assert "/memcheck/" in godlpack._core.__file__, godlpack._core.__file__'
 	status=0; $(MEMCHECK_ENV) $(PY) -m pytest -q -p no:cacheprovider --ignore tests/runtime/test_soak.py \
 		--ignore tests/packaging tests || status=$$?; \
@@ -158,11 +153,14 @@ memcheck: $(PY)
 	exit $$status
 
 # The extension in place, for working on the code: under `pip install -e .`, Go and C edits need this
-# (or a reinstall) before Python sees them. CORE_DIR puts it elsewhere.
+# (or a reinstall) before Python sees them; CORE_DIR puts it elsewhere. godlpack._core is built one way: setup.py's
+# build_ext, which is godlpack.build's BuildGo (pip's, make wheel's and make memcheck's build too), with symbols and
+# DWARF kept here. The default python3 builds with its venv's interpreter (which has setuptools); a PYTHON given
+# builds with itself, which needs setuptools 77.0.1 or newer, as pip's build does.
 CORE_DIR ?= python/godlpack
-build:
-	go build -buildmode=c-shared -o $(CORE_DIR)/_core$(EXT_SUFFIX) ./pyext
-	rm -f $(CORE_DIR)/_core*.h
+BUILD_PY := $(if $(filter python3,$(PYTHON)),$(PY),$(PYTHON))
+build: $(if $(filter python3,$(PYTHON)),$(PY))
+	GODLPACK_GO_LDFLAGS= $(BUILD_PY) setup.py --quiet build_ext --build-lib $(CORE_DIR)/.. --build-temp build/temp-$(PYVER)
 
 # The sdist: the Python package and every Go and C file of the module (MANIFEST.in), buildable with Go.
 sdist: $(PY)

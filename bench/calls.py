@@ -28,7 +28,6 @@ gocalls function (none is the target).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import platform
 import runpy
@@ -46,14 +45,13 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "bench"
 # The -I flags of this interpreter's headers, as godlpack decides them, from the file itself: importing the
 # package godlpack would load godlpack._core.
-include_flags = runpy.run_path(str(ROOT / "python" / "godlpack" / "_headers.py"))["include_flags"]
+headers = runpy.run_path(str(ROOT / "python" / "godlpack" / "_headers.py"))
+include_flags, checkout_cflags = headers["include_flags"], headers["checkout_cflags"]
 SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
 
 
 def build_go(name: str, package: Path) -> None:
-    # A digest of the C headers in the flags: Go's build cache misses a changed header of another package.
-    headers = hashlib.sha256(b"".join(h.read_bytes() for h in sorted(ROOT.glob("*/*.h")))).hexdigest()[:16]
-    env = dict(os.environ, CGO_ENABLED="1", CGO_CFLAGS=shlex.join(["-O2", *include_flags(), f"-DGODLPACK_HEADERS={headers}"]))
+    env = dict(os.environ, CGO_ENABLED="1", CGO_CFLAGS=shlex.join(checkout_cflags(ROOT)))
     subprocess.run(["go", "build", "-buildmode=c-shared", "-o", str(OUT / f"{name}{SUFFIX}"), "."],
                    cwd=package, env=env, check=True)
     (OUT / f"{name}{SUFFIX}").with_suffix(".h").unlink(missing_ok=True)

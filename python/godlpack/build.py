@@ -63,7 +63,8 @@ __all__ = ["BuildGo", "GoExtension", "SdistGo", "cmdclass", "go_build_env", "go_
 # default link flags strip again).
 GO_DEFAULT_CFLAGS = "-O2 -g"
 # -s -w: no symbol table and no DWARF in the extension (a third of its size). The environment variable
-# GODLPACK_GO_LDFLAGS replaces them ("" keeps both, for a debugger).
+# GODLPACK_GO_LDFLAGS replaces them ("" keeps both, for a debugger). GODLPACK_GO_BUILDFLAGS adds flags to `go
+# build` (`-tags godlpack_checkslices`, `-asan`), as a shell splits them.
 DEFAULT_LDFLAGS = "-s -w"
 # The files of a Go module that a build from source needs, besides go.mod and go.sum.
 GO_SOURCE_SUFFIXES = (".go", ".c", ".h", ".s", ".S", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".m", ".syso")
@@ -168,7 +169,9 @@ class BuildGo(build_ext):
         target.parent.mkdir(parents=True, exist_ok=True)
         env = go_build_env(Path(self.build_temp).resolve())
         ldflags = os.environ.get("GODLPACK_GO_LDFLAGS", DEFAULT_LDFLAGS)
-        cmd = [go, "build", "-buildmode=c-shared", "-trimpath", f"-ldflags={ldflags}", "-o", str(target), ext.package]
+        extra = shlex.split(os.environ.get("GODLPACK_GO_BUILDFLAGS", ""))
+        cmd = [go, "build", "-buildmode=c-shared", "-trimpath", f"-ldflags={ldflags}", *extra, "-o", str(target),
+               ext.package]
         print(f"CGO_CFLAGS={shlex.quote(env['CGO_CFLAGS'])} {shlex.join(cmd)}", flush=True)
         try:
             done = subprocess.run(cmd, cwd=ext.directory, env=env, stderr=subprocess.PIPE, text=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shlex
 import shutil
@@ -12,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from godlpack._headers import include_flags
+from godlpack._headers import checkout_cflags
 from repository import ROOT
 
 # A python3.pc whose Python.h stops the compiler: another Python's, as pkg-config finds for a relocated
@@ -22,14 +21,8 @@ DECOY_PKG_CONFIG = Path(__file__).resolve().parent / "decoy_pkgconfig"
 
 
 def go_cflags() -> str:
-    """CGO_CFLAGS for this interpreter's headers and for the repository's C headers as they are now.
-
-    Go's build cache keys a cgo package on its own directory's files and on CGO_CFLAGS, not on headers it
-    includes from other directories (capsule.h in pymodule, say): a digest of them in the flags makes a changed
-    header a cache miss instead of a stale object. A call to deprecated C API is an error, as under make.
-    """
-    digest = hashlib.sha256(b"".join(h.read_bytes() for h in sorted(ROOT.glob("*/*.h")))).hexdigest()[:16]
-    return shlex.join(["-O2", "-Werror=deprecated-declarations", *include_flags(), f"-DGODLPACK_HEADERS={digest}"])
+    """CGO_CFLAGS for this interpreter's headers and for the repository's C headers as they are now, as make's."""
+    return shlex.join(checkout_cflags(ROOT))
 
 
 def go_command(purpose: str = "") -> str:
