@@ -1,7 +1,7 @@
 package pymodule
 
 // #include <stdlib.h>
-// #include "module.h"
+// #include "pymodule.h"
 // static PyObject *exception_base(int kind) {
 //	switch (kind) {
 //	case GDL_TYPE_ERROR: return PyExc_TypeError;

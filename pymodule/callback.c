@@ -4,7 +4,7 @@
  * It may run on any thread, with the GIL or without it: it takes the GIL for
  * the call.
  */
-#include "module.h"
+#include "pymodule.h"
 
 /* set_aside keeps the pending exception in the owner, for the bound call to raise; the first one wins. */
 static void set_aside(gdl_call *owner) {

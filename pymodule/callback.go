@@ -2,7 +2,7 @@ package pymodule
 
 // #include <pthread.h>
 // #include <stdlib.h>
-// #include "module.h"
+// #include "pymodule.h"
 import "C"
 
 import (

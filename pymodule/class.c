@@ -1,154 +1,25 @@
 /*
- * Go types as Python classes. An instance names its Go value by its class
- * and its slot in the class's table of values (Go's classTable), which keeps
- * the value alive until the instance dies. Only to read the class's fields
- * (pymodule.Field) does it keep the value's address, which Go pinned and
- * handed over. Every function here runs with the GIL held.
+ * Go types as Python classes: the class's type, made from its spec, whose
+ * constructor, repr, ==, hash, pickling and properties are calls of the
+ * class's bound Go functions (call.c), and whose fields C reads in place. Only
+ * to read the class's fields (pymodule.Field) does an instance keep its
+ * value's address, which Go pinned and handed over. Every function here runs
+ * with the GIL held.
  */
 #include <string.h>
-#include "module.h"
+#include "pymodule.h"
 #include "_cgo_export.h"
-
-/* An instance: its class, and the slot of its Go value in the class's table. */
-typedef struct {
-	PyObject_HEAD
-	int32_t class_id;
-	int32_t slot;
-	const char *value;           /* the Go value's address once Go pinned it for its fields (godlpackClassPin), or NULL */
-	const gdl_call *borrower;    /* the running call that holds the instance (gdl_instance_check), or NULL */
-	unsigned long borrower_thread; /* the thread borrower runs on */
-	PyObject *weakrefs;
-	/*
-	 * Set while the instance dies and its weak references' callbacks run: Python code that may ask Go for its
-	 * value again, which then gets a new instance (handed_over), never this one.
-	 */
-	bool dying, handed_over;
-} gdl_instance;
-
-/*
- * The record of each bound class, by id. They live as long as the process,
- * as their types do, in one table per library rather than in a module's
- * state: an instance names its class by id alone (its deallocator runs with
- * no module at hand), and a later module's functions take and return the
- * classes of earlier ones.
- */
-static gdl_class *classes;
-static int32_t nclasses, classes_cap;
-
-int32_t gdl_class_reserve(void) {
-	if (nclasses == classes_cap) {
-		int32_t cap = classes_cap == 0 ? 8 : 2 * classes_cap;
-		gdl_class *grown = realloc(classes, (size_t)cap * sizeof *grown);
-		if (grown == NULL)
-			return PyErr_NoMemory(), -1;
-		classes = grown;
-		classes_cap = cap;
-	}
-	memset(&classes[nclasses], 0, sizeof classes[nclasses]);
-	return nclasses++;
-}
-
-gdl_class *gdl_class_of(int32_t id) { return &classes[id]; }
-
-/* class_of_type finds the class record of a type this library made, or NULL: a few classes, compared by pointer. */
-static gdl_class *class_of_type(PyTypeObject *tp) {
-	for (int32_t i = 0; i < nclasses; i++)
-		if (classes[i].type == tp)
-			return &classes[i];
-	return NULL;
-}
-
-/* ---- Instances ---- */
-
-/*
- * gdl_instance_take puts the Python object of slot's value in *out: the one
- * that wraps it already (a new reference), or a new one. -1 with an
- * exception.
- */
-PyObject *gdl_instance_take(int32_t id, int32_t slot) {
-	gdl_class *c = &classes[id];
-	gdl_instance *dying = NULL;
-	if (slot < c->nobjects && c->objects[slot] != NULL) {
-		gdl_instance *held = (gdl_instance *)c->objects[slot];
-		if (!held->dying)
-			return Py_NewRef(held);
-		dying = held; /* its weak references' callbacks run: the value gets a new instance, which holds the slot */
-	}
-	if (slot >= c->nobjects) {
-		int32_t n = c->nobjects == 0 ? 16 : c->nobjects;
-		while (n <= slot)
-			n *= 2;
-		PyObject **grown = realloc(c->objects, (size_t)n * sizeof *grown);
-		if (grown == NULL)
-			return PyErr_NoMemory();
-		memset(grown + c->nobjects, 0, (size_t)(n - c->nobjects) * sizeof *grown);
-		c->objects = grown;
-		c->nobjects = n;
-	}
-	gdl_instance *o = PyObject_New(gdl_instance, c->type);
-	if (o == NULL)
-		return NULL;
-	o->class_id = id;
-	o->slot = slot;
-	o->value = NULL;
-	o->borrower = NULL;
-	o->weakrefs = NULL;
-	o->dying = o->handed_over = false;
-	c->objects[slot] = (PyObject *)o; /* borrowed: the instance's dealloc clears it */
-	if (dying != NULL)
-		dying->handed_over = true;
-	return (PyObject *)o;
-}
-
-gdl_slot gdl_dead[GDL_DEAD_BATCH];
-int32_t gdl_ndead;
-
-void gdl_slot_bury(int32_t id, int32_t slot) {
-	gdl_dead[gdl_ndead++] = (gdl_slot){id, slot};
-	if (gdl_ndead == GDL_DEAD_BATCH)
-		godlpackClassReleaseDead();
-}
-
-void gdl_slot_drop(int32_t id, int32_t slot) {
-	gdl_class *c = &classes[id];
-	if (slot >= c->nobjects || c->objects[slot] == NULL)
-		gdl_slot_bury(id, slot);
-}
-
-/*
- * An instance's death lets go of its Go value, in a batch (gdl_slot_bury),
- * unless the process is a forked child, where Go must not run: there the
- * value is kept, as a child's owners leak. Its weak references' callbacks
- * run first, and may ask Go for the value again: the dying instance is
- * never handed out (gdl_instance_take makes a new one, which then holds the
- * slot, and the slot is buried once, by whichever instance holds it last).
- */
-static void instance_dealloc(gdl_instance *o) {
-	PyTypeObject *type = Py_TYPE(o);
-	if (o->weakrefs != NULL) {
-		o->dying = true;
-		PyObject_ClearWeakRefs((PyObject *)o);
-	}
-	gdl_class *c = &classes[o->class_id]; /* after the callbacks, which may have made a class and moved the table */
-	if (!o->handed_over) {
-		if (o->slot < c->nobjects && c->objects[o->slot] == (PyObject *)o)
-			c->objects[o->slot] = NULL;
-		if (!gdl_forked_child())
-			gdl_slot_bury(o->class_id, o->slot);
-	}
-	PyObject_Free(o);
-	Py_DECREF(type);
-}
 
 /* The calls a class makes of its own methods: self alone, or with one more argument. */
 static PyObject *call1(const gdl_bound *b, PyObject *self) { return gdl_bound_call(b, &self, 1, NULL); }
+
 static PyObject *call2(const gdl_bound *b, PyObject *self, PyObject *arg) {
 	PyObject *args[2] = {self, arg};
 	return gdl_bound_call(b, args, 2, NULL);
 }
 
 static PyObject *instance_repr(gdl_instance *o) {
-	gdl_class *c = &classes[o->class_id];
+	gdl_class *c = gdl_class_of(o->class_id);
 	if (c->repr == NULL)
 		return PyUnicode_FromFormat("<%s object at %p>", c->type->tp_name, (void *)o);
 	return call1(c->repr, (PyObject *)o);
@@ -156,7 +27,7 @@ static PyObject *instance_repr(gdl_instance *o) {
 
 /* Equality is the author's method, for two instances of the class; identity otherwise (NotImplemented). */
 static PyObject *instance_richcompare(gdl_instance *o, PyObject *other, int op) {
-	gdl_class *c = &classes[o->class_id];
+	gdl_class *c = gdl_class_of(o->class_id);
 	if (c->eq == NULL || (op != Py_EQ && op != Py_NE) || !Py_IS_TYPE(other, c->type))
 		Py_RETURN_NOTIMPLEMENTED;
 	PyObject *r = call2(c->eq, (PyObject *)o, other);
@@ -169,7 +40,7 @@ static PyObject *instance_richcompare(gdl_instance *o, PyObject *other, int op) 
 
 /* The author's hash; an instance whose class compares by value but gives no hash is unhashable, as in Python. */
 static Py_hash_t instance_hash(gdl_instance *o) {
-	gdl_class *c = &classes[o->class_id];
+	gdl_class *c = gdl_class_of(o->class_id);
 	if (c->hash == NULL)
 		return c->eq == NULL ? PyBaseObject_Type.tp_hash((PyObject *)o) : PyObject_HashNotImplemented((PyObject *)o);
 	PyObject *r = call1(c->hash, (PyObject *)o);
@@ -188,7 +59,7 @@ static Py_hash_t instance_hash(gdl_instance *o) {
  * (nor copied), as an object of a C extension without __reduce__.
  */
 static PyObject *instance_reduce(gdl_instance *o, PyObject *unused) {
-	gdl_class *c = &classes[o->class_id];
+	gdl_class *c = gdl_class_of(o->class_id);
 	if (c->state == NULL || c->restore == NULL)
 		return PyErr_Format(PyExc_TypeError, "cannot pickle '%s' object: its class has no state and restore functions "
 		                    "(pymodule.Pickle)", c->type->tp_name);
@@ -209,7 +80,7 @@ static PyMethodDef instance_methods[] = {
 
 /* The constructor is the class's init function, called directly (the type's vectorcall). */
 static PyObject *class_vectorcall(PyObject *type, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
-	gdl_class *c = class_of_type((PyTypeObject *)type);
+	gdl_class *c = gdl_class_of_type((PyTypeObject *)type);
 	if (c == NULL || c->init == NULL)
 		return PyErr_Format(PyExc_TypeError, "cannot create '%s' instances: its class has no constructor",
 		                    ((PyTypeObject *)type)->tp_name);
@@ -266,7 +137,7 @@ static int property_set(PyObject *self, PyObject *value, void *closure) {
 /* ---- The class ---- */
 
 int gdl_class_make(int32_t id, PyObject *m, const char *qualified, const char *doc, gdl_property *props, int nprops) {
-	gdl_class *c = &classes[id];
+	gdl_class *c = gdl_class_of(id);
 	PyGetSetDef *getset = calloc((size_t)nprops + 1, sizeof *getset);
 	PyMemberDef *members = calloc(2, sizeof *members);
 	char *name = gdl_strdup(qualified), *docs = gdl_strdup(doc);
@@ -280,7 +151,7 @@ int gdl_class_make(int32_t id, PyObject *m, const char *qualified, const char *d
 		                          props[i].set != NULL ? property_set : NULL, props[i].doc, &props[i]};
 	members[0] = (PyMemberDef){"__weaklistoffset__", Py_T_PYSSIZET, offsetof(gdl_instance, weakrefs), Py_READONLY, NULL};
 	PyType_Slot slots[] = {
-		{Py_tp_dealloc, instance_dealloc},
+		{Py_tp_dealloc, gdl_instance_dealloc},
 		{Py_tp_repr, instance_repr},
 		{Py_tp_richcompare, instance_richcompare},
 		{Py_tp_hash, instance_hash},
@@ -308,48 +179,9 @@ int gdl_class_make(int32_t id, PyObject *m, const char *qualified, const char *d
 }
 
 int gdl_class_set(int32_t id, const char *name, PyObject *value) {
-	PyTypeObject *type = classes[id].type;
+	PyTypeObject *type = gdl_class_of(id)->type;
 	if (PyDict_SetItemString(type->tp_dict, name, value) != 0)
 		return -1;
 	PyType_Modified(type);
 	return 0;
-}
-
-/*
- * Every call holds its instances from their conversion until it returns:
- * Python code may run inside any call (a later argument's __index__ or
- * __dlpack__, a callback, a destructor Go's capsule.DecRef runs) and let
- * another thread run meanwhile, or the call may release the GIL. Another
- * thread's call that takes one of them is refused: two Go calls would run on
- * one value at once. A call on the holder's own thread is made by Python
- * code the holder runs (a callback, a conversion), while the holder's Go
- * code waits for it or has not started, and is let through. Where no Python
- * code runs and the GIL stays held, no other thread can see the hold.
- */
-int gdl_instance_check(const gdl_param *p, PyObject *o, gdl_call *c, gdl_value *v) {
-	gdl_class *cls = &classes[p->class_id];
-	if (!Py_IS_TYPE(o, cls->type))
-		return -1;
-	gdl_instance *inst = (gdl_instance *)o;
-	unsigned long thread = PyThread_get_thread_ident();
-	if (inst->borrower != NULL && inst->borrower != c && inst->borrower_thread != thread) {
-		PyErr_Format(PyExc_RuntimeError,
-		             "%s(): argument '%s': the %s is in use by %s() on another thread, which released the GIL or "
-		             "runs Python code",
-		             c->fn->qualname, p->name, cls->type->tp_name, inst->borrower->fn->qualname);
-		return -2;
-	}
-	if (inst->borrower == NULL) {
-		inst->borrower = c;
-		inst->borrower_thread = thread;
-		c->borrowed[c->nborrowed++] = o;
-	}
-	v->v.i32 = inst->slot;
-	return 0;
-}
-
-void gdl_instances_return(gdl_call *c) {
-	for (int i = 0; i < c->nborrowed; i++)
-		((gdl_instance *)c->borrowed[i])->borrower = NULL;
-	c->nborrowed = 0;
 }

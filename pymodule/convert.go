@@ -1,6 +1,6 @@
 package pymodule
 
-// #include "module.h"
+// #include "pymodule.h"
 import "C"
 
 import (

@@ -7,7 +7,7 @@
  * (Py_TPFLAGS_METHOD_DESCRIPTOR).
  */
 #include <string.h>
-#include "module.h"
+#include "pymodule.h"
 
 typedef struct {
 	PyObject_HEAD

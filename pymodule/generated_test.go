@@ -50,14 +50,18 @@ func TestKindsHeader(t *testing.T) {
 	}
 }
 
-// TestKindSwitches checks that each switch of module.c on kinds names every
-// kind it must: gdl_convert_arg every kind a parameter may be,
+// TestKindSwitches checks that each switch of args.c and results.c on kinds
+// names every kind it must: gdl_convert_arg every kind a parameter may be,
 // gdl_convert_result every kind a result may be, gdl_drop_results every
 // kind whose results own memory or a reference.
 func TestKindSwitches(t *testing.T) {
-	src, err := os.ReadFile("module.c")
-	if err != nil {
-		t.Fatal(err)
+	var src []byte
+	for _, f := range []string{"args.c", "results.c"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src = append(src, b...)
 	}
 	var params, results, owning []string
 	for k, r := range kinds {
@@ -75,7 +79,7 @@ func TestKindSwitches(t *testing.T) {
 		"gdl_drop_results": owning} {
 		body := regexp.MustCompile(`(?s)\n[^\n]*\b` + fn + `\([^)]*\) \{\n(.*?)\n\}\n`).FindSubmatch(src)
 		if body == nil {
-			t.Errorf("module.c has no function %s", fn)
+			t.Errorf("args.c and results.c have no function %s", fn)
 			continue
 		}
 		var got []string
@@ -84,12 +88,12 @@ func TestKindSwitches(t *testing.T) {
 		}
 		for _, c := range want {
 			if !slices.Contains(got, c) {
-				t.Errorf("%s in module.c has no case %s", fn, c)
+				t.Errorf("%s has no case %s", fn, c)
 			}
 		}
 		for _, c := range got {
 			if !slices.Contains(want, c) {
-				t.Errorf("%s in module.c has a case %s it should not", fn, c)
+				t.Errorf("%s has a case %s it should not", fn, c)
 			}
 		}
 	}

@@ -1,6 +1,6 @@
 package pymodule
 
-// #include "module.h"
+// #include "pymodule.h"
 import "C"
 
 import (
@@ -250,7 +250,7 @@ func shapeString(shape []int64) string {
 }
 
 // fill writes s into the C parameter that calls read: gdl_spec_fault in
-// module.c is the check, in C; refuse words what it finds.
+// args.c is the check, in C; refuse words what it finds.
 func (s *tensorSpec) fill(cp *C.gdl_param) {
 	cp.writable = C.bool(s.writable)
 	sp := &cp.spec

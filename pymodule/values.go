@@ -1,7 +1,7 @@
 package pymodule
 
 // #include <stdlib.h>
-// #include "module.h"
+// #include "pymodule.h"
 import "C"
 
 import (

@@ -306,7 +306,7 @@ void gdl_import_error(const char *msg, Py_ssize_t len);
 /* gdl_none returns a new reference to None (Py_None is a macro). */
 PyObject *gdl_none(void);
 
-/* ---- Classes (class.c) ---- */
+/* ---- Classes (instances.c, class.c) ---- */
 
 /*
  * A property of a class: its getter and its setter (NULL: read-only), bound
@@ -333,11 +333,36 @@ typedef struct {
 	int32_t nobjects;
 } gdl_class;
 
+/* An instance: its class, and the slot of its Go value in the class's table. */
+typedef struct {
+	PyObject_HEAD
+	int32_t class_id;
+	int32_t slot;
+	const char *value;           /* the Go value's address once Go pinned it for its fields (godlpackClassPin), or NULL */
+	const gdl_call *borrower;    /* the running call that holds the instance (gdl_instance_check), or NULL */
+	unsigned long borrower_thread; /* the thread borrower runs on */
+	PyObject *weakrefs;
+	/*
+	 * Set while the instance dies and its weak references' callbacks run: Python code that may ask Go for its
+	 * value again, which then gets a new instance (handed_over), never this one.
+	 */
+	bool dying, handed_over;
+} gdl_instance;
+
 /* gdl_class_reserve reserves the id of a class to be made (its methods name it). -1 with MemoryError. */
 int32_t gdl_class_reserve(void);
 
 /* gdl_class_of returns the record of class id. */
 gdl_class *gdl_class_of(int32_t id);
+
+/* gdl_class_of_type finds the record of a class this library made by its type, or NULL. */
+gdl_class *gdl_class_of_type(PyTypeObject *tp);
+
+/*
+ * gdl_instance_dealloc is the tp_dealloc of every class: the instance's death
+ * lets go of its Go value's slot (instances.c).
+ */
+void gdl_instance_dealloc(gdl_instance *o);
 
 /*
  * gdl_class_make makes class id, named qualified ("rowstats.Accumulator"),

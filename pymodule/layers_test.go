@@ -1,0 +1,24 @@
+package pymodule
+
+import (
+	"testing"
+
+	"github.com/godlpack/godlpack/internal/layers"
+)
+
+// rooms are the C files of this package by job, lowest first: a file
+// refers only to functions of files in its own room or below. A new C file
+// gets a room here (TestCFilesCallDownward fails until it has one).
+var rooms = [][]string{
+	{"basics.c"},              // copies into C memory, None, ImportError
+	{"instances.c"},           // the instances of classes, their slots and holds
+	{"args.c", "results.c"},   // a call's arguments and results, converted
+	{"call.c", "callback.c"},  // the bound call; a callback's call
+	{"function.c", "class.c"}, // the function object; a class's type
+	{"module.c"},              // a module and its functions' records
+}
+
+// TestCFilesCallDownward holds the C files of the package to their rooms:
+// no file refers to a function of a file in a room above its own, directly
+// or through a header's inline function.
+func TestCFilesCallDownward(t *testing.T) { layers.Check(t, rooms) }
