@@ -5,62 +5,36 @@
 //   - [Take] and [Import] get a tensor from any producer: a DLPack capsule,
 //     an object whose type offers the C exchange API of DLPack 1.3
 //     (__dlpack_c_exchange_api__), or any object with __dlpack__;
-//   - [AddTensorTypes] gives an extension module the Tensor type that
-//     godlpack.Tensor is too (named after the module: rowstats.Tensor), and
-//     [NewTensor] makes one of Go memory (package [producer]) that every
-//     consumer accepts: shape, dtype, device, the buffer protocol, tolist,
-//     pickling, __dlpack__ with max_version, stream, dl_device and copy,
-//     __dlpack_device__, and the C exchange API;
-//   - [Wrap] puts a managed tensor into a capsule;
-//   - [Errorf], [RaiseError] and the [Exception] kinds turn Go errors into
-//     the Python exceptions the protocol names.
+//   - [Wrap] puts a managed tensor into a capsule.
+//
+// Package [github.com/godlpack/godlpack/pytensor] gives an extension module
+// the Tensor type that exports Go memory through this package (its
+// __dlpack__, __dlpack_device__ and C exchange API), and package
+// [github.com/godlpack/godlpack/cpython] the plumbing below both: Python
+// objects ([cpython.Object]), errors as Python exceptions, the GIL, the fork
+// guard.
 //
 // The C half (capsule.h) offers the same to C code: gdl_export is the one
 // __dlpack__ of every exporting object, gdl_take the one way to take a
-// tensor, gdl_validate the one check of what was taken.
+// tensor, gdl_validate the one check of what was taken, gdl_import the one
+// import.
 //
-// Python objects cross this API as [Object], an [unsafe.Pointer] to a
-// PyObject, so that an extension converts its own cgo type with a plain
-// conversion:
-//
-//	func normalize(args []capsule.Object) (capsule.Object, error) {
+//	func normalize(args []cpython.Object) (cpython.Object, error) {
 //		t, err := capsule.Import(args[0], capsule.Request{Writable: true})
 //		if err != nil {
 //			return nil, err
 //		}
 //		defer t.Release()
-//		… // work on t with package consumer; export results with package producer and NewTensor
+//		… // work on t with package consumer; export results with package producer and pytensor.NewTensor
 //	}
 //
 // Every function must be called with the GIL held. A function that fails
-// with an error wrapping [ErrPython] has set the Python exception already;
-// [RaiseError] sets one for any other error.
-//
-// The extension must link against no libpython (the interpreter provides
-// the symbols): build it with go build -buildmode=c-shared. So this
-// package's Go tests cover only what runs without an interpreter (its
-// errors, the requests it sends, the rooms of its C files); godlpack's
-// Python tests and the example extensions in the repository's examples
-// directory exercise the rest from Python.
-//
-// Python's headers come from CGO_CFLAGS alone, which must name the include
-// directories of the interpreter the extension is for (python -m
-// godlpack.build --cflags prints them): Go's build cache keys a package on
-// CGO_CFLAGS, and pkg-config, which this package no longer asks, would answer
-// with another Python's headers for a relocated interpreter.
-//
-// The extension exports only its PyInit_ function: this package links it
-// with exports.so, a linker script that keeps every other symbol (the Go
-// runtime's, cgo's, its own) local to the library. It also links it with
-// --unresolved-symbols=ignore-in-object-files, so that go build ./... and
-// go vet ./..., which link a package main as a program too, accept the
-// Python symbols the interpreter will provide; the shared library is as it
-// would be without (a shared library may leave symbols undefined).
+// with an error wrapping [cpython.ErrPython] has set the Python exception
+// already.
 package capsule
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -O2 -Wall -Wextra -Wno-unused-parameter
-#cgo LDFLAGS: ${SRCDIR}/exports.so -Wl,--unresolved-symbols=ignore-in-object-files
+#cgo CFLAGS: -I${SRCDIR}/../cpython -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -O2 -Wall -Wextra -Wno-unused-parameter
 #include "capsule.h"
 */
 import "C"
@@ -69,32 +43,20 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/dlpack"
-	"github.com/godlpack/godlpack/internal/preempt"
 )
-
-// Object is a PyObject pointer. A cgo *C.PyObject of any package converts
-// to and from it directly.
-type Object unsafe.Pointer
-
-// IncRef adds a reference to o, which may be nil.
-func IncRef(o Object) { C.Py_IncRef((*C.PyObject)(o)) }
-
-// DecRef drops a reference to o, which may be nil. Freeing o may run
-// Python code (a __del__), which may fork: in the child, DecRef does not
-// return, as [Take] does not.
-func DecRef(o Object) { C.gdl_go_decref((*C.PyObject)(o)) }
 
 // Wrap returns a new capsule owning the managed tensor m, named
 // "dltensor_versioned" or "dltensor"; its destructor deletes the tensor if
 // no consumer took it. If the capsule cannot be made, Wrap has deleted the
-// tensor and returns an error wrapping [ErrPython].
-func Wrap(m dlpack.Managed) (Object, error) {
+// tensor and returns an error wrapping [cpython.ErrPython].
+func Wrap(m dlpack.Managed) (cpython.Object, error) {
 	c := C.gdl_capsule_wrap(m.Pointer, C.bool(m.Versioned))
 	if c == nil {
-		return nil, pyErr("PyCapsule_New")
+		return nil, cpython.PythonError("PyCapsule_New")
 	}
-	return Object(c), nil
+	return cpython.Object(c), nil
 }
 
 // A Copy says whether the producer must copy.
@@ -140,7 +102,7 @@ var (
 // through obj.__dlpack__(max_version=(1, 3), copy=…). A bare capsule, or a
 // producer from before DLPack 1.0, cannot be asked for req.Copy, and Take
 // checks nothing of what it got: [Import] holds the producer to the request.
-// The error wraps [ErrPython]: TypeError for an object that speaks no DLPack
+// The error wraps [cpython.ErrPython]: TypeError for an object that speaks no DLPack
 // or a capsule of another kind, ValueError for a consumed one, or what the
 // producer raised.
 //
@@ -151,11 +113,11 @@ var (
 // parameters take no Python object or callback, or a goroutine, has no
 // such call to go back to: the child exits with status 1 and a line on
 // stderr. The parent goes on as usual.
-func Take(obj Object, req Request) (dlpack.Managed, error) {
+func Take(obj cpython.Object, req Request) (dlpack.Managed, error) {
 	r := req.c(takeName)
 	var t C.gdl_taken
 	if C.gdl_go_take((*C.PyObject)(obj), &r, &t) != 0 {
-		return dlpack.Managed{}, pyErr("taking a DLPack tensor")
+		return dlpack.Managed{}, cpython.PythonError("taking a DLPack tensor")
 	}
 	return dlpack.Managed{Pointer: t.managed, Versioned: bool(t.versioned)}, nil
 }
@@ -165,34 +127,16 @@ func Take(obj Object, req Request) (dlpack.Managed, error) {
 // the result is a private, writable copy (the producer's when it made one
 // that may be written, else one made here); with [CopyNever] a tensor the
 // producer copied is refused; [Request.Writable] refuses what may not be
-// written. The caller must [consumer.Tensor.Release] the result. Every error wraps [ErrPython], the Python
+// written. The caller must [consumer.Tensor.Release] the result. Every error wraps [cpython.ErrPython], the Python
 // exception set: BufferError for a refused tensor, MemoryError when a copy
 // cannot be allocated, and [Take]'s. In a child that the producer's code
 // forked, Import does not return, as [Take] does not.
-func Import(obj Object, req Request) (*consumer.Tensor, error) {
+func Import(obj cpython.Object, req Request) (*consumer.Tensor, error) {
 	r := req.c(importName)
 	var m unsafe.Pointer
 	var versioned C.bool
 	if C.gdl_go_import_managed((*C.PyObject)(obj), &r, &m, &versioned) != 0 {
-		return nil, pyErr("importing a DLPack tensor")
+		return nil, cpython.PythonError("importing a DLPack tensor")
 	}
 	return consumer.Import(dlpack.Managed{Pointer: m, Versioned: bool(versioned)})
-}
-
-// gilThreshold is the work, in bytes, from which [WithoutGIL] releases the
-// GIL: below it, releasing and taking it back costs more than it frees.
-const gilThreshold = 1 << 20
-
-// WithoutGIL runs f with the GIL released when it works on nbytes or more
-// (1 MiB), so that other Python threads run meanwhile. f must not touch
-// Python objects.
-func WithoutGIL(nbytes int64, f func()) {
-	if nbytes < gilThreshold {
-		f()
-		return
-	}
-	ts := C.PyEval_SaveThread()
-	defer C.PyEval_RestoreThread(ts)
-	preempt.Restore() // long work: the runtime must be able to preempt it
-	f()
 }

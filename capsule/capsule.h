@@ -2,32 +2,16 @@
  * The C half of package capsule: the DLPack protocol as CPython sees it, in
  * one implementation for every object that speaks it (the Tensor of
  * tensor.h, godlpack.Tensor and every bound function's results, or any C
- * type of a Go extension). Every function
- * here is called with the GIL held.
- *
- * This C is compiled into every extension library built on the package, so
- * a file-level static of its files is one per library, shared by every
- * module the library makes, in the main interpreter only (runtime.c). Each
- * says why it is not module state; the runtime rendezvous of runtime.c
- * alone is shared between libraries.
+ * type of a Go extension): capsules, devices as spelled, __dlpack__, taking
+ * and importing tensors, the exchange tables. Every function here is called
+ * with the GIL held. Its file-level statics are one per library, as
+ * cpython.h says.
  */
 #ifndef GODLPACK_CAPSULE_H
 #define GODLPACK_CAPSULE_H
 
-#define PY_SSIZE_T_CLEAN
-/* Python's headers come from CGO_CFLAGS only (package capsule's doc says why). */
-#if defined(__has_include)
-#if !__has_include(<Python.h>)
-#error "godlpack: Python.h is not on the include path: put the include directories of the interpreter the extension is for into CGO_CFLAGS (python3 -m godlpack.build --cflags prints them; see docs/go-extensions.md in godlpack)"
-#endif
-#endif
-#include <Python.h>
-#include <stdbool.h>
-#include "dlpack.h"
+#include "cpython.h"
 #include "inspect.h"
-#include "producer.h"
-#include "pyprivate.h"
-#include "args.h"
 
 /*
  * gdl_copy_dims copies n shape or stride values. A few values is the rule:
@@ -38,143 +22,6 @@ static inline void gdl_copy_dims(int64_t *dst, const int64_t *src, int32_t n) {
 	for (int32_t i = 0; i < n; i++)
 		dst[i] = src[i];
 }
-
-/* ---- Exceptions (errors.c) ---- */
-
-/* The Python exceptions of the protocol; capsule.Exception has the same values. */
-enum {
-	GDL_OK = 0,
-	GDL_TYPE_ERROR,
-	GDL_VALUE_ERROR,
-	GDL_BUFFER_ERROR,
-	GDL_MEMORY_ERROR,
-	GDL_OVERFLOW_ERROR,
-	GDL_RUNTIME_ERROR,
-};
-
-/*
- * gdl_raise sets the exception of kind with the message of len bytes at msg
- * (gdl_raise_text) and returns NULL.
- */
-PyObject *gdl_raise(int kind, const char *msg, Py_ssize_t len);
-
-/*
- * gdl_raise_text sets an exception of type with the message of len bytes at
- * msg, text from Go that need not be UTF-8: every byte is kept, NUL too, and
- * a byte that is no UTF-8 shows as \xNN (backslashreplace), so that the
- * exception is the one asked for, never a UnicodeDecodeError. Returns NULL.
- */
-PyObject *gdl_raise_text(PyObject *type, const char *msg, Py_ssize_t len);
-
-/*
- * gdl_fork_error raises the RuntimeError of a call made in a child forked
- * after the Go runtime started (gdl_forked_child), where entering Go could
- * hang forever. Returns NULL.
- */
-PyObject *gdl_fork_error(void);
-
-/*
- * ---- Go calling Python in a child it forked (fork.c) ----
- *
- * Python code that Go called (a producer's __dlpack__, a callback, a
- * destructor) can fork. The child cannot return to Go: its other threads,
- * the scheduler's among them, did not survive the fork, and returning from a
- * cgo call waits for them for ever whenever the parent had handed this
- * thread's processor to one of them. So C that Go called never returns to
- * Go there: it jumps back over Go's frames to the C frame that entered Go
- * (a gdl_fork_exit), which raises the fork guard's error. Where no such frame
- * is next on the thread's stack, the child exits with status 1 and a line on
- * stderr.
- */
-#include <setjmp.h>
-
-/* A C frame that entered Go and is where Go's callees on its thread go back to in a forked child. */
-typedef struct gdl_fork_exit {
-	sigjmp_buf to;                /* sigsetjmp'd by the frame: it returns 1 in the child */
-	struct gdl_fork_exit *outer;  /* the thread's exit before this one */
-	unsigned python_calls;        /* gdl_go_python_calls when the frame entered Go */
-	PyThreadState *thread_state;  /* the thread's state when the frame entered Go: NULL without the GIL */
-} gdl_fork_exit;
-
-/* The thread's innermost exit, pushed by the frame before it enters Go and popped after. */
-extern __thread gdl_fork_exit *gdl_fork_exit_top;
-/*
- * Calls from Go into Python under way on the thread: an exit is jumped to only
- * from the first call since it entered Go, so that no frame of Python's lies
- * between (only Go's, which the child never returns to).
- */
-extern __thread unsigned gdl_go_python_calls;
-
-/*
- * gdl_leave_forked_child ends, in a forked child, the Python call C made for
- * Go: a jump to the thread's exit when only Go's frames lie between, else
- * the child's exit with status 1. The exit's frame gets the GIL as it had
- * it when it entered Go: Go's code may have released it since
- * (capsule.WithoutGIL) or taken it. The exit raises its own exception in
- * place of a pending one.
- */
-void gdl_leave_forked_child(void) __attribute__((noreturn));
-
-/*
- * gdl_go_calls_python and gdl_go_called_python bracket Python code that C
- * called for Go runs. After it, in a forked child, gdl_go_called_python
- * never returns: the caller lets go of what it holds first.
- */
-static inline void gdl_go_calls_python(void) { gdl_go_python_calls++; }
-static inline void gdl_go_called_python(void) {
-	if (gdl_forked_child())
-		gdl_leave_forked_child();
-	gdl_go_python_calls--;
-}
-
-/* GDL_CHECK_FORK returns ret, with gdl_fork_error's exception, in a forked child. */
-#define GDL_CHECK_FORK(ret)          \
-	do {                             \
-		if (gdl_forked_child()) {    \
-			gdl_fork_error();        \
-			return ret;              \
-		}                            \
-	} while (0)
-
-/*
- * gdl_drop_keeping_error drops a reference while an exception is pending:
- * freeing the object may run Python code (a ctypes destructor, a producer's
- * Python deleter), which must neither see nor clear the caller's exception.
- */
-void gdl_drop_keeping_error(PyObject *o);
-
-/*
- * gdl_shown returns what a message shows of o, a value a caller passed:
- * its repr, cut after GDL_SHOWN_MAX characters unless o is a str (shown
- * whole, as NumPy shows a dtype's name); an int by its digits, or
- * beyond 128 bits by its size (its repr could exceed the limit of int
- * digits and raise ValueError; an int subclass's own __repr__ is not
- * asked); a tuple's items each so; "<T object>" for an object whose repr
- * raises. It leaves any pending exception as it was and raises none: NULL
- * only when out of memory.
- */
-#define GDL_SHOWN_MAX 200
-PyObject *gdl_shown(PyObject *o);
-
-/*
- * gdl_delete_keeping_error is gdl_managed_delete with the pending exception
- * kept aside when this thread holds the GIL (any thread may call it, with or
- * without the GIL); an exception the deleter leaves is reported as
- * unraisable. Owners call every upstream deleter through it
- * (gdl_set_foreign_delete), so whatever frees the last holder of an imported
- * tensor keeps the caller's exception.
- */
-void gdl_delete_keeping_error(void *managed, bool versioned);
-
-/* ---- Other libraries' objects, looked up by name (imports.c) ---- */
-
-/*
- * gdl_import_attr imports module and returns the attribute of it that path
- * names, dotted for an attribute of an attribute
- * ("Tensor.__dlpack_c_exchange_api__"): a new reference, or NULL with an
- * exception.
- */
-PyObject *gdl_import_attr(const char *module, const char *path);
 
 /* ---- Capsules (capsule.c) ---- */
 
@@ -404,12 +251,11 @@ void *gdl_copy(gdl_source *s);
 int gdl_import_managed(PyObject *x, const gdl_request *req, void **managed, bool *versioned);
 
 /*
- * Go's capsule.Take, Import and DecRef: gdl_take, gdl_import_managed and
- * Py_XDECREF between gdl_go_calls_python and gdl_go_called_python (fork.c).
+ * Go's capsule.Take and Import: gdl_take and gdl_import_managed between
+ * gdl_go_calls_python and gdl_go_called_python (cpython.h), in import.c.
  */
 int gdl_go_take(PyObject *x, const gdl_request *req, gdl_taken *out);
 int gdl_go_import_managed(PyObject *x, const gdl_request *req, void **managed, bool *versioned);
-void gdl_go_decref(PyObject *o);
 
 /*
  * gdl_validate checks a managed tensor the caller owns with gdl_inspect, the
@@ -481,28 +327,5 @@ PyObject *gdl_method_dlpack_device(PyObject *self, PyObject *unused);
 	 "Export the tensor as a DLPack capsule (versioned when max_version's major is >= 1)."},             \
 	{"__dlpack_device__", (PyCFunction)gdl_method_dlpack_device, METH_NOARGS,                            \
 	 "__dlpack_device__($self, /)\n--\n\nThe (device_type, device_id) of the data."}
-
-/*
- * A number as scalar.Scalar holds it, field for field, its kinds scalar's
- * Kinds in order (number.go fails to compile otherwise): Go reads what C
- * writes as it is.
- */
-enum { GDL_SCALAR_BOOL, GDL_SCALAR_INT, GDL_SCALAR_UINT, GDL_SCALAR_FLOAT, GDL_SCALAR_COMPLEX, GDL_SCALAR_BIGINT };
-typedef struct {
-	uint8_t kind;
-	int64_t ival;
-	uint64_t uval;
-	double re, im;
-} gdl_scalar;
-
-/*
- * gdl_parse_scalar reads a number as NumPy reads a fill value: a bool, an int
- * of any size (beyond 64 bits: its float64 value, BIGINT; OverflowError
- * beyond float64), a float or a complex, their subclasses, NumPy's scalars
- * and 0-d arrays (read by the type of their 0-d buffer, so that np.True_ is a
- * bool and np.complex64 a complex), and any object with __index__,
- * __complex__ or __float__. -1 with TypeError, naming what for, otherwise.
- */
-int gdl_parse_scalar(PyObject *v, const char *what, gdl_scalar *out);
 
 #endif

@@ -1,6 +1,6 @@
 package capsule
 
-// #include "tensor.h"
+// #include "capsule.h"
 import "C"
 
 import (
@@ -9,44 +9,10 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/producer"
 )
-
-// NewTensor returns a new Tensor (the type [AddTensorTypes] added to the
-// extension's module) that exports the buffer with layout l to any
-// consumer, zero-copy: shape, dtype, device, the buffer protocol, tolist,
-// pickling, __dlpack__ (a versioned or legacy capsule as the consumer's
-// max_version asks, a fresh copy for copy=True), __dlpack_device__, and the
-// C exchange API on its type. It holds a reference of its own to the
-// buffer's memory, dropped when the object is freed, so the caller may
-// [producer.Buffer.Release] b. Its errors are [producer.Layout.Check]'s,
-// [producer.ErrReleased], and errors wrapping [ErrPython] (a RuntimeError
-// before [AddTensorTypes] was called).
-func NewTensor(b *producer.Buffer, l producer.Layout) (Object, error) {
-	if len(l.Shape) > dlpack.MaxNDim {
-		return nil, l.Check(b.Len()) // the layout error, before sizing the object by it
-	}
-	if !bool(C.gdl_tensor_types_readied) {
-		return nil, Errorf(RuntimeError,
-			"capsule.NewTensor: the extension has no Tensor type yet (call AddTensorTypes first)")
-	}
-	// The source and its room live in C memory: C keeps no Go pointer, and Describe writes there.
-	r := (*C.gdl_source_room)(C.calloc(1, C.sizeof_gdl_source_room))
-	if r == nil {
-		return nil, Errorf(MemoryError, "capsule.NewTensor: out of memory")
-	}
-	defer C.free(unsafe.Pointer(r))
-	C.gdl_source_room_init(r)
-	if err := b.Describe(l, unsafe.Pointer(&r.src)); err != nil {
-		return nil, err
-	}
-	t := C.gdl_tensor_from_source(&r.src)
-	if t == nil {
-		return nil, pyErr("creating a Tensor")
-	}
-	return Object(t), nil
-}
 
 // layoutOf is the [producer.Layout] of a source's tensor. Its slices are the
 // source's own memory.
@@ -74,9 +40,9 @@ func godlpackCapsuleCopy(s *C.gdl_source, v C.DLPackVersion, out *unsafe.Pointer
 	l := layoutOf(s)
 	var b *producer.Buffer
 	var err error
-	WithoutGIL(int64(s.nbytes), func() { b, err = producer.CopyOf(s.view.data, l) })
+	cpython.WithoutGIL(int64(s.nbytes), func() { b, err = producer.CopyOf(s.view.data, l) })
 	if err != nil {
-		RaiseError(err)
+		cpython.RaiseError(err)
 		return -1
 	}
 	defer b.Release()
@@ -84,7 +50,7 @@ func godlpackCapsuleCopy(s *C.gdl_source, v C.DLPackVersion, out *unsafe.Pointer
 	copied.Device = dlpack.Device{Type: dlpack.CPU} // our C memory, whatever CPU-readable memory it came from
 	m, err := b.Export(copied, dlpack.Version{Major: uint32(v.major), Minor: uint32(v.minor)})
 	if err != nil {
-		RaiseError(err)
+		cpython.RaiseError(err)
 		return -1
 	}
 	*out = m.Pointer
@@ -102,13 +68,13 @@ func godlpackCapsuleRefuse(s *C.gdl_source, asked C.DLPackVersion) {
 	_, err := producer.Negotiate(dlpack.Version{Major: uint32(asked.major), Minor: uint32(asked.minor)}, need, l.Flags.Has(dlpack.ReadOnly))
 	switch {
 	case l.Flags.Has(dlpack.ReadOnly) && need.Major == 0:
-		Raise(BufferError, "a read-only tensor cannot be exported as a legacy DLPack capsule, which cannot mark it "+
+		cpython.Raise(cpython.BufferError, "a read-only tensor cannot be exported as a legacy DLPack capsule, which cannot mark it "+
 			"read-only; pass max_version=(1, %d) or copy=True", dlpack.MinorVersion)
 	case err != nil:
-		Raise(BufferError, "a %v tensor on %v needs DLPack %v, which a legacy DLPack capsule cannot describe; "+
+		cpython.Raise(cpython.BufferError, "a %v tensor on %v needs DLPack %v, which a legacy DLPack capsule cannot describe; "+
 			"pass max_version=(1, %d)", l.DType, l.Device, need, dlpack.MinorVersion)
 	default:
-		Raise(RuntimeError, "capsule: internal error: version %v.%v was refused for %v", asked.major, asked.minor, l.DType)
+		cpython.Raise(cpython.RuntimeError, "capsule: internal error: version %v.%v was refused for %v", asked.major, asked.minor, l.DType)
 	}
 }
 
@@ -124,12 +90,12 @@ func godlpackCapsuleRefuseImport(managed unsafe.Pointer, versioned C.bool) {
 	var ce *consumer.Error
 	switch {
 	case err == nil:
-		Raise(RuntimeError, "capsule: internal error: consumer.Inspect accepts a tensor gdl_inspect refused")
+		cpython.Raise(cpython.RuntimeError, "capsule: internal error: consumer.Inspect accepts a tensor gdl_inspect refused")
 	case errors.As(err, &ce) && ce.Version:
-		Raise(BufferError, "cannot import a DLPack %v tensor: godlpack reads major version %d (it speaks %v)",
+		cpython.Raise(cpython.BufferError, "cannot import a DLPack %v tensor: godlpack reads major version %d (it speaks %v)",
 			v.Version, dlpack.MajorVersion, dlpack.Current)
 	default:
-		Raise(BufferError, "cannot import the tensor: %v", err)
+		cpython.Raise(cpython.BufferError, "cannot import the tensor: %v", err)
 	}
 }
 
@@ -137,7 +103,7 @@ func godlpackCapsuleRefuseImport(managed unsafe.Pointer, versioned C.bool) {
 // a -1 result: no Go panic crosses into C.
 func recoverInto(rc *C.int) {
 	if p := recover(); p != nil {
-		Raise(RuntimeError, "capsule: internal error: %v", fmt.Sprint(p))
+		cpython.Raise(cpython.RuntimeError, "capsule: internal error: %v", fmt.Sprint(p))
 		if rc != nil {
 			*rc = -1
 		}

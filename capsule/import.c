@@ -181,3 +181,21 @@ void gdl_source_fill(gdl_source *s, gdl_owner *owner, const gdl_inspected *v, ui
 	s->need = gdl_min_version(v->dtype, v->device);
 	s->nbytes = v->nbytes;
 }
+
+int gdl_go_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
+	gdl_go_calls_python();
+	int rc = gdl_take(x, req, out);
+	if (rc == 0 && gdl_forked_child())
+		gdl_taken_release(out);
+	gdl_go_called_python();
+	return rc;
+}
+
+int gdl_go_import_managed(PyObject *x, const gdl_request *req, void **managed, bool *versioned) {
+	gdl_go_calls_python();
+	int rc = gdl_import_managed(x, req, managed, versioned);
+	if (rc == 0 && gdl_forked_child())
+		gdl_delete_keeping_error(*managed, *versioned);
+	gdl_go_called_python();
+	return rc;
+}

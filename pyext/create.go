@@ -9,7 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/arange"
-	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/producer"
 	"github.com/godlpack/godlpack/scalar"
@@ -44,7 +44,7 @@ func goCreate(a *C.gdl_create_args) (rc C.int) {
 	var strides [dlpack.MaxNDim]int64
 	ext, _, err := dlpack.ContiguousLayout(shape, strides[:0], dt, true)
 	if err != nil {
-		return fail(capsule.Errorf(capsule.ValueError, "cannot make a %v tensor of shape %v: %v", dt, shape, err))
+		return fail(cpython.Errorf(cpython.ValueError, "cannot make a %v tensor of shape %v: %v", dt, shape, err))
 	}
 	var fill []byte
 	switch a.kind {
@@ -64,7 +64,7 @@ func goCreate(a *C.gdl_create_args) (rc C.int) {
 	}
 	defer b.Release()
 	buf := b.Bytes()
-	capsule.WithoutGIL(nbytes, func() {
+	cpython.WithoutGIL(nbytes, func() {
 		switch a.kind {
 		case C.GDL_ZEROS:
 			clear(buf)
@@ -89,14 +89,14 @@ func valueError(err error) error {
 	msg := "fill value: " + err.Error()
 	switch {
 	case errors.Is(err, scalar.ErrRange):
-		return capsule.Errorf(capsule.OverflowError, "%s", msg)
+		return cpython.Errorf(cpython.OverflowError, "%s", msg)
 	case errors.Is(err, scalar.ErrNotFinite):
-		return capsule.Errorf(capsule.ValueError, "%s", msg)
+		return cpython.Errorf(cpython.ValueError, "%s", msg)
 	}
-	return capsule.Errorf(capsule.TypeError, "%s", msg)
+	return cpython.Errorf(cpython.TypeError, "%s", msg)
 }
 
-// scalarOf reads a gdl_scalar, which is a scalar.Scalar field for field (capsule/number.go).
+// scalarOf reads a gdl_scalar, which is a scalar.Scalar field for field (cpython/number.go).
 func scalarOf(s *C.gdl_scalar) scalar.Scalar { return *(*scalar.Scalar)(unsafe.Pointer(s)) }
 
 var zeroDivision = C.CString("arange() step must not be zero")
@@ -112,9 +112,9 @@ func arangeError(err error) C.int {
 		C.PyErr_SetString(C.PyExc_ZeroDivisionError, zeroDivision)
 		return -1
 	case errors.Is(err, arange.ErrLength), errors.Is(err, scalar.ErrNotFinite):
-		return fail(capsule.Errorf(capsule.ValueError, "%v", err))
+		return fail(cpython.Errorf(cpython.ValueError, "%v", err))
 	case errors.Is(err, scalar.ErrRange):
-		return fail(capsule.Errorf(capsule.OverflowError, "%v", err))
+		return fail(cpython.Errorf(cpython.OverflowError, "%v", err))
 	}
-	return fail(capsule.Errorf(capsule.TypeError, "%v", err))
+	return fail(cpython.Errorf(cpython.TypeError, "%v", err))
 }

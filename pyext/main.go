@@ -2,7 +2,7 @@
 // go build -buildmode=c-shared. It holds godlpack's own Python surface:
 // from_dlpack, the creation functions and godlpack.ops, and it names package
 // [capsule]'s Tensor, DType and Device types godlpack's
-// ([capsule.AddTensorTypes]).
+// ([pytensor.AddTensorTypes]).
 // The protocol and the tensor object are package capsule's, shared with every
 // Go extension built on it; C (the .c files beside this one) does the CPython
 // object work, and each Python call crosses into Go at most once, through
@@ -10,7 +10,7 @@
 package main
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -I${SRCDIR}/../capsule -O2 -Wall -Wextra -Wno-unused-parameter
+#cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -I${SRCDIR}/../cpython -I${SRCDIR}/../capsule -I${SRCDIR}/../pytensor -O2 -Wall -Wextra -Wno-unused-parameter
 #include "ext.h"
 #include <stdlib.h>
 */
@@ -19,8 +19,9 @@ import "C"
 import (
 	"unsafe"
 
-	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/pymodule"
+	"github.com/godlpack/godlpack/pytensor"
 )
 
 var (
@@ -41,11 +42,11 @@ var core *C.PyObject
 func PyInit__core() (m *C.PyObject) {
 	defer func() {
 		if r := recover(); r != nil {
-			capsule.Raise(capsule.RuntimeError, "godlpack: internal error during import: %v", r)
+			cpython.Raise(cpython.RuntimeError, "godlpack: internal error during import: %v", r)
 			m = nil
 		}
 	}()
-	if capsule.ClaimProcess("godlpack._core") != nil {
+	if cpython.ClaimProcess("godlpack._core") != nil {
 		return nil
 	}
 	// An import after the module left sys.modules calls PyInit again (pymodule.Module.Init says why): the module
@@ -60,7 +61,7 @@ func PyInit__core() (m *C.PyObject) {
 	}
 	// The tensor types are named godlpack.Tensor, godlpack.DType and godlpack.Device before godlpack.ops is
 	// made, whose module would otherwise name them.
-	if capsule.AddTensorTypes(capsule.Object(m), "godlpack") != nil {
+	if pytensor.AddTensorTypes(cpython.Object(m), "godlpack") != nil {
 		C.Py_DecRef(m)
 		return nil
 	}
@@ -68,27 +69,27 @@ func PyInit__core() (m *C.PyObject) {
 	C.gdl_tensor_set_plain_printer(plainModule, plainFunction)
 	ops, err := pymodule.New("godlpack.ops", "Kernels written in Go (re-exported by godlpack.ops).", opsFunctions...)
 	if err != nil || C.PyModule_AddObjectRef(m, opsAttr, (*C.PyObject)(ops)) != 0 {
-		capsule.DecRef(ops)
+		cpython.DecRef(ops)
 		C.Py_DecRef(m)
 		return nil
 	}
-	capsule.DecRef(ops)
+	cpython.DecRef(ops)
 	C.Py_IncRef(m)
 	core = m
 	return m
 }
 
-// fail raises err as the Python exception [capsule.ExceptionOf] names and returns -1,
+// fail raises err as the Python exception [cpython.ExceptionOf] names and returns -1,
 // for the functions C calls.
 func fail(err error) C.int {
-	capsule.RaiseError(err)
+	cpython.RaiseError(err)
 	return -1
 }
 
 // recovered turns a panic into a RuntimeError: no Go panic crosses into C.
 func recovered(rc *C.int) {
 	if r := recover(); r != nil {
-		*rc = fail(capsule.Errorf(capsule.RuntimeError, "godlpack: internal error: %v", r))
+		*rc = fail(cpython.Errorf(cpython.RuntimeError, "godlpack: internal error: %v", r))
 	}
 }
 

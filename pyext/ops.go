@@ -7,8 +7,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/internal/spare"
 	"github.com/godlpack/godlpack/ops"
 	"github.com/godlpack/godlpack/pymodule"
@@ -54,7 +54,7 @@ var lent spare.Slots[consumer.Tensor]
 // onCPU refuses data that package [ops], which runs on the CPU, cannot read.
 func onCPU(x *pymodule.Tensor) error {
 	if !x.CPUAccessible() {
-		return capsule.Errorf(capsule.BufferError, "godlpack.ops runs on the CPU, and the data is on %v", x.Device)
+		return cpython.Errorf(cpython.BufferError, "godlpack.ops runs on the CPU, and the data is on %v", x.Device)
 	}
 	return nil
 }
@@ -84,7 +84,7 @@ func opsSum(x pymodule.Tensor) (s scalar.Scalar, err error) {
 	if err := onCPU(&x); err != nil {
 		return scalar.Scalar{}, err
 	}
-	capsule.WithoutGIL(ops.WorkView(&x.View), func() { s, err = ops.SumView(&x.View) })
+	cpython.WithoutGIL(ops.WorkView(&x.View), func() { s, err = ops.SumView(&x.View) })
 	return s, opError(err)
 }
 
@@ -94,15 +94,15 @@ func opsSum(x pymodule.Tensor) (s scalar.Scalar, err error) {
 func opsScale(x pymodule.Tensor, factor scalar.Scalar) error {
 	switch factor.Kind {
 	case scalar.Complex:
-		return capsule.Errorf(capsule.TypeError, "the factor must be an int or a float, got a complex")
+		return cpython.Errorf(cpython.TypeError, "the factor must be an int or a float, got a complex")
 	case scalar.BigInt:
-		return capsule.Errorf(capsule.OverflowError, "the factor does not fit in int64 or uint64")
+		return cpython.Errorf(cpython.OverflowError, "the factor does not fit in int64 or uint64")
 	}
 	if err := onCPU(&x); err != nil {
 		return err
 	}
 	var err error
-	capsule.WithoutGIL(ops.WorkView(&x.View), func() { err = ops.ScaleView(&x.View, factor) })
+	cpython.WithoutGIL(ops.WorkView(&x.View), func() { err = ops.ScaleView(&x.View, factor) })
 	return opError(err)
 }
 
@@ -117,7 +117,7 @@ func opsCopy(dst, src pymodule.Tensor) error {
 		return err
 	}
 	defer done(s)
-	capsule.WithoutGIL(max(ops.Work(d), ops.Work(s)), func() { err = ops.Copy(d, s) })
+	cpython.WithoutGIL(max(ops.Work(d), ops.Work(s)), func() { err = ops.Copy(d, s) })
 	return opError(err)
 }
 
@@ -127,11 +127,11 @@ func opError(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, scalar.ErrRange):
-		return capsule.Errorf(capsule.OverflowError, "%v", err)
+		return cpython.Errorf(cpython.OverflowError, "%v", err)
 	case errors.Is(err, ops.ErrOverlap):
-		return capsule.Errorf(capsule.ValueError, "cannot write an output whose elements share memory: %v", err)
+		return cpython.Errorf(cpython.ValueError, "cannot write an output whose elements share memory: %v", err)
 	case errors.Is(err, consumer.ErrReadOnly):
-		return capsule.Errorf(capsule.BufferError, "writes in place, and the tensor may not be written: %v", err)
+		return cpython.Errorf(cpython.BufferError, "writes in place, and the tensor may not be written: %v", err)
 	}
 	return fmt.Errorf("%w", err)
 }

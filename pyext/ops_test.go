@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/ops"
 	"github.com/godlpack/godlpack/scalar"
 )
@@ -15,16 +15,16 @@ import (
 func TestOpError(t *testing.T) {
 	tests := []struct {
 		err  error
-		want capsule.Exception
+		want cpython.Exception
 	}{
-		{fmt.Errorf("scale: %w", scalar.ErrRange), capsule.OverflowError},
-		{fmt.Errorf("copy: %w", ops.ErrOverlap), capsule.ValueError},
-		{consumer.ErrReadOnly, capsule.BufferError},
-		{consumer.ErrDType, capsule.TypeError},
-		{errors.New("anything else"), capsule.BufferError},
+		{fmt.Errorf("scale: %w", scalar.ErrRange), cpython.OverflowError},
+		{fmt.Errorf("copy: %w", ops.ErrOverlap), cpython.ValueError},
+		{consumer.ErrReadOnly, cpython.BufferError},
+		{consumer.ErrDType, cpython.TypeError},
+		{errors.New("anything else"), cpython.BufferError},
 	}
 	for _, tt := range tests {
-		if got := capsule.ExceptionOf(opError(tt.err)); got != tt.want {
+		if got := cpython.ExceptionOf(opError(tt.err)); got != tt.want {
 			t.Errorf("opError(%v) raises %d, want %d", tt.err, got, tt.want)
 		}
 	}

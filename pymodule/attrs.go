@@ -22,7 +22,7 @@ import (
 	"strconv"
 	"unsafe"
 
-	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/cpython"
 )
 
 // An Item is what a module holds: a [Function], a [Class], a [Constant], an
@@ -81,7 +81,7 @@ func (c Constant) object() (*C.PyObject, error) {
 		return nil, fmt.Errorf("constant %s: a Go %v cannot go to Python", c.name, v.Type())
 	}
 	if o == nil {
-		return nil, capsule.PythonError("making constant " + c.name)
+		return nil, cpython.PythonError("making constant " + c.name)
 	}
 	return o, nil
 }
@@ -178,7 +178,7 @@ func (e *enumDef) make(module string) error {
 		C.free(unsafe.Pointer(attr))
 		if rc != 0 {
 			C.Py_DecRef(o)
-			return capsule.PythonError("setting the docstring of " + e.name)
+			return cpython.PythonError("setting the docstring of " + e.name)
 		}
 	}
 	e.object = o
@@ -203,17 +203,17 @@ func (e *enumDef) stub() string {
 // of a type with a method PythonException() *ExceptionClass that returns it
 // ([errors.As]; [ExceptionClass.Errorf] makes one), or the class itself
 // ([errors.Is]: return fmt.Errorf("…: %w", class)), raises it, with the
-// error's message. It wins over a [capsule.Errorf] kind in the same chain.
+// error's message. It wins over a [cpython.Errorf] kind in the same chain.
 type ExceptionClass struct {
 	name, doc string
-	base      capsule.Exception
+	base      cpython.Exception
 	object    *C.PyObject // the class, once made
 	module    string
 }
 
 // NewException returns the exception class name of its module, derived
-// from base (one of the kinds of [capsule.Exception]; 0 for Exception).
-func NewException(name string, base capsule.Exception, doc string) *ExceptionClass {
+// from base (one of the kinds of [cpython.Exception]; 0 for Exception).
+func NewException(name string, base cpython.Exception, doc string) *ExceptionClass {
 	return &ExceptionClass{name: name, base: base, doc: doc}
 }
 
@@ -255,17 +255,17 @@ func exceptionClassOf(err error) *ExceptionClass {
 // baseName is the Python name of the class's base.
 func (e *ExceptionClass) baseName() string {
 	switch e.base {
-	case capsule.TypeError:
+	case cpython.TypeError:
 		return "TypeError"
-	case capsule.ValueError:
+	case cpython.ValueError:
 		return "ValueError"
-	case capsule.BufferError:
+	case cpython.BufferError:
 		return "BufferError"
-	case capsule.MemoryError:
+	case cpython.MemoryError:
 		return "MemoryError"
-	case capsule.OverflowError:
+	case cpython.OverflowError:
 		return "OverflowError"
-	case capsule.RuntimeError:
+	case cpython.RuntimeError:
 		return "RuntimeError"
 	}
 	return "Exception"
@@ -284,7 +284,7 @@ func (e *ExceptionClass) make(module string) error {
 	defer C.free(unsafe.Pointer(doc))
 	o := C.PyErr_NewExceptionWithDoc(qualified, doc, C.exception_base(C.int(e.base)), nil)
 	if o == nil {
-		return capsule.PythonError("making exception " + e.name)
+		return cpython.PythonError("making exception " + e.name)
 	}
 	e.object, e.module = o, module
 	return nil
@@ -306,12 +306,12 @@ func evalPython(expr string) (*C.PyObject, error) {
 	defer C.free(unsafe.Pointer(code))
 	globals := C.PyDict_New()
 	if globals == nil {
-		return nil, capsule.PythonError("evaluating " + expr)
+		return nil, cpython.PythonError("evaluating " + expr)
 	}
 	defer C.Py_DecRef(globals)
 	o := C.PyRun_String(code, C.Py_eval_input, globals, globals)
 	if o == nil {
-		return nil, capsule.PythonError("evaluating " + expr)
+		return nil, cpython.PythonError("evaluating " + expr)
 	}
 	return o, nil
 }

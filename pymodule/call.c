@@ -41,11 +41,11 @@ static void release_tensors(gdl_call *c, int nt) {
 
 /*
  * raise_call_error raises the error Go wrote in c. A Go function that
- * called CPython and found an exception set (capsule.PythonError) leaves
+ * called CPython and found an exception set (cpython.PythonError) leaves
  * that exception pending, with its type, message and traceback; only when
  * none is (a function that said so wrongly) does its message become a
  * RuntimeError. One that found itself in a forked child
- * (capsule.ErrForked) raises the fork guard's RuntimeError.
+ * (cpython.ErrForked) raises the fork guard's RuntimeError.
  */
 static void raise_call_error(const gdl_bound *b, gdl_call *c) {
 	if (c->error == GDL_BIND_FORKED) {

@@ -11,8 +11,8 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/internal/preempt"
 	"github.com/godlpack/godlpack/producer"
 )
@@ -21,7 +21,7 @@ import (
 // c: in the call's own room, or in C memory for a long one. Where the C
 // allocator has none, the message is cut to the room, at a character
 // boundary, with a mark that says so.
-func fail(c *call, exc capsule.Exception, msg string) {
+func fail(c *call, exc cpython.Exception, msg string) {
 	c.error = C.int(exc)
 	if room := C.gdl_message_room(c, C.size_t(len(msg))); room != nil {
 		copy(unsafe.Slice((*byte)(unsafe.Pointer(room)), len(msg)), msg)
@@ -37,7 +37,8 @@ func fail(c *call, exc capsule.Exception, msg string) {
 }
 
 // goPackages are the prefixes Go packages put on their errors: a Python user never sees them.
-var goPackages = strings.NewReplacer("consumer: ", "", "producer: ", "", "dlpack: ", "", "capsule: ", "", "ops: ", "",
+var goPackages = strings.NewReplacer("consumer: ", "", "producer: ", "", "dlpack: ", "", "capsule: ", "", "cpython: ", "",
+	"pytensor: ", "", "ops: ", "",
 	"pymodule: ", "")
 
 // godlpackBindCall runs the Go function of a call: its tensor arguments that
@@ -52,7 +53,7 @@ func godlpackBindCall(c *call) {
 		if p := recover(); p == forkedInCallback {
 			c.error = forkedKind // a forked child: nothing more may run
 		} else if p != nil {
-			fail(c, capsule.RuntimeError, fmt.Sprintf("%s(): internal error: %v", b.qualname(), p))
+			fail(c, cpython.RuntimeError, fmt.Sprintf("%s(): internal error: %v", b.qualname(), p))
 		}
 	}()
 	if b.callbacks {
@@ -79,17 +80,17 @@ func godlpackBindCall(c *call) {
 // The errors of a call that are no Python exception of the protocol's (pymodule.h).
 const (
 	pythonErrorKind = C.GDL_BIND_PYTHON_ERROR // the Python exception Go found set
-	forkedKind      = C.GDL_BIND_FORKED       // capsule.ErrForked
+	forkedKind      = C.GDL_BIND_FORKED       // cpython.ErrForked
 	classErrorKind  = C.GDL_BIND_CLASS_ERROR  // an ExceptionClass of a module's (gdl_call.raise)
 )
 
 // failCall writes into c the error err of b's Go function: its message
 // after the function's name (once, should the message name it already),
 // and the exception to raise, or GDL_BIND_PYTHON_ERROR for an error that
-// wraps capsule.ErrPython, whose Python exception is set already and is
-// the one the caller must see. capsule.ErrForked is written as it is.
+// wraps cpython.ErrPython, whose Python exception is set already and is
+// the one the caller must see. cpython.ErrForked is written as it is.
 func (b *binding) failCall(c *call, err error) {
-	if err == capsule.ErrForked { // nothing more may run: no message to make
+	if err == cpython.ErrForked { // nothing more may run: no message to make
 		c.error = forkedKind
 		return
 	}
@@ -98,7 +99,7 @@ func (b *binding) failCall(c *call, err error) {
 		msg = prefix + msg
 	}
 	exc := exceptionOf(err)
-	if errors.Is(err, capsule.ErrPython) {
+	if errors.Is(err, cpython.ErrPython) {
 		exc = pythonErrorKind
 	} else if class := exceptionClassOf(err); class != nil {
 		exc = classErrorKind
@@ -157,19 +158,19 @@ func (b *binding) admit(c *call, copies *[C.GDL_BIND_MAX_TENSORS]*producer.Buffe
 	return true
 }
 
-// exceptionOf is capsule.ExceptionOf, but an error that names no Python
+// exceptionOf is cpython.ExceptionOf, but an error that names no Python
 // exception and none of the tensor faults (read-only, device, released)
 // is a RuntimeError, as nanobind makes of a C++ exception.
-func exceptionOf(err error) capsule.Exception {
+func exceptionOf(err error) cpython.Exception {
 	var ce *consumer.Error
-	exc := capsule.ExceptionOf(err)
-	if exc != capsule.BufferError || errors.As(err, &ce) || errors.Is(err, consumer.ErrReadOnly) ||
+	exc := cpython.ExceptionOf(err)
+	if exc != cpython.BufferError || errors.As(err, &ce) || errors.Is(err, consumer.ErrReadOnly) ||
 		errors.Is(err, consumer.ErrDevice) || errors.Is(err, consumer.ErrReleased) {
 		return exc
 	}
-	var e *capsule.Error
+	var e *cpython.Error
 	if errors.As(err, &e) {
 		return exc
 	}
-	return capsule.RuntimeError
+	return cpython.RuntimeError
 }

@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/internal/pysig"
 	"github.com/godlpack/godlpack/producer"
@@ -38,7 +38,7 @@ var ErrCallbackThread = errors.New("pymodule: a callback of a call that holds th
 // errCallbackRaised is the error a callback returns when its Python code
 // raised: the bound call raises that exception when it returns, whatever its
 // Go function returns.
-var errCallbackRaised = capsule.PythonError("calling a Python callback")
+var errCallbackRaised = cpython.PythonError("calling a Python callback")
 
 // forkedInCallback is what a callback panics with should Go call one in a
 // forked child: the bound call's recovery makes it the fork guard's
@@ -79,7 +79,7 @@ func planCallback(t reflect.Type, sc *scope) (*callbackPlan, error) {
 			return nil, fmt.Errorf("a callback of type %v: parameter %d: %v", t, i, err)
 		}
 		if o.kind == kindObject {
-			return nil, fmt.Errorf("a callback of type %v: a capsule.Object parameter is not supported", t)
+			return nil, fmt.Errorf("a callback of type %v: a cpython.Object parameter is not supported", t)
 		}
 		cb.args.results = append(cb.args.results, o.kind)
 		cb.args.outs = append(cb.args.outs, o)
@@ -132,7 +132,7 @@ func (cb *callbackPlan) cStructs(owner *binding, param string) bool {
 type callbackState struct {
 	plan     *callbackPlan
 	owner    *call
-	callable capsule.Object
+	callable cpython.Object
 	expired  atomic.Int32 // C reads it too, with the GIL held (gdl_callback_call.expired)
 	thread   C.pthread_t  // the call's thread
 	holdsGIL bool         // the call holds the GIL while Go runs
@@ -148,7 +148,7 @@ var (
 
 // callbackValue makes the Go function value a callback parameter of call c
 // gets for the Python callable o.
-func (cb *callbackPlan) callbackValue(c *call, o capsule.Object) reflect.Value {
+func (cb *callbackPlan) callbackValue(c *call, o cpython.Object) reflect.Value {
 	st := &callbackState{plan: cb, owner: c, callable: o, thread: C.pthread_self(), holdsGIL: !bool(c.fn.release_gil)}
 	activeMu.Lock()
 	active[c] = append(active[c], st)
@@ -185,7 +185,7 @@ func (st *callbackState) invoke(args []reflect.Value) []reflect.Value {
 	if st.expired.Load() != 0 {
 		return fail(ErrCallbackExpired)
 	}
-	if capsule.Forked() {
+	if cpython.Forked() {
 		panic(forkedInCallback)
 	}
 	if st.holdsGIL && C.pthread_equal(C.pthread_self(), st.thread) == 0 {
@@ -277,7 +277,7 @@ func (cb *callbackPlan) encode(c *call, j int, a reflect.Value) error {
 		if err != nil {
 			return err
 		}
-		*(*capsule.Object)(dst) = obj
+		*(*cpython.Object)(dst) = obj
 	default:
 		tmp := reflect.New(a.Type()).Elem()
 		tmp.Set(a)

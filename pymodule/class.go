@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/cpython"
 )
 
 // A Class is a Go type bound as a Python class of its module, made by
@@ -309,7 +309,7 @@ func (t *classTable) hold(p unsafe.Pointer) (int32, error) {
 		s, t.free = t.free[n-1], t.free[:n-1]
 	} else {
 		if t.next == classChunk*classChunks {
-			return 0, capsule.Errorf(capsule.MemoryError, "class %s: %d instances are alive, the most there may be",
+			return 0, cpython.Errorf(cpython.MemoryError, "class %s: %d instances are alive, the most there may be",
 				t.def.name, t.next)
 		}
 		s = t.next
@@ -369,7 +369,7 @@ func tableOf(id int32) *classTable { return (*tables.Load())[id] }
 // instanceOf returns the Python object of p, a value of the class: the
 // instance that holds it already, or a new one. With release set, the call
 // has released the GIL, which this takes back meanwhile.
-func (t *classTable) instanceOf(p unsafe.Pointer, release bool) (capsule.Object, error) {
+func (t *classTable) instanceOf(p unsafe.Pointer, release bool) (cpython.Object, error) {
 	if release {
 		g := C.PyGILState_Ensure()
 		defer C.PyGILState_Release(g)
@@ -381,9 +381,9 @@ func (t *classTable) instanceOf(p unsafe.Pointer, release bool) (capsule.Object,
 	o := C.gdl_instance_take(C.int32_t(t.id), C.int32_t(s))
 	if o == nil {
 		C.gdl_slot_drop(C.int32_t(t.id), C.int32_t(s))
-		return nil, capsule.PythonError("making an instance of " + t.def.name)
+		return nil, cpython.PythonError("making an instance of " + t.def.name)
 	}
-	return capsule.Object(o), nil
+	return cpython.Object(o), nil
 }
 
 // slotOf returns the slot of p, a value of the class, holding it in a new
@@ -498,7 +498,7 @@ func (d *classDef) make(m *C.PyObject, module string, sc *scope) error {
 	C.free(unsafe.Pointer(cq))
 	C.free(unsafe.Pointer(cdoc))
 	if rc != 0 {
-		return capsule.PythonError("making class " + qualified)
+		return cpython.PythonError("making class " + qualified)
 	}
 	rec := C.gdl_class_of(C.int32_t(t.id))
 	one := func(fn *Fn, role funcRole, name, params string) (*C.gdl_bound, error) {
@@ -572,7 +572,7 @@ func (d *classDef) make(m *C.PyObject, module string, sc *scope) error {
 		s := C.PyStaticMethod_New(rec.restore)
 		C.Py_DecRef(rec.restore)
 		if s == nil {
-			return capsule.PythonError("making " + d.name + "._restore")
+			return cpython.PythonError("making " + d.name + "._restore")
 		}
 		if err := d.set("_restore", s); err != nil {
 			return err
@@ -588,12 +588,12 @@ func (d *classDef) function(cb *C.gdl_bound, module string, role funcRole) (*C.P
 	name := C.PyUnicode_FromString(cmodule)
 	C.free(unsafe.Pointer(cmodule))
 	if name == nil {
-		return nil, capsule.PythonError("naming a method")
+		return nil, cpython.PythonError("naming a method")
 	}
 	defer C.Py_DecRef(name)
 	f := C.gdl_function_new(cb, name, nil)
 	if f == nil {
-		return nil, capsule.PythonError("making method " + C.GoString(cb.qualname))
+		return nil, cpython.PythonError("making method " + C.GoString(cb.qualname))
 	}
 	if role != roleStatic {
 		return f, nil
@@ -601,7 +601,7 @@ func (d *classDef) function(cb *C.gdl_bound, module string, role funcRole) (*C.P
 	s := C.PyStaticMethod_New(f)
 	C.Py_DecRef(f)
 	if s == nil {
-		return nil, capsule.PythonError("making static method " + C.GoString(cb.qualname))
+		return nil, cpython.PythonError("making static method " + C.GoString(cb.qualname))
 	}
 	return s, nil
 }
@@ -613,7 +613,7 @@ func (d *classDef) set(name string, o *C.PyObject) error {
 	C.free(unsafe.Pointer(cname))
 	C.Py_DecRef(o)
 	if rc != 0 {
-		return capsule.PythonError("adding " + name + " to class " + d.name)
+		return cpython.PythonError("adding " + name + " to class " + d.name)
 	}
 	return nil
 }
@@ -623,7 +623,7 @@ func (d *classDef) set(name string, o *C.PyObject) error {
 func (d *classDef) reserve() error {
 	id := C.gdl_class_reserve()
 	if id < 0 {
-		return capsule.PythonError("reserving class " + d.name)
+		return cpython.PythonError("reserving class " + d.name)
 	}
 	t := &classTable{def: d, id: int32(id)}
 	tablesMu.Lock()

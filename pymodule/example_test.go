@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/pymodule"
 )
 
@@ -165,7 +165,7 @@ func ExampleNewEnum() {
 
 // ErrShape is the module's exception class, a ValueError: a Go error that
 // ExceptionClass.Errorf makes, or that wraps it, raises it.
-var ErrShape = pymodule.NewException("ShapeError", capsule.ValueError, "A tensor of the wrong shape.")
+var ErrShape = pymodule.NewException("ShapeError", cpython.ValueError, "A tensor of the wrong shape.")
 
 // An exception class of the module, which the Go errors of its functions
 // select.

@@ -131,7 +131,7 @@ void gdl_instance_dealloc(gdl_instance *o) {
 /*
  * Every call holds its instances from their conversion until it returns:
  * Python code may run inside any call (a later argument's __index__ or
- * __dlpack__, a callback, a destructor Go's capsule.DecRef runs) and let
+ * __dlpack__, a callback, a destructor Go's cpython.DecRef runs) and let
  * another thread run meanwhile, or the call may release the GIL. Another
  * thread's call that takes one of them is refused: two Go calls would run on
  * one value at once. A call on the holder's own thread is made by Python

@@ -10,7 +10,8 @@ import (
 	"reflect"
 	"unsafe"
 
-	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/cpython"
+	"github.com/godlpack/godlpack/pytensor"
 )
 
 // A Module is an extension module's description: its name, docstring and
@@ -29,7 +30,7 @@ type Module struct {
 	Name, Doc string
 	Items     []Item // what the module holds, as [New] takes them
 
-	made capsule.Object // the module Init made first, which later calls return
+	made cpython.Object // the module Init made first, which later calls return
 }
 
 // Init returns the module object ([New]), or nil with the Python exception
@@ -38,17 +39,17 @@ type Module struct {
 // definition does not let CPython copy it, so that a subinterpreter's import
 // runs PyInit, which refuses it there), and Init then returns the same
 // module.
-func (m *Module) Init() capsule.Object {
+func (m *Module) Init() cpython.Object {
 	if m.made != nil {
-		if capsule.ClaimProcess(m.Name) != nil { // a subinterpreter, after the main interpreter's import
+		if cpython.ClaimProcess(m.Name) != nil { // a subinterpreter, after the main interpreter's import
 			return nil
 		}
-		capsule.IncRef(m.made)
+		cpython.IncRef(m.made)
 		return m.made
 	}
 	o, _ := New(m.Name, m.Doc, m.Items...)
 	if o != nil {
-		capsule.IncRef(o)
+		cpython.IncRef(o)
 		m.made = o
 	}
 	return o
@@ -103,17 +104,17 @@ func scopeOf(module string, items []Item) (*scope, error) {
 // classes, constants, enums and exception classes: [Item]), for the
 // extension's PyInit_<name> to return; when its functions hand tensors to
 // Python as the module's Tensor, it holds the types Tensor, DType and Device
-// too ([capsule.AddTensorTypes]). The error wraps [capsule.ErrPython]: an
+// too ([pytensor.AddTensorTypes]). The error wraps [cpython.ErrPython]: an
 // ImportError when an item's description is wrong (its message says what),
-// the ImportError of [capsule.ClaimProcess], or what CPython raised.
-func New(name, doc string, items ...Item) (mod capsule.Object, err error) {
+// the ImportError of [cpython.ClaimProcess], or what CPython raised.
+func New(name, doc string, items ...Item) (mod cpython.Object, err error) {
 	defer func() {
 		if p := recover(); p != nil { // no Go panic crosses into C: an import that panics is a RuntimeError
-			capsule.Raise(capsule.RuntimeError, "%s: internal error while importing: %v", name, p)
-			mod, err = nil, capsule.PythonError("building module "+name)
+			cpython.Raise(cpython.RuntimeError, "%s: internal error while importing: %v", name, p)
+			mod, err = nil, cpython.PythonError("building module "+name)
 		}
 	}()
-	if err := capsule.ClaimProcess(name); err != nil {
+	if err := cpython.ClaimProcess(name); err != nil {
 		return nil, err
 	}
 	cname, cdoc := C.CString(name), C.CString(doc)
@@ -121,13 +122,13 @@ func New(name, doc string, items ...Item) (mod capsule.Object, err error) {
 	C.free(unsafe.Pointer(cname))
 	C.free(unsafe.Pointer(cdoc))
 	if m == nil {
-		return nil, capsule.PythonError("creating module " + name)
+		return nil, cpython.PythonError("creating module " + name)
 	}
 	if err := build(m, name, items); err != nil {
-		capsule.DecRef(capsule.Object(m))
+		cpython.DecRef(cpython.Object(m))
 		return nil, err
 	}
-	return capsule.Object(m), nil
+	return cpython.Object(m), nil
 }
 
 // build fills module m: its tensor types, then what the functions may name
@@ -139,11 +140,11 @@ func build(m *C.PyObject, module string, items []Item) error {
 		return importError(module, err)
 	}
 	// The module holds Tensor, DType and Device when its functions hand Tensors to Python (its stub shows them then).
-	tensorTypes := capsule.ReadyTensorTypes
+	tensorTypes := pytensor.ReadyTensorTypes
 	if needsTensorTypes(items, sc) {
-		tensorTypes = capsule.AddTensorTypes
+		tensorTypes = pytensor.AddTensorTypes
 	}
-	if err := tensorTypes(capsule.Object(m), module); err != nil {
+	if err := tensorTypes(cpython.Object(m), module); err != nil {
 		return err
 	}
 	add := func(name string, o *C.PyObject) error {
@@ -152,7 +153,7 @@ func build(m *C.PyObject, module string, items []Item) error {
 		C.free(unsafe.Pointer(cname))
 		C.Py_DecRef(o)
 		if rc != 0 {
-			return capsule.PythonError("adding " + name)
+			return cpython.PythonError("adding " + name)
 		}
 		return nil
 	}
@@ -218,25 +219,25 @@ func addFunction(m *C.PyObject, module string, f Function, sc *scope) error {
 	}
 	if C.gdl_bound_add(m, cb) != 0 {
 		C.gdl_bound_free(cb)
-		return capsule.PythonError("adding function " + f.name)
+		return cpython.PythonError("adding function " + f.name)
 	}
 	return nil
 }
 
 // wrapImport makes an error of a description an ImportError naming the
-// module; an error wrapping capsule.ErrPython has its exception set already.
+// module; an error wrapping cpython.ErrPython has its exception set already.
 func wrapImport(module string, err error) error {
-	if errors.Is(err, capsule.ErrPython) {
+	if errors.Is(err, cpython.ErrPython) {
 		return err
 	}
 	return importError(module, err)
 }
 
 // importError raises the ImportError of a module whose description is
-// wrong, and returns an error wrapping capsule.ErrPython.
+// wrong, and returns an error wrapping cpython.ErrPython.
 func importError(module string, err error) error {
 	raiseImportError(fmt.Sprintf("%s: %v", module, err))
-	return capsule.PythonError("building module " + module)
+	return cpython.PythonError("building module " + module)
 }
 
 // raiseImportError sets ImportError with msg, kept whole whatever its bytes

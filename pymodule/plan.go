@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/internal/pysig"
 	"github.com/godlpack/godlpack/scalar"
 )
@@ -30,7 +30,7 @@ var (
 func (b *binding) register() (*C.gdl_bound, error) {
 	cb := b.cStruct()
 	if cb == nil {
-		return nil, capsule.PythonError("binding " + b.qualname())
+		return nil, cpython.PythonError("binding " + b.qualname())
 	}
 	bindingsMu.Lock()
 	var list []*binding
@@ -218,7 +218,7 @@ func identifier(s string) bool {
 
 var (
 	tensorType = reflect.TypeFor[Tensor]()
-	objectType = reflect.TypeFor[capsule.Object]()
+	objectType = reflect.TypeFor[cpython.Object]()
 	arrayType  = reflect.TypeFor[Array]()
 	numberType = reflect.TypeFor[scalar.Scalar]()
 	errorType  = reflect.TypeFor[error]()

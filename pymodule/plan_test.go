@@ -10,8 +10,8 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/cpython"
 
 	"github.com/godlpack/godlpack/scalar"
 )
@@ -104,7 +104,7 @@ func TestTextSignature(t *testing.T) {
 
 // TestTypeNames checks the words of TypeErrors and the stub's types, kinds.go's table.
 func TestTypeNames(t *testing.T) {
-	b, err := plan(Def("f", "a, b=None, c=None, x=None", F4(func(int8, Optional[float32], capsule.Object,
+	b, err := plan(Def("f", "a, b=None, c=None, x=None", F4(func(int8, Optional[float32], cpython.Object,
 		Optional[Tensor]) {
 	}), ""), nil)
 	if err != nil {
@@ -127,14 +127,14 @@ func TestTypeNames(t *testing.T) {
 func TestExceptionOf(t *testing.T) {
 	tests := []struct {
 		err  error
-		want capsule.Exception
+		want cpython.Exception
 	}{
-		{errors.New("plain"), capsule.RuntimeError}, // as nanobind makes of a C++ exception
-		{capsule.Errorf(capsule.ValueError, "v"), capsule.ValueError},
-		{fmt.Errorf("wrapped: %w", capsule.Errorf(capsule.OverflowError, "o")), capsule.OverflowError},
-		{consumer.ErrReadOnly, capsule.BufferError},
-		{fmt.Errorf("x: %w", consumer.ErrDevice), capsule.BufferError},
-		{consumer.ErrDType, capsule.TypeError},
+		{errors.New("plain"), cpython.RuntimeError}, // as nanobind makes of a C++ exception
+		{cpython.Errorf(cpython.ValueError, "v"), cpython.ValueError},
+		{fmt.Errorf("wrapped: %w", cpython.Errorf(cpython.OverflowError, "o")), cpython.OverflowError},
+		{consumer.ErrReadOnly, cpython.BufferError},
+		{fmt.Errorf("x: %w", consumer.ErrDevice), cpython.BufferError},
+		{consumer.ErrDType, cpython.TypeError},
 	}
 	for _, tt := range tests {
 		if got := exceptionOf(tt.err); got != tt.want {
@@ -151,14 +151,14 @@ func TestFailCall(t *testing.T) {
 		message string
 		error   int
 	}{
-		{capsule.Errorf(capsule.ValueError, "a bad value"), "f(): a bad value", int(capsule.ValueError)},
-		{errors.New("f(): names the function already"), "f(): names the function already", int(capsule.RuntimeError)},
-		{fmt.Errorf("consumer: wrapped: %w", errors.New("x")), "f(): wrapped: x", int(capsule.RuntimeError)},
-		{capsule.PythonError("reading"), "f(): a Python exception is set: reading failed", pythonErrorKind},
-		{capsule.ErrForked, "", forkedKind},
+		{cpython.Errorf(cpython.ValueError, "a bad value"), "f(): a bad value", int(cpython.ValueError)},
+		{errors.New("f(): names the function already"), "f(): names the function already", int(cpython.RuntimeError)},
+		{fmt.Errorf("consumer: wrapped: %w", errors.New("x")), "f(): wrapped: x", int(cpython.RuntimeError)},
+		{cpython.PythonError("reading"), "f(): a Python exception is set: reading failed", pythonErrorKind},
+		{cpython.ErrForked, "", forkedKind},
 		// Any bytes, whole: no UTF-8 needed, a NUL kept, and no cut however long (C memory past the call's room).
-		{errors.New("bad \xff\x00byte"), "f(): bad \xff\x00byte", int(capsule.RuntimeError)},
-		{errors.New(strings.Repeat("é", 600) + "end"), "f(): " + strings.Repeat("é", 600) + "end", int(capsule.RuntimeError)},
+		{errors.New("bad \xff\x00byte"), "f(): bad \xff\x00byte", int(cpython.RuntimeError)},
+		{errors.New(strings.Repeat("é", 600) + "end"), "f(): " + strings.Repeat("é", 600) + "end", int(cpython.RuntimeError)},
 	}
 	for _, tt := range tests {
 		var c call
@@ -330,27 +330,27 @@ func TestSlotPins(t *testing.T) {
 // making an empty array of a shape with a zero dimension, however large the
 // others.
 func TestNewArrayShape(t *testing.T) {
-	const succeeds capsule.Exception = -1
+	const succeeds cpython.Exception = -1
 	for _, tt := range []struct {
 		shape []int64
 		n     int               // the elements, when it succeeds
-		exc   capsule.Exception // the error's kind, when it fails
+		exc   cpython.Exception // the error's kind, when it fails
 	}{
 		{nil, 1, succeeds},
 		{[]int64{3, 4}, 12, succeeds},
 		{[]int64{0, 1 << 62}, 0, succeeds},
 		{[]int64{1 << 62, 0, 1 << 62}, 0, succeeds},
-		{[]int64{-1}, 0, capsule.ValueError},
-		{[]int64{0, -1}, 0, capsule.ValueError},
-		{[]int64{1 << 30, 1 << 30}, 0, capsule.MemoryError}, // 2**62 bytes: not refused, but no malloc serves it
-		{[]int64{1 << 31, 1 << 31}, 0, capsule.ValueError},  // 2**62 elements, 2**64 bytes
-		{[]int64{1 << 32, 1 << 32}, 0, capsule.ValueError},  // a product past 64 bits
-		{[]int64{1 << 62, 2}, 0, capsule.ValueError},
-		{[]int64{3, 1 << 61, 1 << 62}, 0, capsule.ValueError}, // past 64 bits, then multiplied again
+		{[]int64{-1}, 0, cpython.ValueError},
+		{[]int64{0, -1}, 0, cpython.ValueError},
+		{[]int64{1 << 30, 1 << 30}, 0, cpython.MemoryError}, // 2**62 bytes: not refused, but no malloc serves it
+		{[]int64{1 << 31, 1 << 31}, 0, cpython.ValueError},  // 2**62 elements, 2**64 bytes
+		{[]int64{1 << 32, 1 << 32}, 0, cpython.ValueError},  // a product past 64 bits
+		{[]int64{1 << 62, 2}, 0, cpython.ValueError},
+		{[]int64{3, 1 << 61, 1 << 62}, 0, cpython.ValueError}, // past 64 bits, then multiplied again
 	} {
 		a, s, err := NewArray[float32](tt.shape...)
 		if err != nil {
-			if got := capsule.ExceptionOf(err); got != tt.exc {
+			if got := cpython.ExceptionOf(err); got != tt.exc {
 				t.Errorf("NewArray(%v): %v (%v), want %v", tt.shape, err, got, tt.exc)
 			}
 			continue

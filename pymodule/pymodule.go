@@ -46,19 +46,19 @@
 //	                            a tensor over the slice, zero-copy (results)
 //	Array                       a tensor over its memory, zero-copy (results)
 //	Optional[T]                 T or None (parameters)
-//	capsule.Object              any object (borrowed as a parameter, a new reference as a result)
+//	cpython.Object              any object (borrowed as a parameter, a new reference as a result)
 //	*T of a Class               an instance of the class: one Python object per pointer
 //	E of an Enum                a member of the enum (or, as a parameter, an int one of its members has)
 //	a Go func type              any callable, which the Go function calls back (parameters)
 //
 // A tensor result is the module's Tensor by default: the module holds
-// Tensor, DType and Device ([capsule.AddTensorTypes]; rowstats.Tensor in a
+// Tensor, DType and Device ([pytensor.AddTensorTypes]; rowstats.Tensor in a
 // module rowstats), the same object as godlpack.Tensor, over the Go or C
 // memory without a copy and keeping it alive. [Function.Returning] makes it
 // a NumPy array, a PyTorch tensor or a godlpack.Tensor instead.
 //
 // A last result of type error becomes the Python exception of the
-// [ExceptionClass] it selects, or else of [capsule.ExceptionOf] (a
+// [ExceptionClass] it selects, or else of [cpython.ExceptionOf] (a
 // RuntimeError for an error that names none); several results come back as
 // a tuple.
 //
@@ -104,7 +104,7 @@
 // stay valid until it returns.
 //
 // Every Go extension carries its own Go runtime: [New] joins it to the
-// process's others through [capsule.ClaimProcess] (on Linux with glibc they
+// process's others through [cpython.ClaimProcess] (on Linux with glibc they
 // share the process; elsewhere the second one is an ImportError).
 //
 // The Go runtime preempts long-running Go code by sending SIGURG to its
@@ -118,7 +118,7 @@
 package pymodule
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -I${SRCDIR}/../capsule -O2 -Wall -Wextra -Wno-unused-parameter
+#cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -I${SRCDIR}/../consumer -I${SRCDIR}/../cpython -I${SRCDIR}/../capsule -I${SRCDIR}/../pytensor -O2 -Wall -Wextra -Wno-unused-parameter
 #include <stdlib.h>
 #include "pymodule.h"
 */
@@ -198,7 +198,7 @@ type ReturnKind int
 
 const (
 	// AsTensor returns tensor results as the module's Tensor objects
-	// ([capsule.AddTensorTypes]; rowstats.Tensor in a module rowstats, the
+	// ([pytensor.AddTensorTypes]; rowstats.Tensor in a module rowstats, the
 	// same object as godlpack.Tensor): shape, dtype, device, repr, the
 	// buffer protocol, tolist, pickling, the DLPack methods and the exchange
 	// table, over the result's memory without a copy.
@@ -224,7 +224,7 @@ const (
 // docstring is doc. Defaults are Python literals of the parameter's type:
 // numbers (inf, -inf and nan for floats), True and False, quoted strings,
 // bytes (b'…'), an [Enum]'s member by name (Mode.FAST), None for an
-// [Optional] or a [capsule.Object]. Def checks nothing; [New] reports what
+// [Optional] or a [cpython.Object]. Def checks nothing; [New] reports what
 // is wrong.
 func Def(name, params string, fn Fn, doc string) Function {
 	return Function{name: name, params: params, doc: doc, fn: fn}
@@ -232,7 +232,7 @@ func Def(name, params string, fn Fn, doc string) Function {
 
 // WithoutGIL returns f set to release the GIL while its Go code runs, as
 // nanobind's gil_scoped_release: other Python threads run meanwhile. The
-// function must not touch Python objects ([capsule.Object] arguments among
+// function must not touch Python objects ([cpython.Object] arguments among
 // them); it may call its callbacks, which take the GIL back for each call.
 // It holds the instances of classes it takes until it returns ([Class]).
 func (f Function) WithoutGIL() Function { f.releaseGIL = true; return f }

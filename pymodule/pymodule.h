@@ -19,7 +19,7 @@
 #define GDL_BIND_MAX_RESULTS 4                /* results of one function, its error aside */
 #define GDL_BIND_ERROR_LEN 512                /* room in a call for a Go error's message; a longer one is malloc'd */
 #define GDL_BIND_PYTHON_ERROR (-1)            /* gdl_call.error: the Python exception Go found set is the error */
-#define GDL_BIND_FORKED (-2)                  /* gdl_call.error: Go returned capsule.ErrForked */
+#define GDL_BIND_FORKED (-2)                  /* gdl_call.error: Go returned cpython.ErrForked */
 #define GDL_BIND_CLASS_ERROR (-3)             /* gdl_call.error: raise the exception class gdl_call.raise */
 
 /* An instance by its class's id and its Go value's slot. */

@@ -391,7 +391,7 @@ _DeviceLike = Union[tuple[int, int], str, _SupportsDLPackDevice, Any]
 
 `
 
-// tensorClasses is the stub of the types capsule.AddTensorTypes adds to
+// tensorClasses is the stub of the types pytensor.AddTensorTypes adds to
 // every module: Device, DType and Tensor, as python/godlpack/_core.pyi types
 // godlpack's own with too (go generate copies them there;
 // TestCoreStubTensorClasses fails while the copy is stale).

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/internal/pysig"
 	"github.com/godlpack/godlpack/producer"
@@ -111,14 +111,14 @@ func (t Tensor) Index(i int64) Tensor {
 // (BufferError). A parameter declared "tensor[T, C]" always gives one.
 func Slice[T dlpack.Element](t Tensor) ([]T, error) {
 	if want := dlpack.DataTypeOf[T](); t.DType != want {
-		return nil, capsule.Errorf(capsule.TypeError, "pymodule.Slice[%v] of a %v tensor", want, t.DType)
+		return nil, cpython.Errorf(cpython.TypeError, "pymodule.Slice[%v] of a %v tensor", want, t.DType)
 	}
 	if !t.CPUAccessible() {
-		return nil, capsule.Errorf(capsule.BufferError, "pymodule.Slice of a tensor on %v, which the CPU cannot read",
+		return nil, cpython.Errorf(cpython.BufferError, "pymodule.Slice of a tensor on %v, which the CPU cannot read",
 			t.Device)
 	}
 	if !t.Extent.CContiguous {
-		return nil, capsule.Errorf(capsule.ValueError, "pymodule.Slice of a tensor that is not C-contiguous (strides %v)",
+		return nil, cpython.Errorf(cpython.ValueError, "pymodule.Slice of a tensor that is not C-contiguous (strides %v)",
 			t.Strides)
 	}
 	if t.Extent.Elements == 0 {
@@ -274,21 +274,21 @@ func (s *tensorSpec) fill(cp *C.gdl_param) {
 // refuse words fault, what gdl_spec_fault (the parameter's check, in C)
 // found wrong with t: the exception and the end of the message, or 0 and ""
 // for a strided tensor to write whose elements do not overlap.
-func (s *tensorSpec) refuse(fault C.int, t Tensor) (capsule.Exception, string) {
+func (s *tensorSpec) refuse(fault C.int, t Tensor) (cpython.Exception, string) {
 	switch fault {
 	case C.GDL_SPEC_TYPE:
-		return capsule.TypeError, fmt.Sprintf("must be %s, got a %d-D %v one", s.want, len(t.Shape), t.DType)
+		return cpython.TypeError, fmt.Sprintf("must be %s, got a %d-D %v one", s.want, len(t.Shape), t.DType)
 	case C.GDL_SPEC_DEVICE:
-		return capsule.BufferError, "must be " + s.want + " in memory the CPU reads, got one on " + t.Device.String()
+		return cpython.BufferError, "must be " + s.want + " in memory the CPU reads, got one on " + t.Device.String()
 	case C.GDL_SPEC_SHAPE:
-		return capsule.ValueError, "must be " + s.want + ", got shape " + shapeString(t.Shape)
+		return cpython.ValueError, "must be " + s.want + ", got shape " + shapeString(t.Shape)
 	case C.GDL_SPEC_C_ORDER:
-		return capsule.ValueError, "must be " + s.want + ", got a non-contiguous one (strides " + fmt.Sprint(t.Strides) + ")"
+		return cpython.ValueError, "must be " + s.want + ", got a non-contiguous one (strides " + fmt.Sprint(t.Strides) + ")"
 	case C.GDL_SPEC_F_ORDER:
-		return capsule.ValueError, "must be " + s.want + ", got strides " + fmt.Sprint(t.Strides)
+		return cpython.ValueError, "must be " + s.want + ", got strides " + fmt.Sprint(t.Strides)
 	case C.GDL_SPEC_STRIDED_OUTPUT:
 		if dlpack.SelfOverlapping(t.Shape, t.Strides) {
-			return capsule.ValueError, "is written in place, and its elements share memory (strides " + fmt.Sprint(t.Strides) + ")"
+			return cpython.ValueError, "is written in place, and its elements share memory (strides " + fmt.Sprint(t.Strides) + ")"
 		}
 	}
 	return 0, ""
@@ -341,7 +341,7 @@ func NewArray[T dlpack.Element](shape ...int64) (Array, []T, error) {
 	}
 	size := uint64(unsafe.Sizeof(*new(T)))
 	if !ok || n > (1<<62)/size {
-		return Array{}, nil, capsule.Errorf(capsule.ValueError, "cannot make a tensor of shape %v", slices.Clone(shape)) // a copy: shape stays off the heap
+		return Array{}, nil, cpython.Errorf(cpython.ValueError, "cannot make a tensor of shape %v", slices.Clone(shape)) // a copy: shape stays off the heap
 	}
 	b, err := producer.AllocLease(int(n * size))
 	if err != nil {

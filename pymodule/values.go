@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/producer"
 	"github.com/godlpack/godlpack/scalar"
 )
@@ -91,11 +91,11 @@ func decoder[T any](b *binding, i int) func(*call) T {
 					*(*Tensor)(dst) = *view
 				}
 			case kindObject:
-				*(*capsule.Object)(dst) = *(*capsule.Object)(src)
+				*(*cpython.Object)(dst) = *(*cpython.Object)(src)
 			case kindInstance:
 				*(*unsafe.Pointer)(dst) = class.table.at(*(*int32)(src))
 			case kindCallback:
-				t = callbackArg[T](cb, c, *(*capsule.Object)(src))
+				t = callbackArg[T](cb, c, *(*cpython.Object)(src))
 			default:
 				copyValue(dst, src, size)
 			}
@@ -110,7 +110,7 @@ func decoder[T any](b *binding, i int) func(*call) T {
 // callbackArg is the Go function of a callback argument o. Apart from
 // decoder: reflect writing through the address of decoder's result would
 // move that result to the heap at every call of every function.
-func callbackArg[T any](cb *callbackPlan, c *call, o capsule.Object) (t T) {
+func callbackArg[T any](cb *callbackPlan, c *call, o cpython.Object) (t T) {
 	reflect.NewAt(cb.typ, unsafe.Pointer(&t)).Elem().Set(cb.callbackValue(c, o))
 	return t
 }
@@ -182,11 +182,11 @@ func encoder[R any](b *binding, j int) func(*call, R) error {
 				return err
 			}
 		case kindObject:
-			o := *(*capsule.Object)(src)
+			o := *(*cpython.Object)(src)
 			if o == nil {
 				return nil
 			}
-			*(*capsule.Object)(dst) = o
+			*(*cpython.Object)(dst) = o
 		case kindInstance:
 			p := *(*unsafe.Pointer)(src)
 			if p == nil {
@@ -205,11 +205,11 @@ func encoder[R any](b *binding, j int) func(*call, R) error {
 			if err != nil {
 				return err
 			}
-			*(*capsule.Object)(dst) = o
+			*(*cpython.Object)(dst) = o
 			v.by_slot = false
 		default:
 			if enum != nil && !enum.has(intOf(k, src)) {
-				return capsule.Errorf(capsule.ValueError, "returned %d, which is no member of %s", intOf(k, src),
+				return cpython.Errorf(cpython.ValueError, "returned %d, which is no member of %s", intOf(k, src),
 					enum.name)
 			}
 			copyValue(dst, src, size)
@@ -247,7 +247,7 @@ func dropper[R any](b *binding, j int) func(R) {
 	case b.results[j] == kindTensor && b.outs[j].pin == nil:
 		return func(r R) { (*(*Array)(unsafe.Pointer(&r))).Release() }
 	case b.results[j] == kindObject && !b.releaseGIL:
-		return func(r R) { capsule.DecRef(*(*capsule.Object)(unsafe.Pointer(&r))) }
+		return func(r R) { cpython.DecRef(*(*cpython.Object)(unsafe.Pointer(&r))) }
 	}
 	// An instance result that does not reach Python is a *T its function keeps, or drops: nothing to let go.
 	return func(R) {}

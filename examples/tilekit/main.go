@@ -19,7 +19,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/pymodule"
 )
 
@@ -33,7 +33,7 @@ const (
 )
 
 // TilekitError is raised for tensors of the wrong shape.
-var TilekitError = pymodule.NewException("TilekitError", capsule.ValueError, "A tensor of the wrong shape.")
+var TilekitError = pymodule.NewException("TilekitError", cpython.ValueError, "A tensor of the wrong shape.")
 
 var module = pymodule.Module{Name: "tilekit", Doc: "Running statistics, histograms and distances, in Go.", Items: []pymodule.Item{
 	pymodule.NewClass[Stats]("Stats", "Running mean and variance of each column of float32 rows.",

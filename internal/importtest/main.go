@@ -19,13 +19,14 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/cpython"
 )
 
 func main() {}
 
 //export PyInit_importtest
 func PyInit_importtest() *C.PyObject {
-	if err := capsule.ClaimProcess("importtest"); err != nil {
+	if err := cpython.ClaimProcess("importtest"); err != nil {
 		return nil
 	}
 	return C.importtest_module()
@@ -44,9 +45,9 @@ func importtestImport(x *C.PyObject, copyArg C.int, writable C.int) *C.PyObject 
 	case 1:
 		req.Copy = capsule.CopyAlways
 	}
-	t, err := capsule.Import(capsule.Object(x), req)
+	t, err := capsule.Import(cpython.Object(x), req)
 	if err != nil {
-		capsule.RaiseError(err)
+		cpython.RaiseError(err)
 		return nil
 	}
 	s := C.CString(fmt.Sprintf("copied=%t readonly=%t data=%d", t.Copied(), t.ReadOnly(), uintptr(t.Data)))

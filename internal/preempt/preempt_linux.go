@@ -27,7 +27,7 @@ func asyncPreemptOff(godebug string) bool {
 
 // Mark is what a repair's SIGURG carries as its value (si_code SI_QUEUE),
 // the same in every library built on godlpack (GDL_REPAIR_MARK in
-// capsule/runtime.h): the counters of preemption signals that decide where
+// cpython/runtime.h): the counters of preemption signals that decide where
 // to repair leave it out.
 const Mark = 0x676f646c
 

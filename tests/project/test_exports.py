@@ -1,6 +1,6 @@
 """The shipped extensions export only their PyInit_ function.
 
-Package capsule links every extension built on it (godlpack._core, examples/normalize) with capsule/exports.so,
+Package capsule links every extension built on it (godlpack._core, examples/normalize) with cpython/exports.so,
 a linker script that keeps every other symbol local: our C (gdl_…), cgo's wrappers (_cgo_…, _cgoexp_…) and the
 Go runtime's entry points (crosscall2, x_crosscall2_ptr). Nothing is left that the toolchain cannot hide.
 """

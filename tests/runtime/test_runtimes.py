@@ -1,7 +1,7 @@
 """Many Go runtimes in one process: godlpack._core and independently built Go extensions load in any order.
 
 docs/protocol.md#many-go-runtimes-in-one-process. Each c-shared Go library carries a Go runtime of its own. On
-Linux with glibc they share the process, and every extension built on package capsule joins one SIGURG dispatcher
+Linux with glibc they share the process, and every extension built on package cpython joins one SIGURG dispatcher
 (the rendezvous sys._godlpack_go_runtimes) so that each runtime keeps its async preemption. Elsewhere the second
 runtime is an ImportError. Every check runs in a fresh process.
 """
@@ -54,7 +54,7 @@ shared_only = pytest.mark.skipif(not SHARED, reason="Go runtimes share a process
 
 # Reads the rendezvous and the process's SIGURG handler: prints the registry's version, the number of handlers it
 # holds, whether its dispatcher is the process's SIGURG handler, and how many of its handlers are dispatchers (told
-# apart as the registry tells them: the mark in the 32 bytes before a dispatcher's entry, capsule/runtime.c), which
+# apart as the registry tells them: the mark in the 32 bytes before a dispatcher's entry, cpython/runtime.c), which
 # must be none.
 REGISTRY = """
 import ctypes, signal
@@ -364,7 +364,7 @@ def test_preemption_survives_a_lost_signal(before: str) -> None:
 
 
 # Preemption in the runtime of a Go extension built on pymodule (examples/tilekit), whose calls that release the
-# GIL repair a lost preemption signal only where one can have been lost (capsule/runtime.c): one thread
+# GIL repair a lost preemption signal only where one can have been lost (cpython/runtime.c): one thread
 # interleaves a thousand short sqdist calls, each releasing the GIL, with a long one, again and again, while this
 # one times Stats constructions, whose Go allocations start a garbage collection every few calls. Every collection
 # must stop the long sqdist loop, by async preemption only; the judge is TIME_CALLS. The kernel thread starts

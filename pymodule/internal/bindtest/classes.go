@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/godlpack/godlpack/capsule"
+	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/pymodule"
 )
 
@@ -93,7 +93,7 @@ const (
 	Ceil
 )
 
-var CounterError = pymodule.NewException("CounterError", capsule.ValueError, "A counter was misused.")
+var CounterError = pymodule.NewException("CounterError", cpython.ValueError, "A counter was misused.")
 
 var counterClass = pymodule.NewClass[Counter]("Counter", "Sums what it is given.",
 	pymodule.Init("name: str, start=0.0", pymodule.F2RE(newCounter)),
@@ -261,7 +261,7 @@ var classItems = []pymodule.Item{
 		return fmt.Errorf("wrapped: %w", CounterError)
 	}), "Raise CounterError through a wrapped error."),
 	pymodule.Def("apply_released", "x: float, f, /", pymodule.F2RE(applyReleased),
-		"f(x), called holding the GIL from Go code that released it (capsule.WithoutGIL)."),
+		"f(x), called holding the GIL from Go code that released it (cpython.WithoutGIL)."),
 	pymodule.Def("spin_with", "f, n: int", pymodule.F2RE(spinWith), "Call f n times without the GIL.").WithoutGIL(),
 	pymodule.Def("slice_callback", "f, /", pymodule.F1RE(sliceCallback), "f of [1, 2, 3] (a []float64); its first element after."),
 	pymodule.Def("wait_for_goroutine", "f, /", pymodule.F1E(waitForGoroutine),
@@ -294,14 +294,14 @@ func failWith(message []byte, kind string) error {
 	case "class":
 		return CounterError.Errorf("%s", message)
 	case "value":
-		return capsule.Errorf(capsule.ValueError, "%s", message)
+		return cpython.Errorf(cpython.ValueError, "%s", message)
 	}
 	return errors.New(string(message))
 }
 
 func dot(a, b []float64) (float64, error) {
 	if len(a) != len(b) {
-		return 0, capsule.Errorf(capsule.ValueError, "vectors of %d and %d elements", len(a), len(b))
+		return 0, cpython.Errorf(cpython.ValueError, "vectors of %d and %d elements", len(a), len(b))
 	}
 	var sum float64
 	for i := range a {
@@ -324,10 +324,10 @@ func apply(x float64, f func(float64) (float64, error), mode Mode) (float64, err
 	return v, nil
 }
 
-// applyReleased calls f from inside capsule.WithoutGIL, which releases the
+// applyReleased calls f from inside cpython.WithoutGIL, which releases the
 // GIL the call holds: the callback takes it back for its Python code.
 func applyReleased(x float64, f func(float64) (float64, error)) (v float64, err error) {
-	capsule.WithoutGIL(1<<30, func() { v, err = f(x) })
+	cpython.WithoutGIL(1<<30, func() { v, err = f(x) })
 	return v, err
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/godlpack/godlpack/capsule"
 	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/pymodule"
 	"github.com/godlpack/godlpack/scalar"
@@ -66,7 +67,7 @@ var functionItems = []pymodule.Item{
 	pymodule.Def("take_held", "", pymodule.F0RE(takeHeld),
 		"The ndim of the tensor of the object hold kept, taken with capsule.Take."),
 	pymodule.Def("python_error", "kind: str, /", pymodule.F1E(pythonError),
-		"Return capsule.PythonError, with a ValueError set ('value') or none ('unset')."),
+		"Return cpython.PythonError, with a ValueError set ('value') or none ('unset')."),
 	pymodule.Def("fortran", "x: tensor[F]", pymodule.F1(func(pymodule.Tensor) {}), "Accept F-contiguous tensors."),
 	pymodule.Def("fill", "x: tensor[float64, writable], /, v=1.0", pymodule.F2(fill), "Fill x with v."),
 	pymodule.Def("opt_tensor", "x: tensor[float64]=None", pymodule.F1R(optTensor), "Elements, or -1 for None."),
@@ -101,7 +102,7 @@ var functionItems = []pymodule.Item{
 		return f(scalar.Scalar{Kind: scalar.Uint, Uint: 1 << 63}, scalar.Scalar{Kind: scalar.Complex, Real: 1, Imag: -2})
 	}), "Call f with two numbers of kinds a callback's parameters choose."),
 	pymodule.Def("spent_array", "how: str, /", pymodule.F1R2E(spentArray), "Return an Array released first, or one Array twice."),
-	pymodule.Def("identity", "o", pymodule.F1R(func(o capsule.Object) capsule.Object { capsule.IncRef(o); return o }), "o back."),
+	pymodule.Def("identity", "o", pymodule.F1R(func(o cpython.Object) cpython.Object { cpython.IncRef(o); return o }), "o back."),
 	pymodule.Def("sleep", "seconds", pymodule.F1(func(s float64) { time.Sleep(time.Duration(s * float64(time.Second))) }), "Sleep with the GIL released.").WithoutGIL(),
 	pymodule.Def("sleep_gil", "seconds", pymodule.F1(func(s float64) { time.Sleep(time.Duration(s * float64(time.Second))) }), "Sleep holding the GIL."),
 	pymodule.Def("nop8", "a, b, c, d, e, f, g, h, /, x=0.0", pymodule.F9(func(a, b, c, d, e, f, g, h pymodule.Tensor, x float64) {}), "Eight tensors, nothing done."),
@@ -115,7 +116,7 @@ var functionItems = []pymodule.Item{
 		if err != nil {
 			return a, err
 		}
-		return a, capsule.Errorf(capsule.ValueError, "an error beside an Array of %d elements", n)
+		return a, cpython.Errorf(cpython.ValueError, "an error beside an Array of %d elements", n)
 	}), "Return an Array and an error: the Array is released."),
 }
 
@@ -149,7 +150,7 @@ func typedArray(dtype string, rows, cols int) (pymodule.Array, error) {
 	case "complex128":
 		return counting(rows, cols, func(i int) complex128 { return complex(float64(i), 0) })
 	}
-	return pymodule.Array{}, capsule.Errorf(capsule.ValueError, "no dtype %q", dtype)
+	return pymodule.Array{}, cpython.Errorf(cpython.ValueError, "no dtype %q", dtype)
 }
 
 func counting[T dlpack.Element](rows, cols int, of func(int) T) (pymodule.Array, error) {
@@ -184,9 +185,9 @@ func maybe(x pymodule.Optional[int64]) int64 {
 func fail(kind string) error {
 	switch kind {
 	case "value":
-		return capsule.Errorf(capsule.ValueError, "a bad value")
+		return cpython.Errorf(cpython.ValueError, "a bad value")
 	case "overflow":
-		return capsule.Errorf(capsule.OverflowError, "too big")
+		return cpython.Errorf(cpython.OverflowError, "too big")
 	case "wrapped":
 		return fmt.Errorf("consumer: wrapped: %w", errors.New("plain"))
 	case "named":
@@ -197,7 +198,7 @@ func fail(kind string) error {
 
 func shape(x pymodule.Tensor) (int, int64) { return len(x.Shape), x.Extent.Elements }
 
-func take(o capsule.Object) (int, error) {
+func take(o cpython.Object) (int, error) {
 	m, err := capsule.Take(o, capsule.Request{})
 	if err != nil {
 		return 0, err
@@ -210,7 +211,7 @@ func take(o capsule.Object) (int, error) {
 	return len(t.Shape), nil
 }
 
-func importTensor(o capsule.Object) (int, error) {
+func importTensor(o cpython.Object) (int, error) {
 	t, err := capsule.Import(o, capsule.Request{})
 	if err != nil {
 		return 0, err
@@ -221,18 +222,18 @@ func importTensor(o capsule.Object) (int, error) {
 
 // heldObject is the object hold keeps, for a call whose own parameters take no
 // Python object (take_held) to run Python code.
-var heldObject capsule.Object
+var heldObject cpython.Object
 
-func hold(o capsule.Object) {
+func hold(o cpython.Object) {
 	old := heldObject
-	capsule.IncRef(o)
+	cpython.IncRef(o)
 	heldObject = o
-	capsule.DecRef(old) // may run the old object's __del__
+	cpython.DecRef(old) // may run the old object's __del__
 }
 
 // takeRegained is a function bound without the GIL that takes it, as a Go
 // author's own cgo may, to call capsule.Take.
-func takeRegained(o capsule.Object) (int, error) {
+func takeRegained(o cpython.Object) (int, error) {
 	g := C.PyGILState_Ensure()
 	defer C.PyGILState_Release(g)
 	return take(o)
@@ -242,9 +243,9 @@ func takeHeld() (int, error) { return take(heldObject) }
 
 func pythonError(kind string) error {
 	if kind == "value" {
-		capsule.Raise(capsule.ValueError, "set by Go")
+		cpython.Raise(cpython.ValueError, "set by Go")
 	}
-	return capsule.PythonError("raising " + kind)
+	return cpython.PythonError("raising " + kind)
 }
 
 func fill(x pymodule.Tensor, v float64) {
@@ -309,7 +310,7 @@ func number(kind string) (scalar.Scalar, error) {
 	case "bigint":
 		return scalar.Scalar{Kind: scalar.BigInt, Real: 0x1p70}, nil
 	}
-	return scalar.Scalar{}, capsule.Errorf(capsule.ValueError, "no kind %q", kind)
+	return scalar.Scalar{}, cpython.Errorf(cpython.ValueError, "no kind %q", kind)
 }
 
 // spentArray returns a released Array ("released"), or one Array as both results ("twice"): the spent one is

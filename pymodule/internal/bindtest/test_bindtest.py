@@ -293,7 +293,7 @@ class RaisingProducer:
 
 @pytest.mark.parametrize("call", [b.take, b.import_], ids=["capsule.Take", "capsule.Import"])
 def test_a_producers_exception_reaches_the_caller(call: Callable[[Any], int]) -> None:
-    # A Go function returns capsule.PythonError for the exception a producer raised: the caller sees that exception,
+    # A Go function returns cpython.PythonError for the exception a producer raised: the caller sees that exception,
     # its type, message and traceback, not a RuntimeError of the binder's.
     with pytest.raises(KeyError, match="raised by __dlpack__") as info:
         call(RaisingProducer())
@@ -560,7 +560,7 @@ def test_fork_guard() -> None:
     ("len(b.slice(Forks()))", "", "parent 100000 0"),  # the conversion of n runs __index__, in C, before Go
     ("b.take(Forks())", "", "parent 2 0"),  # Go's capsule.Take runs __dlpack__
     ("b.import_(Forks())", "", "parent 2 0"),  # Go's capsule.Import runs __dlpack__
-    ("b.hold(None)", "b.hold(Dies())", "parent None 0"),  # Go's capsule.DecRef runs __del__
+    ("b.hold(None)", "b.hold(Dies())", "parent None 0"),  # Go's cpython.DecRef runs __del__
     ("b.take(Takes())", "", "parent 1 0"),  # a call inside the producer: each raises the fork guard's error
     # A call without the GIL whose Go code took it for Take: the child lets go of it before the call takes it back.
     ("b.take_regained(Forks())", "", "parent 2 0"),

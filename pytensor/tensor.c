@@ -242,7 +242,7 @@ static PyObject *lane_value(DLDataType dt, const char *p, int bit) {
 	if (dt.bits < 8) {
 		uint8_t b = (uint8_t)(((const uint8_t *)p)[bit / 8] >> (bit % 8)) & (uint8_t)((1u << dt.bits) - 1);
 		double d;
-		if (godlpackCapsuleDecodeMinifloat(dt.code, b, &d) == 0)
+		if (godlpackDecodeMinifloat(dt.code, b, &d) == 0)
 			return PyFloat_FromDouble(d);
 		return NULL;
 	}
@@ -296,7 +296,7 @@ static PyObject *lane_value(DLDataType dt, const char *p, int bit) {
 	default: {
 		/* float8: decoded in Go, which knows every format. */
 		double d;
-		if (godlpackCapsuleDecodeMinifloat(dt.code, *(const uint8_t *)p, &d) == 0)
+		if (godlpackDecodeMinifloat(dt.code, *(const uint8_t *)p, &d) == 0)
 			return PyFloat_FromDouble(d);
 	}
 	}

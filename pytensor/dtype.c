@@ -71,7 +71,7 @@ PyObject *gdl_dtype_get(DLDataType dt) {
 	/* Outside the table: a vector dtype ("float32x4"), or a pass-through tensor's that names its fields. */
 	GDL_CHECK_FORK(NULL);
 	char buf[64];
-	godlpackCapsuleDataTypeName(dt.code, dt.bits, dt.lanes, buf, sizeof buf);
+	godlpackDataTypeName(dt.code, dt.bits, dt.lanes, buf, sizeof buf);
 	PyObject *name = PyUnicode_FromString(buf);
 	if (name == NULL)
 		return NULL;
@@ -190,7 +190,7 @@ static PyObject *lookup(PyObject *name) {
 	bool found = strlen(utf8) == (size_t)len && numpy_spelling(utf8, &dt);
 	if (!found) {
 		GDL_CHECK_FORK(NULL);
-		found = godlpackCapsuleParseDataType((char *)utf8, (size_t)len, &dt) == 0;
+		found = godlpackParseDataType((char *)utf8, (size_t)len, &dt) == 0;
 	}
 	if (found) {
 		PyObject *v = gdl_dtype_get(dt); /* registered: the dict holds it */

@@ -1,6 +1,6 @@
-package capsule
+package cpython
 
-// #include "capsule.h"
+// #include "cpython.h"
 // #include "runtime.h"
 import "C"
 
@@ -20,7 +20,7 @@ import (
 // The return from C into Go can itself wait for ever in such a child (for a
 // processor that the parent had handed to a thread the child lacks), which
 // is why [Take], [Import] and [DecRef] never return there.
-var ErrForked = errors.New("capsule: the process forked while Python code ran, and Go cannot run in the child")
+var ErrForked = errors.New("cpython: the process forked while Python code ran, and Go cannot run in the child")
 
 // Forked reports whether this process is a child forked after the Go
 // runtime started. Check it after a call into CPython that may have run
@@ -29,7 +29,7 @@ func Forked() bool { return C.gdl_forked_child() != 0 }
 
 // ErrPython is wrapped by the errors of this package that stand for a
 // Python exception already set, such as a TypeError from __dlpack__.
-var ErrPython = errors.New("capsule: a Python exception is set")
+var ErrPython = errors.New("cpython: a Python exception is set")
 
 // pyErr returns an error wrapping [ErrPython] that names what failed.
 func pyErr(what string) error { return fmt.Errorf("%w: %s failed", ErrPython, what) }
@@ -38,7 +38,7 @@ func pyErr(what string) error { return fmt.Errorf("%w: %s failed", ErrPython, wh
 type Exception int
 
 // Python exceptions a Go extension raises for DLPack errors, each the
-// value of its kind in capsule.h, which gdl_raise reads.
+// value of its kind in cpython.h, which gdl_raise reads.
 const (
 	TypeError  Exception = C.GDL_TYPE_ERROR
 	ValueError Exception = C.GDL_VALUE_ERROR

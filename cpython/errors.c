@@ -1,10 +1,10 @@
 /*
  * Exceptions: raising the protocol's, and keeping a pending one while code
  * that may run Python (a destructor, a deleter) runs. The bottom of the C
- * files of package capsule: it calls none of the others.
+ * files of package cpython: it calls none of the others.
  */
 #include <string.h>
-#include "capsule.h"
+#include "cpython.h"
 
 PyObject *gdl_raise_text(PyObject *type, const char *msg, Py_ssize_t len) {
 	PyObject *text = PyUnicode_DecodeUTF8(msg, len, "backslashreplace");

@@ -4,7 +4,7 @@
 
 /*
  * main_interpreter_only refuses to load in a subinterpreter: an extension
- * built on package capsule keeps its types, dtype objects and caches in
+ * built on package cpython keeps its types, dtype objects and caches in
  * process-wide state that belongs to the interpreter that loaded it first,
  * and a subinterpreter that loaded it first would leave the main one a
  * module without them. Checked before anything else happens, so that the
@@ -27,10 +27,10 @@ static int main_interpreter_only(const char *module) {
  * linked with -Bsymbolic, its own symbols. Only SIGURG is shared.
  *
  * What the dispatcher cannot help: a SIGURG handler installed after the last
- * extension built on package capsule joined (Python's signal.signal, or the
- * Go runtime of an extension not built on capsule) replaces the dispatcher,
+ * extension built on package cpython joined (Python's signal.signal, or the
+ * Go runtime of an extension not built on cpython) replaces the dispatcher,
  * and Go's handlers never forward SIGURG, so every runtime but that one's
- * loses async preemption, until the next extension built on capsule loads:
+ * loses async preemption, until the next extension built on cpython loads:
  * its constructor records that handler, and it joins and reinstalls the
  * dispatcher.
  */
@@ -234,7 +234,7 @@ int gdl_preemption_suspect(void) {
 /*
  * The SIGURG handler in place before this library's Go runtime started: an
  * earlier runtime's, a dispatcher's, Python's, or that of a Go extension not
- * built on package capsule. The runtime replaces it while the library loads,
+ * built on package cpython. The runtime replaces it while the library loads,
  * in its own initialiser; this constructor's priority puts it in
  * .init_array.00101, which the linker sorts before the plain .init_array
  * entry that starts the runtime, so it runs first: before any interpreter
@@ -309,7 +309,7 @@ int gdl_join_process(const char *module) {
 	/*
 	 * The caller is Go code, so this library's runtime has started and
 	 * installed its SIGURG handler, which is the current one. The one it
-	 * replaced is kept too: a Go extension not built on package capsule
+	 * replaced is kept too: a Go extension not built on package cpython
 	 * that loaded before this one keeps its preemption that way.
 	 */
 	struct sigaction now;
@@ -335,7 +335,7 @@ int gdl_join_process(const char *module) {
 /*
  * Elsewhere runtimes cannot share a process (on macOS and Android they share
  * one thread-local slot; Windows and musl are untested): the first extension
- * built on package capsule claims the process, by its marker's address.
+ * built on package cpython claims the process, by its marker's address.
  */
 static const char runtime_marker;
 

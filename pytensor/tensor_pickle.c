@@ -19,7 +19,7 @@
 #include "tensor_object.h"
 #include "_cgo_export.h"
 
-/* Copies from this size release the GIL, as capsule.WithoutGIL's do (1 MiB). */
+/* Copies from this size release the GIL, as cpython.WithoutGIL's do (1 MiB). */
 #define GIL_THRESHOLD ((int64_t)1 << 20)
 
 /*

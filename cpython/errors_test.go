@@ -1,4 +1,4 @@
-package capsule
+package cpython
 
 import (
 	"errors"
@@ -30,25 +30,9 @@ func TestExceptionOf(t *testing.T) {
 	}
 }
 
-func TestRequestInC(t *testing.T) {
-	for _, tt := range []struct {
-		r    Request
-		copy int
-	}{
-		{Request{}, -1},
-		{Request{Copy: CopyAlways, Writable: true}, 1},
-		{Request{Copy: CopyNever}, 0},
-	} {
-		c := tt.r.c(nil)
-		if int(c.copy) != tt.copy || bool(c.writable) != tt.r.Writable {
-			t.Errorf("Request%+v in C: copy %d, writable %v", tt.r, c.copy, c.writable)
-		}
-	}
-}
-
 func TestPythonErrorWrapsErrPython(t *testing.T) {
 	err := PythonError("reading the factor")
-	if !errors.Is(err, ErrPython) || err.Error() != "capsule: a Python exception is set: reading the factor failed" {
+	if !errors.Is(err, ErrPython) || err.Error() != "cpython: a Python exception is set: reading the factor failed" {
 		t.Errorf("PythonError = %v", err)
 	}
 	if errors.Is(ErrForked, ErrPython) {

@@ -1,6 +1,6 @@
-package capsule
+package cpython
 
-// #include "capsule.h"
+// #include "cpython.h"
 import "C"
 
 import (

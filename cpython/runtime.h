@@ -1,5 +1,5 @@
 /*
- * Many Go runtimes in one process. Every extension built on package capsule
+ * Many Go runtimes in one process. Every extension built on package cpython
  * (godlpack._core among them) carries a Go runtime of its own. On Linux with
  * glibc (x86-64, arm64) they coexist, but each runtime installs its SIGURG
  * handler (async preemption) as it loads and the last one drops the signals
@@ -58,7 +58,7 @@ typedef struct gdl_runtimes {
  * Go, inside the module's PyInit, so that the runtime has finished
  * installing its handlers. Where runtimes cannot share a process it claims
  * the process instead: -1 with ImportError, naming the other module, when
- * another extension built on package capsule did so first. 0, or -1 with an
+ * another extension built on package cpython did so first. 0, or -1 with an
  * exception.
  */
 int gdl_join_process(const char *module);

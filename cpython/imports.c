@@ -4,7 +4,7 @@
  * the first time they are needed.
  */
 #include <string.h>
-#include "capsule.h"
+#include "cpython.h"
 
 PyObject *gdl_import_attr(const char *module, const char *path) {
 	PyObject *o = PyImport_ImportModule(module);

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "capsule.h"
+#include "cpython.h"
 
 /* scalar_of_int reads a Python int: INT, UINT above int64, else BIGINT, its float64 value. */
 static int scalar_of_int(PyObject *v, gdl_scalar *s) {

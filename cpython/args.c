@@ -3,7 +3,7 @@
  * gdl_parse, which the binder's functions and godlpack's own use, and the
  * protocol's copy keyword. It calls only errors.c.
  */
-#include "capsule.h"
+#include "cpython.h"
 
 /* intern_names interns a signature's names once; a failed call leaves the last one NULL, to be retried. */
 static int intern_names(gdl_signature *sig) {
