@@ -840,6 +840,61 @@ def test_every_check_has_a_broken_counterpart() -> None:
     assert all(check in BROKEN_CONSUMERS for check in CONSUMER_ALSO_FAILS)
 
 
+# ---- the checker's own modules ----
+
+
+def checker_imports() -> dict[str, set[str]]:
+    """Which of godlpack.check's modules each of them imports, at its top or inside a function (an import for the
+    type checker alone, under `if TYPE_CHECKING:`, runs nothing)."""
+    import ast
+    from pathlib import Path
+
+    import godlpack.check
+
+    folder = Path(godlpack.check.__file__).parent
+    modules = {path.stem for path in folder.glob("_*.py") if path.stem != "__init__"}
+    graph: dict[str, set[str]] = {}
+    for name in modules:
+        edges = graph.setdefault(name, set())
+        tree = ast.parse((folder / f"{name}.py").read_text())
+        typing_only = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.If)
+                       and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+                       for inner in ast.walk(node)}
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
+            if isinstance(node, ast.ImportFrom):
+                source = "." * node.level + (node.module or "")
+                if source in ("godlpack.check", "."):  # from godlpack.check import _consumer
+                    edges |= {alias.name for alias in node.names if alias.name in modules}
+                else:
+                    edges |= {source.rsplit(".", 1)[-1]} & modules
+            elif isinstance(node, ast.Import):
+                edges |= {alias.name.rsplit(".", 1)[-1] for alias in node.names
+                          if alias.name.startswith("godlpack.check.")} & modules
+    return graph
+
+
+def test_the_checker_modules_import_one_way() -> None:
+    """No import circle among godlpack.check's modules (lazy imports inside functions count): the targets are one
+    explicit table (_adapters.ADAPTERS) that nothing registers into as a side effect of an import."""
+    graph = checker_imports()
+    assert "_adapters" not in graph["_target"]
+
+    def circle_from(start: str, path: tuple[str, ...]) -> Optional[tuple[str, ...]]:
+        for nxt in sorted(graph[path[-1]]):
+            if nxt == start:
+                return path + (nxt,)
+            if nxt not in path:
+                found = circle_from(start, path + (nxt,))
+                if found:
+                    return found
+        return None
+
+    circles = [c for c in (circle_from(name, (name,)) for name in sorted(graph)) if c]
+    assert not circles, " -> ".join(circles[0])
+
+
 # ---- the command line ----
 
 

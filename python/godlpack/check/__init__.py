@@ -15,7 +15,8 @@ From Python::
 
 from godlpack.check._model import Check, Difference, Failed, NotApplicable, Outcome, Result, Side
 from godlpack.check._run import Report, TargetError, all_checks, run_in_process, run_isolated, select_checks
-from godlpack.check._target import Target, array_api_target, load_target, register
+from godlpack.check._adapters import load_target
+from godlpack.check._target import Target, array_api_target
 
 __all__ = [
     "Check",
@@ -31,7 +32,6 @@ __all__ = [
     "all_checks",
     "array_api_target",
     "load_target",
-    "register",
     "run_in_process",
     "run_isolated",
     "select_checks",

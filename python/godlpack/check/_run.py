@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from godlpack.check._model import Check, Outcome, Result, Side, run_body
-from godlpack.check._target import Target, load_target
+from godlpack.check._adapters import load_target
+from godlpack.check._target import Target
 
 
 def all_checks() -> list[Check]:
