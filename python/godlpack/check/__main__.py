@@ -17,7 +17,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         prog="python -m godlpack.check",
         description="Check libraries' DLPack implementations, as producers (__dlpack__, __dlpack_device__, the C "
         "exchange API) and as consumers (from_dlpack), against DLPack 1.x and the Python array API standard. "
-        "Exits 1 when a check fails, 2 when a target cannot be loaded.",
+        "Each check holds a rule of the strength its text gives it: must, should, or note (the checker's "
+        "inference). Exits 1 when a must rule fails (or a should rule, with --strict), 2 when a target cannot be "
+        "loaded.",
     )
     parser.add_argument("targets", nargs="+", metavar="TARGET",
                         help="a library (numpy, torch, jax.numpy, array_api_strict, godlpack, tvm_ffi, pyarrow, "
@@ -27,18 +29,20 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--only", type=str.lower, choices=["producer", "consumer"], help="check one side only")
     parser.add_argument("-k", metavar="PATTERN", dest="pattern",
                         help="only the checks whose id contains PATTERN (a glob when it has * ? or [)")
+    parser.add_argument("--strict", action="store_true",
+                        help="a failed should rule fails the run too (notes never do)")
     parser.add_argument("--in-process", action="store_true",
                         help="run the checks in this process (faster; a library that crashes ends the run)")
     parser.add_argument("--timeout", type=float, default=120.0, metavar="S",
                         help="seconds a check may take before it fails as hung (default 120)")
-    parser.add_argument("--list", action="store_true", help="list the checks and their rules, run nothing")
+    parser.add_argument("--list", action="store_true", help="list the checks, their levels and rules, run nothing")
     args = parser.parse_args(argv)
 
     only: Optional[Side] = args.only
     checks = select_checks(only, args.pattern)
     if args.list:
         for c in checks:
-            print(f"{c.id}\n    {c.rule}")
+            print(f"{c.id}  [{c.level}]\n    {c.rule}")
         return 0
     if not checks:
         print(f"no check matches -k {args.pattern!r}", file=sys.stderr)
@@ -57,13 +61,13 @@ def main(argv: Optional[list[str]] = None) -> int:
     if not to_stdout:
         write_table(reports, sys.stdout, use_colour(sys.stdout))
     if args.json:
-        text = json.dumps(document(reports), indent=1)
+        text = json.dumps(document(reports, args.strict), indent=1)
         if to_stdout:
             print(text)
         else:
             with open(args.json, "w") as f:
                 f.write(text + "\n")
-    return 1 if any(r.failed() for r in reports) else 0
+    return 1 if any(r.failed(args.strict) for r in reports) else 0
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ def numpy_target() -> Target:
 
 def torch_target() -> Target:
     import torch
+    import torch.utils.dlpack
 
     def make(values: Any, dtype: Any) -> Array:
         return torch.tensor(values, dtype=dtype)
@@ -46,7 +47,7 @@ def torch_target() -> Target:
         dtypes=namespace_dtypes(torch),
         make=make,
         reverse=reverse,
-        from_dlpack=torch.from_dlpack,
+        from_dlpack=torch.utils.dlpack.from_dlpack,
         cpu_device=torch.device("cpu"),
     )
 

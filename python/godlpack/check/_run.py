@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from godlpack.check._model import Check, Outcome, Result, Side, run_body
+from godlpack.check._model import Check, Result, Side, attribute_causes, failure, run_body
 from godlpack.check._adapters import load_target
 from godlpack.check._target import Target
 
@@ -56,8 +56,9 @@ class Report:
     results: list[Result]
     notes: list[str]
 
-    def failed(self) -> bool:
-        return any(r.outcome is Outcome.FAIL for r in self.results)
+    def failed(self, strict: bool = False) -> bool:
+        """Whether a must rule failed (or a should rule, when strict): what the exit status counts."""
+        return any(r.counts(strict) for r in self.results)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -85,7 +86,7 @@ def run_in_process(target: Target, checks: Iterable[Check], spec: str = "") -> R
     finally:
         if thaw:
             gc.unfreeze()
-    return Report(spec or target.name, target.name, target.version, results, list(target.notes))
+    return Report(spec or target.name, target.name, target.version, attribute_causes(results), list(target.notes))
 
 
 class TargetError(Exception):
@@ -108,15 +109,14 @@ def run_isolated(spec: str, checks: list[Check], timeout: float = 120.0) -> Repo
         done = {r.check for r in got}
         if lost is not None:
             check_id, what = lost
-            c = by_id[check_id]
-            results.append(Result(name, c.id, c.side, c.group, Outcome.FAIL, what, c.rule))
+            results.append(failure(by_id[check_id], name, what))
             done.add(check_id)
         elif not got and remaining:
             raise TargetError("the worker ended without running a check")
         remaining = [i for i in remaining if i not in done]
     order = {c.id: n for n, c in enumerate(checks)}
     results.sort(key=lambda r: order[r.check])
-    return Report(spec, name, version, results, notes)
+    return Report(spec, name, version, attribute_causes(results), notes)
 
 
 def _run_worker(

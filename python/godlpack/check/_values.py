@@ -36,8 +36,17 @@ class DType:
 
     @property
     def rule(self) -> str:
-        """What the dtype checks hold a library to."""
-        return f"dlpack.h DLDataType: {self.name} is code {self.code}, bits {self.bits}, lanes {self.lanes}"
+        """What the dtype checks hold a library to, in dlpack.h's words."""
+        return (f"dlpack.h DLDataTypeCode: {self.name} is '{CODE_NAMES[self.code]} = {self.code}U', bits {self.bits}, "
+                f"lanes {self.lanes} ('Number of lanes in the type, used for vector types')")
+
+
+# dlpack.h's DLDataTypeCode names, by code.
+CODE_NAMES = {
+    0: "kDLInt", 1: "kDLUInt", 2: "kDLFloat", 3: "kDLOpaqueHandle", 4: "kDLBfloat", 5: "kDLComplex", 6: "kDLBool",
+    7: "kDLFloat8_e3m4", 8: "kDLFloat8_e4m3", 9: "kDLFloat8_e4m3b11fnuz", 10: "kDLFloat8_e4m3fn",
+    11: "kDLFloat8_e4m3fnuz", 12: "kDLFloat8_e5m2", 13: "kDLFloat8_e5m2fnuz", 14: "kDLFloat8_e8m0fnu",
+}
 
 
 # The array API's dtypes, then the others libraries have (dlpack.h, DLDataTypeCode); kDLBool is 8 bits as
