@@ -747,6 +747,24 @@ def _forwards(m: Any) -> None:
     m.dl_tensor.byte_offset = 0
 
 
+def _realigned(m: Any) -> None:
+    """The data pointer moved down to the 256-byte boundary before it, byte_offset kept: a consumer that 'knows'
+    the pointer is aligned."""
+    m.dl_tensor.data -= m.dl_tensor.data % 256
+
+
+def unaligned(m: Any) -> bool:
+    return bool(m.dl_tensor.data and m.dl_tensor.data % 256)
+
+
+def probing_legacy_first(x: Any, **kwargs: Any) -> Any:
+    """A consumer that calls __dlpack__() once to look before it asks for max_version (the look's capsule dropped):
+    a producer that refuses legacy capsules refuses the look."""
+    if hasattr(type(x), "__dlpack__"):
+        x.__dlpack__()
+    return godlpack.from_dlpack(x, **kwargs)
+
+
 def not_deleting(when: Callable[[Any], bool]) -> Callable[..., Any]:
     """A consumer that never calls the deleter of the tensors `when` picks (Paddle's, for a NULL manager_ctx)."""
 
@@ -757,6 +775,10 @@ def not_deleting(when: Callable[[Any], bool]) -> Callable[..., Any]:
         return proxy.capsule()
 
     return answering(answer)
+
+
+def copied_flag(m: Any) -> bool:
+    return is_versioned(m) and bool(m.flags & IS_COPIED)
 
 
 BROKEN_CONSUMERS: dict[str, dict[str, Any]] = {
@@ -804,25 +826,44 @@ BROKEN_CONSUMERS: dict[str, dict[str, Any]] = {
     # DLPack 1.2's rule (strides never NULL) held against a legacy tensor, which it does not bind.
     "consumer.layout.null-strides": dict(from_dlpack=refusing(
         lambda m: m.dl_tensor.ndim > 0 and not m.dl_tensor.strides, lambda: BufferError("NULL strides"))),
+    # TensorFlow's answer (an abort, there) to a data pointer off a 256-byte boundary.
+    "consumer.layout.unaligned": dict(from_dlpack=refusing(unaligned, lambda: RuntimeError("unaligned data"))),
+    "consumer.layout.unaligned-byte-offset": dict(from_dlpack=reading(
+        _realigned, only=lambda m: unaligned(m) and m.dl_tensor.byte_offset != 0)),
     "consumer.error.propagates": dict(from_dlpack=consumer(rewrapping_buffer_error)),
     "consumer.error.not-a-producer": dict(from_dlpack=non_producer_as_runtime_error),
+    "consumer.capsule.versioned-only": dict(from_dlpack=probing_legacy_first),
+    # Paddle's: no deleter call for a tensor whose manager_ctx is NULL.
+    "consumer.deleter.manager_ctx-null": dict(from_dlpack=not_deleting(lambda m: not m.manager_ctx)),
+    # IS_COPIED taken for "the memory is yours now": deleted at once, while the array views it.
+    "consumer.flags.copied": dict(from_dlpack=answering(
+        lambda c: deleting_at_once(c) if copied_flag(managed(c)) else c)),
+    "consumer.flags.read-only-copied": dict(from_dlpack=refusing(
+        lambda m: copied_flag(m) and bool(m.flags & READ_ONLY), lambda: ValueError("a read-only copy"))),
 }
 
 FLOAT32_CONSUMER_CHECKS = {
     # Every tensor the checker's producer hands over in these checks is float32 (its VECTOR and MATRIX), and each
     # compares what the consumer imported with the capsule's dtype.
-    "consumer.capsule.versioned", "consumer.capsule.legacy", "consumer.asks.fallback",
-    "consumer.version.newer-minor", "consumer.deleter.lifetime", "consumer.deleter.imported-twice",
-    "consumer.copy.true", "consumer.copy.true-producer-shares", "consumer.copy.false", "consumer.copy.none",
-    "consumer.read_only.in", "consumer.device.cpu", "consumer.stream.cpu", "consumer.layout.0-d",
-    "consumer.layout.size-0-null-data", "consumer.layout.transposed", "consumer.layout.negative-strides",
-    "consumer.layout.byte-offset", "consumer.layout.strided", "consumer.layout.null-strides",
+    "consumer.capsule.versioned", "consumer.capsule.legacy", "consumer.capsule.versioned-only",
+    "consumer.asks.fallback", "consumer.version.newer-minor", "consumer.deleter.lifetime",
+    "consumer.deleter.imported-twice", "consumer.deleter.manager_ctx-null", "consumer.copy.true",
+    "consumer.copy.true-producer-shares", "consumer.copy.false", "consumer.copy.none", "consumer.flags.copied",
+    "consumer.flags.read-only-copied", "consumer.read_only.in", "consumer.device.cpu", "consumer.stream.cpu",
+    "consumer.layout.0-d", "consumer.layout.size-0-null-data", "consumer.layout.transposed",
+    "consumer.layout.negative-strides", "consumer.layout.byte-offset", "consumer.layout.strided",
+    "consumer.layout.null-strides", "consumer.layout.unaligned", "consumer.layout.unaligned-byte-offset",
 }
 CONSUMER_SPOILS = {
     "consumer.dtype.float32": FLOAT32_CONSUMER_CHECKS,
     # A consumer that neither passes copy=True on nor copies shares the producer's memory whatever the producer
     # does: the note's producer answers as copy.true's does when not asked for a copy.
     "consumer.copy.true": {"consumer.copy.true-producer-shares"},
+    # A consumer that never asks max_version gets nothing from a producer that refuses legacy capsules.
+    "consumer.asks.max_version": {"consumer.capsule.versioned-only"},
+    "consumer.flags.copied": {"consumer.flags.read-only-copied"},
+    "consumer.layout.byte-offset": {"consumer.layout.unaligned-byte-offset"},
+    "consumer.layout.unaligned": {"consumer.layout.unaligned-byte-offset"},
 }
 
 
@@ -902,6 +943,23 @@ def test_a_legacy_copy_refused_with_buffer_error_passes() -> None:
     erring = when(lambda w, kw: kw == {"copy": True}, lambda w, kw: raise_(RuntimeError("legacy")))
     report = run_in_process(erring.target(), select_checks("producer", "copy.true"))
     assert outcomes(report, Outcome.FAIL) == {"producer.copy.true-legacy"}
+
+def test_a_dtype_the_consumer_lacks_is_offered_too() -> None:
+    """MLX has no complex128 and imported one as complex64 unseen, where the checker offered a consumer only its
+    own dtypes (not applicable). A clear refusal passes; a silent narrowing fails."""
+    lacking = {name: d for name, d in load_target("godlpack").dtypes.items() if name != "complex128"}
+
+    def complex128(m: Any) -> bool:
+        return (m.dl_tensor.dtype.code, m.dl_tensor.dtype.bits) == (5, 128)
+
+    refusing_it = consumer_target(dtypes=lacking, from_dlpack=refusing(complex128, lambda: TypeError("complex128")))
+    report = run_in_process(refusing_it, select_checks("consumer", "dtype.complex128"))
+    assert outcomes(report, Outcome.PASS) == {"consumer.dtype.complex128"}
+    assert "has no complex128: refused with TypeError" in report.results[0].detail
+    narrowing = consumer_target(dtypes=lacking, from_dlpack=reading(labelled((5, 64, 1)), only=complex128))
+    report = run_in_process(narrowing, select_checks("consumer", "dtype.complex128"))
+    assert outcomes(report, Outcome.FAIL, "must") == {"consumer.dtype.complex128"}
+    assert "(narrowed)" in report.results[0].detail
 
 
 def test_every_check_has_a_level_and_the_words_of_its_rule() -> None:

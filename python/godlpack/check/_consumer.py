@@ -14,7 +14,7 @@ import inspect
 from typing import Any, Callable, Optional
 
 from godlpack.check._dlpack import IS_COPIED, READ_ONLY, Decoded
-from godlpack.check._memory import CONSUMER, InstrumentedProducer, Memory, negotiated
+from godlpack.check._memory import CONSUMER, InstrumentedProducer, Memory, asks_versioned, negotiated
 from godlpack.check._model import (
     VERDICTS,
     Check,
@@ -36,6 +36,8 @@ LIFETIME = "consumer.deleter.lifetime"
 BYTE_OFFSET = "consumer.layout.byte-offset"
 ASKS_MAX_VERSION = "consumer.asks.max_version"
 COPY_TRUE = "consumer.copy.true"
+FLAGS_COPIED = "consumer.flags.copied"
+UNALIGNED = "consumer.layout.unaligned"
 
 
 check = registrar("consumer", CHECKS)
@@ -242,6 +244,32 @@ def capsule_legacy(target: Target) -> str:
 
 
 @check(
+    "capsule.versioned-only", "capsules and versions",
+    "array API __dlpack__: a producer 'if max_version is None: ... from March 2025 onwards ... it's okay to raise "
+    "BufferError here'; the consumer's logic 'x.__dlpack__(max_version=(1, 0), ...)' reads such a producer",
+    "should",
+)
+def capsule_versioned_only(target: Target) -> str:
+    takes_capsules(target)
+
+    def versioned_only(kwargs: dict[str, Any]) -> Memory:
+        if not asks_versioned(kwargs):
+            raise BufferError("this producer exports DLPack 1.x capsules only (max_version=(1, x))")
+        return Memory.of(VECTOR, FLOAT32)
+
+    producer = producer_of(versioned_only)
+    try:
+        result = consume(target, producer)
+    except BufferError as error:
+        asked = any(asks_versioned(call) for call in producer.calls)
+        raise Failed(f"a producer that refuses legacy capsules left it nothing to import (BufferError: {error}): it "
+                     f"asked {producer.calls}", cause="" if asked else ASKS_MAX_VERSION) from None
+    holds_memory(target, result, producer.memories[-1])
+    del result
+    return f"asked {producer.calls[-1]}; " + deleted_once(producer, "after the result was dropped")
+
+
+@check(
     "asks.max_version", "capsules and versions",
     "array API __dlpack__: 'It is recommended ... this logic for the consumer': 'x.__dlpack__(max_version=(1, 0), "
     "...)' (the newest version the consumer reads, a tuple (major, minor)); 'This keyword may not be used by "
@@ -345,6 +373,22 @@ def deleter_imported_twice(target: Target) -> str:
     return deleted_once(producer, "after both arrays over one memory were dropped")
 
 
+@check(
+    "deleter.manager_ctx-null", "deleter",
+    "dlpack.h DLManagedTensorVersioned.manager_ctx: 'the context of the original host framework ... It can also be "
+    "NULL'; the deleter 'should be called to destruct manager_ctx' all the same: " + RULE_DELETER,
+)
+def deleter_manager_ctx_null(target: Target) -> str:
+    producer = producer_of(sample(null_context=True))
+    result = consume(target, producer)
+    holds_memory(target, result, producer.memories[-1])
+    del result
+    # A deleter never called is this check's own failure where consumer.deleter.lifetime's tensors, which have a
+    # context, are deleted; where they are not either, that check names the cause.
+    return "manager_ctx NULL; " + deleted_once(producer, "after the result of a tensor whose manager_ctx is NULL was "
+                                                         "dropped")
+
+
 # ---- copy ----
 
 
@@ -439,13 +483,54 @@ def copy_none(target: Target) -> str:
     return "zero-copy; " + seen
 
 
-# ---- READ_ONLY ----
+# ---- flags ----
 
 RULE_IGNORE_READ_ONLY = (
     "array API __dlpack__: 'A consumer that does not support read-only arrays should ignore this flag (this is "
     "preferred over raising an exception; the user is then responsible for ensuring the memory isn't modified)'"
 )
 
+
+def with_flags(target: Target, flags: int, refusal: Callable[[Exception, str], str]) -> str:
+    """A tensor flagged `flags` imported, read and dropped: the memory stays until the array goes (IS_COPIED gives
+    the tensor to the consumer 'until the producer-provided deleter is invoked', not its memory once deleted)."""
+    producer = producer_of(sample(flags=flags))
+    try:
+        result = consume(target, producer)
+    except VERDICTS:
+        raise
+    except Exception as error:
+        return refusal(error, deleted_once(producer, "after the refusal"))
+    memory = producer.memories[-1]
+    d = holds_memory(target, result, memory)
+    early = shares_memory(d, memory) and memory.deleted
+    del result
+    seen = deleted_once(producer, "after the result was dropped")
+    if early:
+        raise Failed("the deleter ran while the array still viewed the memory of an IS_COPIED tensor", level="must",
+                     rule=RULE_IS_COPIED, cause=(LIFETIME, FLAGS_COPIED))
+    return f"{'zero-copy' if shares_memory(d, memory) else 'copied'}; {seen}"
+
+
+RULE_IS_COPIED = (
+    "dlpack.h DLPACK_FLAG_BITMASK_IS_COPIED: 'If set, the tensor is considered solely owned throughout its lifetime "
+    "by the consumer, until the producer-provided deleter is invoked': the consumer takes it, reads it as it is and "
+    "calls the deleter once, when it is done with it"
+)
+
+
+@check("flags.copied", "flags", RULE_IS_COPIED)
+def flags_copied(target: Target) -> str:
+    return "IS_COPIED; " + with_flags(target, IS_COPIED, refused_must)
+
+
+@check("flags.read-only-copied", "flags", RULE_IGNORE_READ_ONLY + " (READ_ONLY | IS_COPIED, JAX's copies)", "should")
+def flags_read_only_copied(target: Target) -> str:
+    return "READ_ONLY | IS_COPIED; " + with_flags(target, READ_ONLY | IS_COPIED,
+                                                   refusal_fails("should", RULE_IGNORE_READ_ONLY))
+
+
+# ---- READ_ONLY ----
 
 RULE_READ_ONLY_IN = (
     "dlpack.h: DLPACK_FLAG_BITMASK_READ_ONLY 'bit mask to indicate that the tensor is read only'; " + RULE_IGNORE_READ_ONLY
@@ -583,15 +668,26 @@ def dtype_check(dtype: DType) -> Callable[[Target], str]:
         raw = bytes(range(6 * dtype.itemsize))
         if dtype.name == "bool":
             raw = bytes([0, 1, 1, 0, 1, 0])
-        target.dtype(dtype.name)  # NotApplicable where the library has none
         producer = producer_of(lambda kwargs: negotiated(kwargs, lambda **f: Memory(raw, dtype.triple, (6,), (1,), **f)))
-        return import_and_release(target, producer)
+        lacks = dtype.name not in target.dtypes
+
+        def refusal(error: Exception, seen: str) -> str:
+            if lacks:
+                return f"{target.name} has no {dtype.name}: refused with {describe_exception(error)}; {seen}"
+            raise Failed(f"raised {describe_exception(error)}; {seen}")
+
+        return refused_or_imported(target, producer, refusal)
 
     return body
 
 
+def dtype_rule(dtype: DType) -> str:
+    return (f"{dtype.rule}; a consumer reads it as that dtype, or refuses it (a library without {dtype.name} is "
+            "offered it too: a clear refusal passes, a silent conversion fails)")
+
+
 for _dtype in DTYPES:
-    check(f"dtype.{_dtype.name}", "dtypes", _dtype.rule)(dtype_check(_dtype))
+    check(f"dtype.{_dtype.name}", "dtypes", dtype_rule(_dtype))(dtype_check(_dtype))
 
 
 # ---- layouts ----
@@ -606,6 +702,10 @@ MAY_REFUSE = "a consumer may refuse a layout it cannot view; no text names the e
 RULE_BYTE_OFFSET = (
     "dlpack.h DLTensor.data: 'This pointer is always aligned to 256 bytes as in CUDA. The byte_offset field should "
     "be used to point to the beginning of the data': a consumer reads byte_offset rather than refuse it"
+)
+RULE_ALIGNMENT = (
+    "dlpack.h DLTensor.data: 'multiple libraries ... do not adhere to this 256 byte alignment requirement ... it is "
+    "recommended to not rely on the data pointer being correctly aligned'"
 )
 
 
@@ -663,6 +763,25 @@ def layout_strided(target: Target) -> str:
 )
 def layout_null_strides(target: Target) -> str:
     return layout(target, lambda **f: Memory(matrix().raw, FLOAT32.triple, (2, 3), None, versioned=False), refused_must)
+
+
+# A data pointer 4 bytes past a 256-byte boundary: float32 elements stay naturally aligned.
+MISALIGN = 4
+
+
+@check("layout.unaligned", "layouts", RULE_ALIGNMENT, "should")
+def layout_unaligned(target: Target) -> str:
+    return f"data pointer {MISALIGN} bytes past a 256-byte boundary; " + layout(
+        target, lambda **f: Memory.of(VECTOR, FLOAT32, misalign=MISALIGN, **f),
+        refusal_fails("should", RULE_ALIGNMENT, cause=UNALIGNED))
+
+
+@check("layout.unaligned-byte-offset", "layouts", RULE_ALIGNMENT + "; " + RULE_BYTE_OFFSET, "should")
+def layout_unaligned_offset(target: Target) -> str:
+    # A refusal of this tensor is a refusal of its unaligned data pointer, layout.unaligned's where that fails too.
+    return f"data pointer {MISALIGN} bytes past a 256-byte boundary, byte_offset 8; " + layout(
+        target, lambda **f: Memory.of(VECTOR, FLOAT32, misalign=MISALIGN, **f).offset(),
+        refusal_fails("should", RULE_ALIGNMENT, cause=UNALIGNED))
 
 
 # ---- errors ----
