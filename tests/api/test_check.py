@@ -29,8 +29,9 @@ from godlpack.check._dlpack import (
     _api,
     capsule_name,
     contiguous_strides,
+    managed_tensor,
 )
-from godlpack.check._values import DTYPES, DType
+from godlpack.check._values import DTYPES, FLOAT32, DType
 
 # Where godlpack follows one text of the standards and the checker reports the other: every other check passes.
 # consumer.error.not-a-producer: godlpack raises TypeError for an object without __dlpack__ (docs/protocol.md,
@@ -536,6 +537,87 @@ def test_a_producer_whose_table_lends_godlpack_functions_passes() -> None:
     report = run_in_process(Breakable(table=delegating_table()).target(), select_checks("producer"))
     assert outcomes(report, Outcome.FAIL) == set(), [r for r in report.results if r.outcome is Outcome.FAIL]
     assert {c.id for c in select_checks("producer", "exchange")} <= outcomes(report, Outcome.PASS)
+
+# -- a destructor that frees the tensor without its deleter field (JAX's legacy capsules) --
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.mmap.restype = ctypes.c_void_p
+_libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+_libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+# The capsule destructors of MappedArray's capsules, which hold their structs: a capsule may outlive its test.
+_DESTRUCTORS: list[Any] = []
+
+
+class Mapping:
+    """A memory mapping of size bytes, unmapped (its pages given back) when its last holder releases it."""
+
+    def __init__(self, size: int) -> None:
+        self.size, self.holders = size, 1
+        self.address = _libc.mmap(None, size, 3, 0x22, -1, 0)  # PROT_READ | PROT_WRITE, MAP_PRIVATE | ANONYMOUS
+        assert self.address not in (None, ctypes.c_void_p(-1).value)
+
+    def release(self) -> None:
+        self.holders -= 1
+        if self.holders == 0:
+            _libc.munmap(self.address, self.size)
+
+
+class MappedArray:
+    """A float32 array over a Mapping held by the array and by each capsule of it. Its capsule's destructor frees an
+    unconsumed tensor by calling the free function directly, never through the managed tensor's deleter field,
+    which the checker watches: JAX's legacy capsules do so. With leak, the destructor forgets the tensor."""
+
+    def __init__(self, values: list[float], leak: bool = False) -> None:
+        self.n, self.leak = len(values), leak
+        self.mapping = Mapping(max(self.n * 4, 1))
+        (ctypes.c_float * self.n).from_address(self.mapping.address)[:] = values
+
+    def __del__(self) -> None:
+        self.mapping.release()
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)
+
+    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: Any = None) -> Any:
+        versioned = max_version is not None and max_version[0] >= 1
+        keep: list[Any] = []
+        mapping, leak = self.mapping, self.leak
+        mapping.holders += 1
+
+        def free(_: Any) -> None:
+            mapping.release()
+
+        struct = managed_tensor(keep, versioned=versioned, data=mapping.address, device=(1, 0), dtype=(2, 32, 1),
+                                shape=(self.n,), strides=(1,), deleter=free)
+        keep.append(struct)
+
+        def destroy(capsule: int) -> None:
+            if _name_of_dying(capsule) in USED and not leak:  # USED: the unconsumed names, the keys
+                free(None)
+
+        destructor = CapsuleDestructor(destroy)
+        _DESTRUCTORS.append((destructor, keep))
+        name = UNUSED[versioned]
+        return _api.PyCapsule_New(ctypes.addressof(struct), name, ctypes.cast(destructor, ctypes.c_void_p))
+
+
+def mapped_target(leak: bool = False) -> Target:
+    return Target(name="mapped", version="", dtypes={"float32": FLOAT32},
+                  make=lambda values, dtype: MappedArray(values, leak))
+
+
+def test_a_destructor_that_frees_the_tensor_by_another_path_passes() -> None:
+    """JAX's legacy capsules: the destructor never calls the deleter through the field the checker watches, and
+    dropping 40 unconsumed 25 MB capsules grows its memory by 0 MB. The check judges whether the memory is released;
+    a destructor that forgets the tensor still fails."""
+    report = run_in_process(mapped_target(), select_checks("producer", "capsule.destructor"))
+    assert outcomes(report, Outcome.PASS) == {"producer.capsule.destructor-unconsumed",
+                                              "producer.capsule.destructor-consumed"}
+    assert "without its deleter field" in report.results[0].detail
+    report = run_in_process(mapped_target(leak=True), select_checks("producer", "capsule.destructor-unconsumed"))
+    assert outcomes(report, Outcome.FAIL, "must") == {"producer.capsule.destructor-unconsumed"}
+    assert "the memory stays" in report.results[0].detail
 
 
 # ---- consumers broken on purpose ----
