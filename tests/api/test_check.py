@@ -31,6 +31,7 @@ from godlpack.check._dlpack import (
     contiguous_strides,
     managed_tensor,
 )
+from godlpack.check._device import system_runtime
 from godlpack.check._values import DTYPES, FLOAT32, DType
 
 # Where godlpack follows one text of the standards and the checker reports the other: every other check passes.
@@ -38,6 +39,12 @@ from godlpack.check._values import DTYPES, FLOAT32, DType
 # "Errors: which exception") where the array API's from_dlpack names AttributeError in its Raises section, whose
 # types its Exceptions page makes guidance ("should rather than must").
 GODLPACK_OUTCOMES = {"consumer.error.not-a-producer": Outcome.DIFFERENCE}
+# The checks of streams on a device: not applicable where this machine has no CUDA (the fake device of
+# tests/support/fake_cuda.py runs them, test_check_device.py).
+DEVICE_CHECKS = {"producer.stream.device-none", "producer.stream.device-minus-one",
+                 "producer.stream.device-synchronizes", "consumer.stream.device"}
+if system_runtime(2) is None:
+    GODLPACK_OUTCOMES.update(dict.fromkeys(DEVICE_CHECKS, Outcome.NOT_APPLICABLE))
 
 
 @pytest.fixture(scope="module")
@@ -863,6 +870,14 @@ def copied_flag(m: Any) -> bool:
     return is_versioned(m) and bool(m.flags & IS_COPIED)
 
 
+def fake_device() -> Any:
+    import fake_cuda
+
+    device = fake_cuda.target().device
+    assert device is not None
+    return device
+
+
 BROKEN_CONSUMERS: dict[str, dict[str, Any]] = {
     "consumer.capsule.versioned": dict(from_dlpack=answering(
         lambda c: taking_a_second_capsule(c) if capsule_name(c) == "dltensor_versioned" else c)),
@@ -922,6 +937,9 @@ BROKEN_CONSUMERS: dict[str, dict[str, Any]] = {
         lambda c: deleting_at_once(c) if copied_flag(managed(c)) else c)),
     "consumer.flags.read-only-copied": dict(from_dlpack=refusing(
         lambda m: copied_flag(m) and bool(m.flags & READ_ONLY), lambda: ValueError("a read-only copy"))),
+    # stream=0 for CUDA data, which the standard disallows; a fake device holds the data (tests/support/fake_cuda).
+    "consumer.stream.device": dict(from_dlpack=asking(lambda kw: {**kw, "stream": 0} if kw.get("stream") == -1 else kw),
+                                   device=fake_device()),
 }
 
 FLOAT32_CONSUMER_CHECKS = {
@@ -967,7 +985,12 @@ def test_broken_consumer_fails_exactly_its_check(check_id: str) -> None:
 
 
 def test_every_check_has_a_broken_counterpart() -> None:
-    assert set(BROKEN_PRODUCERS) == {c.id for c in select_checks("producer")}
+    """Each check fails for a producer or consumer broken for it (test_check_device.py breaks the producer checks
+    of a device with streams on a fake device)."""
+    import fake_cuda
+
+    assert set(BROKEN_PRODUCERS) | set(fake_cuda.BREAKS) == {c.id for c in select_checks("producer")}
+    assert not set(BROKEN_PRODUCERS) & set(fake_cuda.BREAKS)
     assert set(BROKEN_CONSUMERS) == {c.id for c in select_checks("consumer")}
     assert all(check in BROKEN_PRODUCERS for check in PRODUCER_SPOILS)
     assert all(check in BROKEN_CONSUMERS for check in CONSUMER_SPOILS)

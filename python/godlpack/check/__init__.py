@@ -16,10 +16,11 @@ From Python::
 from godlpack.check._model import Check, Difference, Failed, Level, NotApplicable, Outcome, Result, Side
 from godlpack.check._run import Report, TargetError, all_checks, run_in_process, run_isolated, select_checks
 from godlpack.check._adapters import load_target
-from godlpack.check._target import Target, array_api_target
+from godlpack.check._target import DeviceArrays, Target, array_api_target
 
 __all__ = [
     "Check",
+    "DeviceArrays",
     "Difference",
     "Failed",
     "Level",

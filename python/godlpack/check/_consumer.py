@@ -13,6 +13,7 @@ import gc
 import inspect
 from typing import Any, Callable, Optional
 
+from godlpack.check._device import KDL_CUDA, RULE_STREAM, stream_fault
 from godlpack.check._dlpack import IS_COPIED, READ_ONLY, Decoded
 from godlpack.check._memory import CONSUMER, InstrumentedProducer, Memory, asks_versioned, negotiated
 from godlpack.check._model import (
@@ -25,12 +26,12 @@ from godlpack.check._model import (
     describe_exception,
     registrar,
 )
-from godlpack.check._producer import MATRIX, RULE_TENSOR, VECTOR, data_of, read
+from godlpack.check._producer import MATRIX, RULE_TENSOR, VECTOR, Elements, data_of, read
 from godlpack.check._target import Target
 from godlpack.check._values import DTYPES, FLOAT32, DType, show
 
 CHECKS: list[Check] = []
-CUDA = (2, 0)
+CUDA = (KDL_CUDA, 0)
 # The checks that report a root cause other checks see too (Failed.cause).
 LIFETIME = "consumer.deleter.lifetime"
 BYTE_OFFSET = "consumer.layout.byte-offset"
@@ -89,7 +90,7 @@ def sample(**fields: Any) -> Callable[[dict[str, Any]], Memory]:
     return lambda kwargs: negotiated(kwargs, lambda **f: Memory.of(VECTOR, FLOAT32, **f), **fields)
 
 
-def inspect_result(target: Target, result: Any) -> tuple[Decoded, list[bytes]]:
+def inspect_result(target: Target, result: Any) -> tuple[Decoded, Elements]:
     """What the consumer made, read through its own __dlpack__ (versioned, else legacy)."""
     try:
         return read(target, result, max_version=(1, 3))
@@ -117,6 +118,8 @@ def holds_memory(target: Target, result: Any, memory: Memory) -> Decoded:
     if tuple(d.shape or ()) != tuple(memory.shape or ()):
         raise Failed(f"imported with shape {d.shape}, the capsule said {tuple(memory.shape or ())}", level="must",
                      rule=RULE_TENSOR)
+    if elements is None:
+        return d
     expected = memory.expected_elements()
     if elements != expected:
         shown = dtype or FLOAT32
@@ -626,8 +629,9 @@ def device_cpu(target: Target) -> str:
     "should",
 )
 def device_other(target: Target) -> str:
-    producer = producer_of(sample(device=CUDA), device=CUDA)
-    where = "CUDA memory (no CUDA here)"
+    runtime = target.runtime_for(CUDA)  # real device memory where this machine has CUDA
+    producer = producer_of(sample(device=CUDA, runtime=runtime), device=CUDA)
+    where = "CUDA memory" if runtime else "CUDA memory (no CUDA here)"
     try:
         result = consume(target, producer)
     except BufferError as error:
@@ -658,6 +662,30 @@ def stream_cpu(target: Target) -> str:
     if stream is not None:
         raise Failed(f"__dlpack__ of CPU data was called with stream={stream!r}")
     return f"asked {producer.calls[0]}; {seen}"
+
+
+@check("stream.device", "devices and streams", RULE_STREAM)
+def stream_device(target: Target) -> str:
+    takes_capsules(target)
+    runtime = target.runtime_for(CUDA)
+    if runtime is None:
+        raise NotApplicable("no CUDA runtime here to hold the checker's device memory")
+    producer = producer_of(sample(device=CUDA, runtime=runtime), device=CUDA)
+    try:
+        result = consume(target, producer)
+    except VERDICTS:
+        raise
+    except Exception as error:
+        deleted_once(producer, "after the refusal")
+        raise NotApplicable(f"CUDA memory is refused ({describe_exception(error)}; consumer.device.other judges "
+                            "how)") from None
+    holds_memory(target, result, producer.memories[-1])
+    del result
+    seen = deleted_once(producer, "after the result was dropped")
+    faults = [fault for fault in (stream_fault(KDL_CUDA, call.get("stream")) for call in producer.calls) if fault]
+    if faults:
+        raise Failed(f"__dlpack__ of CUDA data was called with {faults[0]}")
+    return f"asked {producer.calls}; {seen}"
 
 
 # ---- dtypes ----

@@ -8,6 +8,7 @@ import os
 from typing import Any, Callable, Optional, cast
 
 from godlpack.check import _exchange as exchange
+from godlpack.check._device import RULE_STREAM, device_name, host_readable, read_device_elements, reading_stream
 from godlpack.check._dlpack import IS_COPIED, READ_ONLY, Decoded, contiguous_strides, decode_dltensor, decode_managed
 from godlpack.check._model import (
     VERDICTS,
@@ -19,7 +20,7 @@ from godlpack.check._model import (
     registrar,
 )
 from godlpack.check._taking import Taken, version_text
-from godlpack.check._target import Target
+from godlpack.check._target import DeviceArrays, Target
 from godlpack.check._values import (
     DTYPES,
     FLOAT32,
@@ -86,8 +87,26 @@ def structural_faults(d: Decoded) -> list[str]:
     return faults
 
 
-def read(target: Target, x: Any, judging_version: bool = False, **kwargs: Any) -> tuple[Decoded, list[bytes]]:
-    """Export x with kwargs, read every field and element, then consume the capsule and call its deleter once.
+# Elements a check did not read: they are in device memory and no runtime of that device is here. None, where a
+# list of each element's bytes is expected.
+Elements = Optional[list[bytes]]
+
+
+def elements_of(target: Target, d: Decoded, stream: Any = None) -> Elements:
+    """The bytes of every element d describes, in C order, read as a consumer that passed `stream` to __dlpack__
+    reads them: on the host for memory the host reads, through the device's runtime on the consumer's stream for
+    device memory, and not at all (None) where there is no runtime: device memory is never read on the host."""
+    if host_readable(d.device):
+        return read_elements(d)
+    runtime = target.runtime_for(d.device)
+    if runtime is None:
+        return None
+    return read_device_elements(runtime, d, reading_stream(d.device[0], stream))
+
+
+def read(target: Target, x: Any, judging_version: bool = False, **kwargs: Any) -> tuple[Decoded, Elements]:
+    """Export x with kwargs, read every field and element (see elements_of), then consume the capsule and call
+    its deleter once.
 
     judging_version: the check judges the version of the answer (see readable_version).
     """
@@ -97,14 +116,14 @@ def read(target: Target, x: Any, judging_version: bool = False, **kwargs: Any) -
         faults = structural_faults(taken.decoded)
         if faults:
             raise Failed("; ".join(faults), level="must", rule=RULE_TENSOR)
-        return taken.decoded, read_elements(taken.decoded)
+        return taken.decoded, elements_of(target, taken.decoded, kwargs.get("stream"))
     finally:
         taken.consume()
         taken.delete()
         taken.drop_capsule()
 
 
-def holds(d: Decoded, elements: list[bytes], values: Any, dtype: DType = FLOAT32) -> str:
+def holds(d: Decoded, elements: Elements, values: Any, dtype: DType = FLOAT32) -> str:
     """Fail unless the tensor has the shape and the elements of nested list values in dtype; its description.
 
     A wrong dtype is the failure of that dtype's own check (producer.dtype.<name>) wherever it is seen: the other
@@ -117,6 +136,8 @@ def holds(d: Decoded, elements: list[bytes], values: Any, dtype: DType = FLOAT32
     if tuple(d.shape or ()) != shape:
         raise Failed(f"shape {d.shape}, expected {shape}", level="must", rule=RULE_TENSOR)
     described = f"shape {d.shape}, strides {d.strides}, byte_offset {d.byte_offset}"
+    if elements is None:
+        return described + f"; elements not read: no runtime for {device_name(d.device)} here"
     expected = expected_elements(dtype, flatten(values)) if shape != (0,) else []
     if expected is not None and elements != expected:
         raise Failed(f"elements {show(elements, dtype)}, expected {show(expected, dtype)} (strides {d.strides}, "
@@ -331,7 +352,7 @@ def outlives_array(target: Target) -> str:
         gc.collect()
         # Arrays of the same size made now would reuse the memory if the producer had freed it.
         churn = [target.array([9.0] * len(VECTOR)) for _ in range(8)]
-        elements = read_elements(taken.decoded)
+        elements = elements_of(target, taken.decoded)
         del churn
     finally:
         taken.delete()
@@ -405,12 +426,12 @@ def dl_device_cpu(target: Target) -> str:
 )
 def dl_device_other(target: Target) -> str:
     try:
-        d, _ = read(target, plain(target), max_version=(1, 3), dl_device=CUDA)
+        d, elements = read(target, plain(target), max_version=(1, 3), dl_device=CUDA)
     except BufferError as error:
         return f"BufferError ({error})"
     if d.device != CUDA:
         raise Failed(f"dl_device=(2, 0) was answered with a capsule on {d.device}")
-    return "moved the data to CUDA device 0"
+    return "moved the data to CUDA device 0; " + holds(d, elements, VECTOR)
 
 
 @check(
@@ -456,6 +477,73 @@ def stream_cpu_int(target: Target) -> str:
     raise Failed("stream=1 (CUDA's legacy default stream) was accepted for CPU data")
 
 
+def on_device(target: Target) -> tuple[DeviceArrays, Any]:
+    """The library's device with streams, and a plain float32 array made there; NotApplicable where it has none."""
+    device = target.device
+    if device is None:
+        raise NotApplicable(f"no {target.name} array here lives on a device with streams (CUDA, ROCm)")
+    return device, made(f"an array on {device_name(device.device)}", lambda: device.make(VECTOR, target.dtype("float32")))
+
+
+def optional_stream(target: Target, x: Any, stream: int, **kwargs: Any) -> tuple[Decoded, Elements]:
+    """read(x) with stream; NotApplicable where the producer refuses it: 'Support for a stream value other than None
+    is optional and implementation-dependent'."""
+    try:
+        return read(target, x, stream=stream, max_version=(1, 3), **kwargs)
+    except VERDICTS:
+        raise
+    except Exception as error:
+        raise NotApplicable(f"stream={stream} refused ({describe_exception(error)}): support for a stream other than "
+                            "None 'is optional and implementation-dependent'") from None
+
+
+@check("stream.device-none", "devices and streams", RULE_STREAM)
+def stream_device_none(target: Target) -> str:
+    device, x = on_device(target)
+    d, elements = read(target, x, stream=None, max_version=(1, 3))
+    if d.device != device.device:
+        raise Failed(f"an array on {device_name(device.device)} was exported on {device_name(d.device)}")
+    return "read on the legacy default stream; " + holds(d, elements, VECTOR)
+
+
+@check("stream.device-minus-one", "devices and streams", RULE_STREAM)
+def stream_device_minus_one(target: Target) -> str:
+    _, x = on_device(target)
+    d, elements = optional_stream(target, x, -1)
+    return "read after all work on the device (-1 asks for no synchronization); " + holds(d, elements, VECTOR)
+
+
+RULE_STREAM_SYNC = (
+    "DLPack Python spec: 'The consumer must pass the stream it will use to the producer; the producer must "
+    "synchronize or wait on the stream when necessary'; array API __dlpack__: stream instructs 'the producer to "
+    "ensure that operations can safely be performed on the array (e.g., by inserting a dependency between streams "
+    "via \"wait for event\")'"
+)
+
+
+@check("stream.device-synchronizes", "devices and streams", RULE_STREAM_SYNC)
+def stream_device_synchronizes(target: Target) -> str:
+    device, _ = on_device(target)
+    runtime = target.runtime_for(device.device)
+    if runtime is None:
+        raise NotApplicable(f"no runtime of {device_name(device.device)} here to read on a stream of the checker's own")
+    stream = runtime.create_stream(device.device[1])
+    try:
+        busy = device.busy
+        x = made("an array at the end of queued work",
+                 (lambda: busy(VECTOR)) if busy else lambda: device.make(VECTOR, target.dtype("float32")))
+        d, elements = optional_stream(target, x, stream)
+    finally:
+        runtime.destroy_stream(stream)
+    expected = expected_elements(FLOAT32, VECTOR)
+    if elements != expected:
+        raise Failed(f"read in order on the consumer's stream {stream:#x} after __dlpack__(stream={stream:#x}), the "
+                     f"elements were {show(elements or [], FLOAT32)}, not {show(expected or [], FLOAT32)}: the producer "
+                     "did not order that stream after its own work")
+    return ("the data was ready on the consumer's own stream" + ("" if busy else " (no queued work: the adapter has "
+            "no busy array)") + "; " + holds(d, elements, VECTOR))
+
+
 # ---- copy ----
 
 RULE_COPY_TRUE = (
@@ -475,7 +563,7 @@ class Refused(Failed):
         self.error = error
 
 
-def copied(target: Target, x: Any, refused: str = "", shared: str = "", **kwargs: Any) -> tuple[Decoded, list[bytes]]:
+def copied(target: Target, x: Any, refused: str = "", shared: str = "", **kwargs: Any) -> tuple[Decoded, Elements]:
     """x exported with copy=True and kwargs: its description and elements, failed unless the memory is another than
     the array's. `refused` and `shared` are the causes (Failed.cause) of a refusal and of the array's own memory."""
     original, _ = read(target, x, max_version=(1, 3))

@@ -14,6 +14,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from godlpack.check._device import Runtime, system_runtime
 from godlpack.check._model import NotApplicable
 from godlpack.check._values import DTYPES, DType
 
@@ -50,6 +51,22 @@ def _every_other_column(x: Array) -> Array:
 
 
 @dataclass
+class DeviceArrays:
+    """The library's arrays on a device with streams (CUDA, ROCm), for the checks of streams and device memory.
+
+    make(values, dtype) makes an array on `device`. busy(values), where the adapter can, makes a float32 one whose
+    values are written by the last of a long queue of work on the producer's current stream: a consumer that reads
+    it on a stream of its own before the producer ordered that stream after its work reads it too early. runtime
+    reads and writes the device's memory; None is the runtime this machine has (godlpack.check._device).
+    """
+
+    device: tuple[int, int]
+    make: Maker
+    busy: Optional[Callable[[Any], Array]] = None
+    runtime: Optional[Runtime] = None
+
+
+@dataclass
 class Target:
     """A library as the checks see it.
 
@@ -61,7 +78,8 @@ class Target:
     writes v into x's first element and raises where the library refuses; None where the library has no way to
     write. cpu_device is what from_dlpack(device=...) takes for the CPU. cpu_accessible() returns an array on
     memory the CPU reads though its device is not kDLCPU (CUDA host memory, ...), with that device; None where
-    the library has none here. immutable says every array is read-only.
+    the library has none here. immutable says every array is read-only. device makes the library's arrays on a
+    device with streams, where this machine has one (None: the stream checks do not apply).
     """
 
     name: str
@@ -82,6 +100,7 @@ class Target:
     cpu_accessible: Optional[Callable[[], tuple[Array, tuple[int, int]]]] = None
     # Every array of the library is read-only (no writable one can be made): readonly is make.
     immutable: bool = False
+    device: Optional[DeviceArrays] = None
     notes: list[str] = field(default_factory=list)
     # Objects to keep alive as long as the target (memory that made arrays view).
     keep: list[Any] = field(default_factory=list)
@@ -94,6 +113,12 @@ class Target:
 
     def array(self, values: Any, dtype_name: str = "float32") -> Array:
         return self.make(values, self.dtype(dtype_name))
+
+    def runtime_for(self, device: tuple[int, int]) -> Optional[Runtime]:
+        """The runtime that reads memory of device: the adapter's own for its device, else this machine's."""
+        if self.device is not None and self.device.runtime is not None and self.device.device[0] == device[0]:
+            return self.device.runtime
+        return system_runtime(device[0])
 
 
 def library(name: str) -> Any:
