@@ -1,11 +1,13 @@
 """godlpack.check's command line (docs/check.md): selection, exit status by the level of the rules, a library that
-crashes. The awkward libraries are tests/support/check_targets.py."""
+crashes, hangs, forks a helper that holds the result pipe, or reports a message that the terminal cannot print,
+and a library that cannot be loaded beside one that can. The awkward libraries are tests/support/check_targets.py."""
 
 from __future__ import annotations
 
 import ctypes
 import dataclasses
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -69,6 +71,23 @@ def test_cli_exit_status_and_selection() -> None:
     assert run_cli("no_such_module_here").returncode == 2
 
 
+def listed(*args: str) -> list[str]:
+    done = run_cli("--list", "godlpack", *args)
+    assert done.returncode == 0, done.stderr
+    return [line.split()[0] for line in done.stdout.splitlines() if line and not line.startswith(" ")]
+
+
+def test_k_takes_substrings_and_globs_that_match_part_of_an_id() -> None:
+    """-k 'max_version*' selected nothing when a glob had to match the whole id."""
+    assert set(listed("-k", "max_version*")) == {
+        "producer.max_version.absent", "producer.max_version.0.x", "producer.max_version.1.0",
+        "producer.max_version.1.3", "producer.max_version.2.0", "consumer.asks.max_version"}
+    assert listed("-k", "copy.true-l") == ["producer.copy.true-legacy"]
+    assert listed("-k", "consumer.*.cpu") == ["consumer.device.cpu", "consumer.stream.cpu"]
+    assert listed("-k", "dtype.float8_e4m3fnuz", "-k", "layout.0-d") == [
+        "producer.dtype.float8_e4m3fnuz", "producer.layout.0-d", "consumer.dtype.float8_e4m3fnuz", "consumer.layout.0-d"]
+
+
 def test_list_shows_each_checks_level_and_rule() -> None:
     done = run_cli("--list", "godlpack", "-k", "consumer.asks.max_version")
     assert done.returncode == 0, done.stderr
@@ -101,3 +120,71 @@ def test_a_correct_library_without_an_adapter_exits_0(tmp_path: Path) -> None:
     results = results_of(out)
     assert not [c for c, r in results.items() if r["outcome"] == "fail" and r["level"] == "must"]
     assert results["consumer.copy.true-producer-shares"]["level"] == "note"
+
+
+def test_a_target_that_cannot_load_keeps_the_others_results(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    done = run_cli("check_targets:not_loading", "godlpack", "-k", "producer.copy.none", "--json", str(out))
+    assert done.returncode == 2
+    assert "cannot check check_targets:not_loading" in done.stderr and "not installed here" in done.stderr
+    data = json.loads(out.read_text())
+    assert [t["name"] for t in data["targets"]] == ["godlpack"]
+    assert data["targets"][0]["results"][0]["outcome"] == "pass"
+    assert [e["target"] for e in data["errors"]] == ["check_targets:not_loading"]
+    assert "godlpack" in done.stdout and "producer.copy.none" in done.stdout
+
+
+def test_a_library_that_hangs_twice_in_a_row_is_stopped(tmp_path: Path) -> None:
+    """Every export of check_targets:hanging hangs: the first hang fails, the second stops the library, and every
+    check after it is not applicable because of the first, instead of each waiting for --timeout."""
+    out = tmp_path / "r.json"
+    done = run_cli("check_targets:hanging", "--only", "producer", "-k", "max_version.1", "-k", "copy.none",
+                   "--timeout", "8", "--json", str(out))
+    assert done.returncode == 1, done.stderr
+    results = list(results_of(out).values())
+    assert [r["outcome"] for r in results] == ["fail"] + ["n/a"] * (len(results) - 1)
+    assert "hung" in results[0]["detail"]
+    first = results[0]["check"]
+    assert all(r["cause"] == first and r["detail"].startswith(f"because of {first}") for r in results[1:])
+    assert "the library hung in" in results[1]["detail"]
+
+
+def test_a_message_the_terminal_cannot_print_still_gives_the_report(tmp_path: Path) -> None:
+    """Issue 41, defect 7: a BufferError holding a lone surrogate (os.fsdecode of a path), on a strict UTF-8
+    stdout, raised UnicodeEncodeError after every check ran, and the JSON was never written."""
+    out = tmp_path / "r.json"
+    done = run_cli("check_targets:surrogate_message", "--only", "producer", "-k", "max_version.absent", "--json", str(out),
+                   PYTHONIOENCODING="utf-8")
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 0
+    detail = results_of(out)["producer.max_version.absent"]["detail"]
+    assert "tensor-\udcff.bin" in detail
+    assert "tensor-\\udcff.bin" in done.stdout
+
+
+def test_a_helper_process_holding_the_pipe_does_not_hold_the_report(tmp_path: Path) -> None:
+    """Issue 41, defect 8: a library whose import forks a helper that inherits the result pipe. The checker waited
+    for the pipe's end until --timeout, then reported that the library 'did not load' and exited 2; the worker's
+    results are read by message instead, and the helper is ended with the worker."""
+    out, helper = tmp_path / "r.json", tmp_path / "helper.pid"
+    done = run_cli("check_targets:forking_helper", "--only", "producer", "-k", "copy.none", "--timeout", "60",
+                   "--json", str(out), timeout=50, CHECK_HELPER_PID=str(helper))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert results_of(out)["producer.copy.none"]["outcome"] == "pass"
+    pid = int(helper.read_text())
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        state = "gone"
+    assert state in ("gone", "Z", "X"), f"the helper {pid} still runs ({state})"
+
+
+def test_the_json_escapes_what_a_file_cannot_hold() -> None:
+    """The JSON document is ASCII: a lone surrogate goes out as an escape, and reads back as itself."""
+    from godlpack.check import Outcome, Report, Result
+    from godlpack.check._report import document
+
+    result = Result("x", "producer.copy.none", "producer", "copy", Outcome.PASS, "at /tmp/\udcff", "rule")
+    text = json.dumps(document([Report("x", "x", "1", [result], [])]))
+    assert text.isascii() and json.loads(text)["targets"][0]["results"][0]["detail"] == "at /tmp/\udcff"
+    assert os.fsencode(json.loads(text)["targets"][0]["results"][0]["detail"]) == b"at /tmp/\xff"

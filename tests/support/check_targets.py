@@ -4,9 +4,51 @@ in one awkward way each, built on NumPy's target (load_target("numpy")), which b
 from __future__ import annotations
 
 import dataclasses
+import os
+import time
 from typing import Any
 
 from godlpack.check import Target, load_target
+
+
+def surrogate_message() -> Target:
+    """NumPy, whose legacy exports are refused with a BufferError naming a path that is not UTF-8 (os.fsdecode of
+    its bytes holds a lone surrogate), as a library reporting a file it could not map would."""
+    numpy = load_target("numpy")
+    export = numpy.export
+    path = os.fsdecode(b"/tmp/tensor-\xff.bin")
+
+    def refusing_legacy(x: Any, **kwargs: Any) -> Any:
+        if kwargs.get("max_version") is None:
+            raise BufferError(f"cannot map {path}")
+        return export(x, **kwargs)
+
+    return dataclasses.replace(numpy, name="surrogate", export=refusing_legacy)
+
+
+def forking_helper() -> Target:
+    """NumPy, whose import starts a helper process by fork (a worker pool, a server), which inherits every open file
+    of the process, the checker's result pipe included, and outlives the run. Its pid is written to the file
+    $CHECK_HELPER_PID names."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            time.sleep(120)
+        finally:
+            os._exit(0)
+    with open(os.environ["CHECK_HELPER_PID"], "w") as f:
+        f.write(str(pid))
+    return dataclasses.replace(load_target("numpy"), name="forking")
+
+
+def hanging() -> Target:
+    """NumPy, whose every export never returns."""
+
+    def hang(x: Any, **kwargs: Any) -> Any:
+        while True:
+            time.sleep(60)
+
+    return dataclasses.replace(load_target("numpy"), name="hanging", export=hang)
 
 
 def should_only() -> Target:
@@ -22,3 +64,7 @@ def should_only() -> Target:
         return from_dlpack(x, **kwargs)
 
     return dataclasses.replace(numpy, name="should-only", from_dlpack=refusing_cuda)
+
+
+def not_loading() -> Target:
+    raise ImportError("this library is not installed here")
