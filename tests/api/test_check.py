@@ -1009,6 +1009,15 @@ def test_a_consumer_that_never_calls_a_deleter_fails_once() -> None:
             "consumer.version.major-2"} <= spoiled
     assert len(spoiled) > 30
 
+def test_a_consumer_that_refuses_legacy_capsules_fails_once() -> None:
+    """pyarrow's: it reads 'dltensor_versioned' capsules only, where the array API lets a producer answer
+    max_version with another version ('the consumer must verify the version'). capsule.legacy names it; the legacy
+    tensors of asks.fallback and layout.null-strides are not applicable because of it."""
+    versioned_only = refusing(lambda m: not is_versioned(m), lambda: ValueError("incorrect capsule name"))
+    report = run_in_process(consumer_target(from_dlpack=versioned_only), select_checks("consumer"))
+    assert outcomes(report, Outcome.FAIL) == {"consumer.capsule.legacy"}
+    assert because_of(report, "consumer.capsule.legacy") == {"consumer.asks.fallback", "consumer.layout.null-strides"}
+
 
 def test_a_consumer_without_read_only_arrays_may_ignore_read_only() -> None:
     """The array API: 'A consumer that does not support read-only arrays should ignore this flag'. A library with
@@ -1051,7 +1060,8 @@ def test_a_legacy_copy_refused_with_buffer_error_passes() -> None:
 
 def test_a_dtype_the_consumer_lacks_is_offered_too() -> None:
     """MLX has no complex128 and imported one as complex64 unseen, where the checker offered a consumer only its
-    own dtypes (not applicable). A clear refusal passes; a silent narrowing fails."""
+    own dtypes (not applicable). A clear refusal passes; a silent narrowing fails (must); a refusal of a dtype
+    the library has is a note."""
     lacking = {name: d for name, d in load_target("godlpack").dtypes.items() if name != "complex128"}
 
     def complex128(m: Any) -> bool:
@@ -1065,6 +1075,10 @@ def test_a_dtype_the_consumer_lacks_is_offered_too() -> None:
     report = run_in_process(narrowing, select_checks("consumer", "dtype.complex128"))
     assert outcomes(report, Outcome.FAIL, "must") == {"consumer.dtype.complex128"}
     assert "(narrowed)" in report.results[0].detail
+    # A library that has the dtype and refuses it: no text makes it import every dtype it has; a note.
+    refusing_its_own = consumer_target(from_dlpack=refusing(complex128, lambda: TypeError("complex128")))
+    report = run_in_process(refusing_its_own, select_checks("consumer", "dtype.complex128"))
+    assert outcomes(report, Outcome.FAIL, "note") == {"consumer.dtype.complex128"}
 
 
 def test_every_check_has_a_level_and_the_words_of_its_rule() -> None:
@@ -1126,3 +1140,22 @@ def test_the_checker_modules_import_one_way() -> None:
 
     circles = [c for c in (circle_from(name, (name,)) for name in sorted(graph)) if c]
     assert not circles, " -> ".join(circles[0])
+
+
+# ---- the adapters (their libraries are not in the test extras: skipped where absent) ----
+
+
+def test_pyarrow_is_checked_as_a_consumer() -> None:
+    """pyarrow was 'no from_dlpack' while pa.Tensor.from_dlpack and pa.Array.from_dlpack exist."""
+    pa = pytest.importorskip("pyarrow")
+    target = load_target("pyarrow")
+    assert target.from_dlpack == pa.Tensor.from_dlpack
+    report = run_in_process(target, select_checks("consumer", "copy.none"))
+    assert outcomes(report, Outcome.PASS) == {"consumer.copy.none"}
+
+
+def test_jax_arrays_are_read_only() -> None:
+    """Every JAX array is immutable: the producer checks of read-only arrays apply to all of them."""
+    pytest.importorskip("jax")
+    target = load_target("jax.numpy")
+    assert target.immutable and target.readonly is target.make and target.write_first is None

@@ -11,8 +11,9 @@ from __future__ import annotations
 import importlib
 from typing import Any, Callable
 
+from godlpack.check._device import KDL_CUDA
 from godlpack.check._model import NotApplicable
-from godlpack.check._target import Array, Target, array_api_target, library, namespace_dtypes
+from godlpack.check._target import Array, DeviceArrays, Target, array_api_target, library, namespace_dtypes
 from godlpack.check._values import DTYPES, FLOAT32, DType
 
 
@@ -32,6 +33,7 @@ def numpy_target() -> Target:
 
 
 def torch_target() -> Target:
+    """PyTorch: no read-only tensors, no negative strides; its CUDA tensors where this machine has CUDA."""
     import torch
     import torch.utils.dlpack
 
@@ -41,6 +43,19 @@ def torch_target() -> Target:
     def reverse(x: Array) -> Array:
         raise NotApplicable("PyTorch tensors have no negative strides (x[::-1] is a ValueError)")
 
+    device = None
+    if torch.cuda.is_available():
+        cuda = torch.device("cuda", torch.cuda.current_device())
+
+        def on_cuda(values: Any, dtype: Any) -> Array:
+            return torch.tensor(values, dtype=dtype, device=cuda)
+
+        def busy(values: Any) -> Array:
+            ready = torch.tensor(values, dtype=torch.float32, device=cuda)
+            getattr(torch.cuda, "_sleep")(1 << 30)  # a kernel that spins about half a second on the current stream
+            return ready.clone()  # written by the kernel queued after it
+
+        device = DeviceArrays((KDL_CUDA, cuda.index or 0), on_cuda, busy)
     return Target(
         name="torch",
         version=torch.__version__,
@@ -49,16 +64,26 @@ def torch_target() -> Target:
         reverse=reverse,
         from_dlpack=torch.utils.dlpack.from_dlpack,
         cpu_device=torch.device("cpu"),
+        device=device,
     )
 
 
 def jax_target() -> Target:
+    """JAX: every array is immutable (read-only, no way to write); its GPU arrays where this machine has one."""
     jax = library("jax")
     jnp = library("jax.numpy")
 
     jax.config.update("jax_enable_x64", True)  # int64, float64 and complex128 exist only with x64
     target = array_api_target(jnp, "jax.numpy", jax.__version__)
-    target.notes.append("jax_enable_x64 is set so that the 64-bit dtypes exist")
+    target.readonly, target.immutable, target.write_first = target.make, True, None
+    try:
+        gpu = jax.devices("gpu")[0]
+    except RuntimeError:  # no GPU backend here
+        gpu = None
+    if gpu is not None:
+        target.device = DeviceArrays((KDL_CUDA, gpu.id), lambda values, dtype: jax.device_put(
+            jnp.asarray(values, dtype=dtype), gpu))
+    target.notes.append("jax_enable_x64 is set so that the 64-bit dtypes exist; JAX arrays are immutable")
     return target
 
 
@@ -152,7 +177,9 @@ def _no_view(library: str, view: str) -> Any:
 
 
 def pyarrow_target() -> Target:
-    """pyarrow: 1-D arrays only (pa.array), sliced zero-copy; no consumer."""
+    """pyarrow: 1-D immutable arrays (pa.array), sliced zero-copy; its consumer is pa.Tensor.from_dlpack, for any
+    number of dimensions (pa.Array.from_dlpack takes 1-D contiguous tensors only), read back through the Tensor's
+    own __dlpack__."""
     pa = library("pyarrow")
 
     types = {
@@ -181,7 +208,10 @@ def pyarrow_target() -> Target:
         readonly=make,
         immutable=True,
         write_first=None,
-        notes=["pyarrow has no from_dlpack; its arrays are 1-D and immutable"],
+        from_dlpack=pa.Tensor.from_dlpack,
+        cpu_device=(1, 0),
+        notes=["arrays are 1-D and immutable; the consumer is pa.Tensor.from_dlpack (pa.Array.from_dlpack takes 1-D "
+               "contiguous tensors only)"],
     )
 
 
@@ -216,6 +246,8 @@ def tensorflow_target() -> Target:
         transpose=tf.transpose,
         from_dlpack=tf.experimental.dlpack.from_dlpack,
         from_dlpack_takes_capsules=True,
+        readonly=make,
+        immutable=True,
         write_first=None,
         notes=["tf.experimental.dlpack.from_dlpack takes a capsule; tensors are immutable"],
     )
