@@ -1081,6 +1081,41 @@ def test_a_dtype_the_consumer_lacks_is_offered_too() -> None:
     assert outcomes(report, Outcome.FAIL, "note") == {"consumer.dtype.complex128"}
 
 
+def test_what_a_refusing_consumer_made_is_released_before_the_deleter_is_counted() -> None:
+    """array_api_strict imports through NumPy, then refuses float16, a dtype the array API does not have: the
+    NumPy array lived on in the traceback's frames, and the checker failed the deleter (never called)."""
+    def importing_then_refusing(x: Any, **kwargs: Any) -> Any:
+        imported = godlpack.from_dlpack(x, **kwargs)
+        if imported.dtype == "float16":
+            raise TypeError("float16 is not an array API dtype")
+        return imported
+
+    lacking = {name: d for name, d in load_target("godlpack").dtypes.items() if name != "float16"}
+    report = run_in_process(consumer_target(dtypes=lacking, from_dlpack=importing_then_refusing),
+                            select_checks("consumer", "dtype.float16"))
+    assert outcomes(report, Outcome.PASS) == {"consumer.dtype.float16"}, report.results[0].detail
+
+
+class NoSignature:
+    """A consumer whose signature cannot be read (nanobind's and pybind11's functions: MLX) and that takes no
+    keyword: from_dlpack(x) of the array API 2022.12."""
+
+    __signature__ = "unreadable"  # inspect.signature raises TypeError
+
+    def __call__(self, x: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            raise TypeError("from_dlpack(): incompatible function arguments")
+        return godlpack.from_dlpack(x)
+
+
+def test_a_consumer_without_the_2023_keywords_is_a_difference() -> None:
+    """Where the signature cannot be read, a TypeError raised before the producer was called says that the
+    keyword is not taken: the older signature, a difference, as for a signature that shows it."""
+    report = run_in_process(consumer_target(from_dlpack=NoSignature()), select_checks("consumer"))
+    assert outcomes(report, Outcome.FAIL) == set(), [r for r in report.results if r.outcome is Outcome.FAIL]
+    assert {"consumer.copy.true", "consumer.copy.false", "consumer.device.cpu"} <= outcomes(report, Outcome.DIFFERENCE)
+
+
 def test_every_check_has_a_level_and_the_words_of_its_rule() -> None:
     for c in select_checks():
         assert c.level in ("must", "should", "note"), c.id

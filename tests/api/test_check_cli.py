@@ -121,6 +121,20 @@ def test_a_correct_library_without_an_adapter_exits_0(tmp_path: Path) -> None:
     assert not [c for c, r in results.items() if r["outcome"] == "fail" and r["level"] == "must"]
     assert results["consumer.copy.true-producer-shares"]["level"] == "note"
 
+def test_a_consumer_that_dies_in_its_first_kernel_on_unaligned_data_fails_once(tmp_path: Path) -> None:
+    """TensorFlow imports data off a 64-byte boundary and aborts in its first kernel on it (tensor.cc 'Check
+    failed: IsAligned()'): the checker computes on each unaligned import, and the abort fails
+    consumer.layout.unaligned (a should rule: dlpack.h 'recommended to not rely on the data pointer being correctly
+    aligned'); the unaligned tensor with a byte_offset is not applicable because of it."""
+    out = tmp_path / "r.json"
+    done = run_cli("check_targets:aborting_kernel", "--only", "consumer", "-k", "layout", "--json", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr  # a should rule
+    results = results_of(out)
+    failed = {c: r for c, r in results.items() if r["outcome"] == "fail"}
+    assert list(failed) == ["consumer.layout.unaligned"]
+    assert "SIGABRT" in failed["consumer.layout.unaligned"]["detail"] and failed["consumer.layout.unaligned"]["level"] == "should"
+    assert results["consumer.layout.unaligned-byte-offset"]["cause"] == "consumer.layout.unaligned"
+
 
 def test_a_target_that_cannot_load_keeps_the_others_results(tmp_path: Path) -> None:
     out = tmp_path / "r.json"

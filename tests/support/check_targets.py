@@ -68,3 +68,18 @@ def should_only() -> Target:
 
 def not_loading() -> Target:
     raise ImportError("this library is not installed here")
+
+
+def aborting_kernel() -> Target:
+    """godlpack, whose kernels abort the process on data that is not 64-byte aligned, as TensorFlow's do: it
+    imports such data without a word and dies in its first kernel on it."""
+    godlpack = load_target("godlpack")
+    compute = godlpack.compute
+    assert compute is not None
+
+    def aligned_only(x: Any) -> Any:
+        if x.data_ptr() % 64:
+            os.abort()
+        return compute(x)
+
+    return dataclasses.replace(godlpack, name="aborting", compute=aligned_only)

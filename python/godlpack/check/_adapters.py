@@ -76,6 +76,7 @@ def jax_target() -> Target:
     jax.config.update("jax_enable_x64", True)  # int64, float64 and complex128 exist only with x64
     target = array_api_target(jnp, "jax.numpy", jax.__version__)
     target.readonly, target.immutable, target.write_first = target.make, True, None
+    target.compute = lambda x: (x + x).block_until_ready()  # JAX dispatches asynchronously
     try:
         gpu = jax.devices("gpu")[0]
     except RuntimeError:  # no GPU backend here
@@ -100,6 +101,7 @@ def godlpack_target() -> Target:
     (ctypes memory with the layout of the view), and its read-only tensors come from capsules flagged READ_ONLY.
     """
     import godlpack
+    import godlpack.ops
     from godlpack.check._memory import Memory
 
     def make(values: Any, dtype: DType) -> Array:
@@ -136,6 +138,7 @@ def godlpack_target() -> Target:
         every_other_column=view(Memory.every_other_column),
         cpu_device="cpu",
         cpu_accessible=cpu_accessible,
+        compute=godlpack.ops.sum,
         notes=["views and read-only tensors are imported from the checker's own capsules (Tensor has no indexing)"],
     )
 
@@ -165,6 +168,7 @@ def tvm_ffi_target() -> Target:
         every_other_column=unwrap_then(numpy.every_other_column),
         write_first=None,
         from_dlpack=tvm_ffi.from_dlpack,
+        compute=None,
         notes=["arrays are NumPy's, imported with tvm_ffi.from_dlpack; tvm_ffi.Tensor has no way to write"],
     )
 
@@ -210,6 +214,7 @@ def pyarrow_target() -> Target:
         write_first=None,
         from_dlpack=pa.Tensor.from_dlpack,
         cpu_device=(1, 0),
+        compute=None,
         notes=["arrays are 1-D and immutable; the consumer is pa.Tensor.from_dlpack (pa.Array.from_dlpack takes 1-D "
                "contiguous tensors only)"],
     )
@@ -266,6 +271,7 @@ def mlx_target() -> Target:
         make=make,
         from_dlpack=mx.from_dlpack,
         cpu_device=mx.cpu,
+        compute=lambda x: mx.eval(x + x),  # MLX computes lazily
     )
 
 

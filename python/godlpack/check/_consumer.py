@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gc
 import inspect
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 from godlpack.check._device import KDL_CUDA, RULE_STREAM, stream_fault
 from godlpack.check._dlpack import IS_COPIED, READ_ONLY, Decoded
@@ -57,28 +57,59 @@ def takes_keyword(function: Callable[..., Any], name: str) -> Optional[bool]:
     return name in parameters or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
 
 
+def older_signature(names: Any) -> Difference:
+    return Difference(f"from_dlpack takes no {', '.join(names)}: the array API 2022.12 signature from_dlpack(x), "
+                      "before 2023.12 added device and copy")
+
+
 def consume(target: Target, producer: InstrumentedProducer, **kwargs: Any) -> Any:
-    """target's from_dlpack(producer, **kwargs); NotApplicable or Difference where it cannot be asked that."""
+    """target's from_dlpack(producer, **kwargs); NotApplicable or Difference where it cannot be asked that (its
+    signature has no such keyword, or, where it has none to read, it raised TypeError before it called the
+    producer)."""
     if target.from_dlpack is None:
         raise NotApplicable(f"{target.name} has no from_dlpack")
-    for name in kwargs:
-        if takes_keyword(target.from_dlpack, name) is False:
-            raise Difference(
-                f"from_dlpack takes no {name}: the array API 2022.12 signature from_dlpack(x), before 2023.12 "
-                "added device and copy"
-            )
+    unknown = [name for name in kwargs if takes_keyword(target.from_dlpack, name) is False]
+    if unknown:
+        raise older_signature(unknown)
     if target.from_dlpack_takes_capsules:
         if kwargs:
             raise NotApplicable(f"{target.name}'s from_dlpack takes a capsule, with no {', '.join(kwargs)}")
         result = target.from_dlpack(producer.__dlpack__())
     else:
-        result = target.from_dlpack(producer, **kwargs)
+        try:
+            result = target.from_dlpack(producer, **kwargs)
+        except TypeError:
+            if kwargs and not producer.calls and takes_keyword(target.from_dlpack, next(iter(kwargs))) is None:
+                raise older_signature(kwargs) from None
+            raise
     unmet = [m.unmet for m in producer.memories if m.unmet]
     if unmet:
         del result
         producer.release_capsules()
         raise NotApplicable(unmet[0])
     return result
+
+
+def detached(error: Exception) -> Exception:
+    """error without its tracebacks (its context's too): their frames may hold what the consumer made before it
+    raised, whose deleter a check counts next."""
+    seen: set[int] = set()
+    link: Optional[BaseException] = error
+    while link is not None and id(link) not in seen:
+        seen.add(id(link))
+        link.__traceback__ = None
+        link = link.__cause__ or link.__context__
+    return error
+
+
+def attempt(target: Target, producer: InstrumentedProducer, **kwargs: Any) -> tuple[Any, Optional[Exception]]:
+    """consume(target, producer, **kwargs): its result, or what it raised (detached), a check's verdict apart."""
+    try:
+        return consume(target, producer, **kwargs), None
+    except VERDICTS:
+        raise
+    except Exception as error:
+        return None, detached(error)
 
 
 def producer_of(make: Callable[[dict[str, Any]], Memory], **options: Any) -> InstrumentedProducer:
@@ -171,23 +202,23 @@ def import_and_release(target: Target, producer: InstrumentedProducer, **kwargs:
 
 
 def refused_or_imported(target: Target, producer: InstrumentedProducer, refusal: Callable[[Exception, str], str],
-                        **kwargs: Any) -> str:
+                        then: Optional[Callable[[Any], None]] = None, **kwargs: Any) -> str:
     """import_and_release, where what the consumer raises (the tensors deleted once after it) is for
-    refusal(error, what the deleter saw) to judge: it returns what was seen, or raises."""
-    try:
-        result = consume(target, producer, **kwargs)
-    except VERDICTS:
-        raise
-    except Exception as error:
-        return refusal(error, deleted_once(producer, "after the refusal"))
+    refusal(error, what the deleter saw) to judge: it returns what was seen, or raises. then(result), where given,
+    runs before the result is dropped."""
+    result, refused = attempt(target, producer, **kwargs)
+    if refused is not None:
+        return refusal(refused, deleted_once(producer, "after the refusal"))
     d = holds_memory(target, result, producer.memories[-1])
+    if then is not None:
+        then(result)
     del result
     return f"{'zero-copy' if shares_memory(d, producer.memories[-1]) else 'copied'}; " + deleted_once(
         producer, "after the result was dropped"
     )
 
 
-def refusal_fails(level: Level, rule: str, cause: str = "") -> Callable[[Exception, str], str]:
+def refusal_fails(level: Level, rule: str, cause: Union[str, tuple[str, ...]] = "") -> Callable[[Exception, str], str]:
     def refusal(error: Exception, seen: str) -> str:
         raise Failed(f"refused with {describe_exception(error)}; {seen}", level=level, rule=rule, cause=cause)
 
@@ -215,14 +246,11 @@ def renamed(target: Target, versioned: bool) -> str:
     refuses a legacy capsule (where it asked for max_version) fails capsule.legacy for every legacy tensor."""
     name = "dltensor_versioned" if versioned else "dltensor"
     producer = producer_of(sample(versioned=versioned))
-    try:
-        result = consume(target, producer)
-    except VERDICTS:
-        raise
-    except Exception as error:
+    result, refused = attempt(target, producer)
+    if refused is not None:
         seen = deleted_once(producer, "after the refusal")
-        raise Failed(f"a {name!r} capsule was refused with {describe_exception(error)}; {seen}",
-                     cause="" if versioned else LEGACY) from None
+        raise Failed(f"a {name!r} capsule was refused with {describe_exception(refused)}; {seen}",
+                     cause="" if versioned else LEGACY)
     memory = producer.memories[-1]
     if not memory.consumed():
         raise Failed(f"the consumer kept the tensor but left the capsule named {name!r}")
@@ -270,12 +298,12 @@ def capsule_versioned_only(target: Target) -> str:
         return Memory.of(VECTOR, FLOAT32)
 
     producer = producer_of(versioned_only)
-    try:
-        result = consume(target, producer)
-    except BufferError as error:
+    result, refused = attempt(target, producer)
+    if refused is not None:
         asked = any(asks_versioned(call) for call in producer.calls)
-        raise Failed(f"a producer that refuses legacy capsules left it nothing to import (BufferError: {error}): it "
-                     f"asked {producer.calls}", cause="" if asked else ASKS_MAX_VERSION) from None
+        raise Failed(f"a producer that refuses legacy capsules left it nothing to import "
+                     f"({describe_exception(refused)}): it asked {producer.calls}",
+                     cause="" if asked else ASKS_MAX_VERSION)
     holds_memory(target, result, producer.memories[-1])
     del result
     return f"asked {producer.calls[-1]}; " + deleted_once(producer, "after the result was dropped")
@@ -329,10 +357,11 @@ def asks_fallback(target: Target) -> str:
 )
 def version_newer_minor(target: Target) -> str:
     producer = producer_of(sample(version=(1, 99)))
-    try:
-        result = consume(target, producer)
-    except BufferError as error:
-        return f"refused with BufferError ({error}); " + deleted_once(producer, "after the refusal")
+    result, refused = attempt(target, producer)
+    if isinstance(refused, BufferError):
+        return f"refused with BufferError ({refused}); " + deleted_once(producer, "after the refusal")
+    if refused is not None:
+        raise Failed(f"raised {describe_exception(refused)}; " + deleted_once(producer, "after the refusal"))
     holds_memory(target, result, producer.memories[-1])
     del result
     return "read as 1.x; " + deleted_once(producer, "after the result was dropped")
@@ -345,12 +374,9 @@ def version_newer_minor(target: Target) -> str:
 )
 def version_major_2(target: Target) -> str:
     producer = producer_of(sample(version=(2, 0)))
-    try:
-        result = consume(target, producer)
-    except VERDICTS:
-        raise
-    except Exception as error:
-        return f"refused: {describe_exception(error)}; " + deleted_once(producer, "after the refusal")
+    result, refused = attempt(target, producer)
+    if refused is not None:
+        return f"refused: {describe_exception(refused)}; " + deleted_once(producer, "after the refusal")
     del result
     raise Failed("a tensor of DLPack 2.0 was imported (its fields may mean anything)")
 
@@ -477,10 +503,11 @@ def copy_false(target: Target) -> str:
 )
 def copy_false_producer_copied(target: Target) -> str:
     producer = producer_of(sample(flags=IS_COPIED))
-    try:
-        result = consume(target, producer, copy=False)
-    except BufferError as error:
-        return f"BufferError ({error}); " + deleted_once(producer, "after the refusal")
+    result, refused = attempt(target, producer, copy=False)
+    if isinstance(refused, BufferError):
+        return f"BufferError ({refused}); " + deleted_once(producer, "after the refusal")
+    if refused is not None:
+        raise Failed(f"raised {describe_exception(refused)}; " + deleted_once(producer, "after the refusal"))
     del result
     deleted_once(producer, "after the result was dropped")
     raise Failed("copy=False, answered with a tensor flagged IS_COPIED (a copy), which the consumer took")
@@ -514,12 +541,9 @@ def with_flags(target: Target, flags: int, refusal: Callable[[Exception, str], s
     """A tensor flagged `flags` imported, read and dropped: the memory stays until the array goes (IS_COPIED gives
     the tensor to the consumer 'until the producer-provided deleter is invoked', not its memory once deleted)."""
     producer = producer_of(sample(flags=flags))
-    try:
-        result = consume(target, producer)
-    except VERDICTS:
-        raise
-    except Exception as error:
-        return refusal(error, deleted_once(producer, "after the refusal"))
+    result, refused = attempt(target, producer)
+    if refused is not None:
+        return refusal(refused, deleted_once(producer, "after the refusal"))
     memory = producer.memories[-1]
     d = holds_memory(target, result, memory)
     early = shares_memory(d, memory) and memory.deleted
@@ -567,20 +591,17 @@ def read_only_in(target: Target) -> str:
     if target.write_first is None:
         raise NotApplicable(f"{target.name} has no way to write an array")
     producer = producer_of(sample(flags=READ_ONLY))
-    try:
-        result = consume(target, producer)
-    except VERDICTS:
-        raise
-    except Exception as error:
+    result, refused = attempt(target, producer)
+    if refused is not None:
         deleted_once(producer, "after the refusal")
-        raise Failed(f"a READ_ONLY tensor was refused with {describe_exception(error)}", rule=RULE_IGNORE_READ_ONLY)
+        raise Failed(f"a READ_ONLY tensor was refused with {describe_exception(refused)}", rule=RULE_IGNORE_READ_ONLY)
     memory = producer.memories[-1]
     holds_memory(target, result, memory)
     try:
         target.write_first(result, 42)
-        refused = ""
+        write_refused = ""
     except Exception as error:
-        refused = describe_exception(error)
+        write_refused = describe_exception(error)
     written = memory.current_elements() != memory.expected_elements()
     del result
     seen = deleted_once(producer, "after the result was dropped")
@@ -590,7 +611,7 @@ def read_only_in(target: Target) -> str:
     if written:
         raise Failed("a write through the imported array changed memory the producer flagged READ_ONLY, and "
                      f"{target.name} has read-only arrays")
-    return (f"the write was refused ({refused})" if refused else "the write went to a copy") + f"; {seen}"
+    return (f"the write was refused ({write_refused})" if write_refused else "the write went to a copy") + f"; {seen}"
 
 
 @check(
@@ -648,15 +669,12 @@ def device_other(target: Target) -> str:
     runtime = target.runtime_for(CUDA)  # real device memory where this machine has CUDA
     producer = producer_of(sample(device=CUDA, runtime=runtime), device=CUDA)
     where = "CUDA memory" if runtime else "CUDA memory (no CUDA here)"
-    try:
-        result = consume(target, producer)
-    except BufferError as error:
-        return f"BufferError ({error}); " + deleted_once(producer, "after the refusal")
-    except VERDICTS:
-        raise
-    except Exception as error:
+    result, refused = attempt(target, producer)
+    if isinstance(refused, BufferError):
+        return f"BufferError ({refused}); " + deleted_once(producer, "after the refusal")
+    if refused is not None:
         deleted_once(producer, "after the refusal")
-        raise Failed(f"{where} was refused with {describe_exception(error)}, not BufferError")
+        raise Failed(f"{where} was refused with {describe_exception(refused)}, not BufferError")
     device = tuple(target.dlpack_device(result))
     del result
     seen = deleted_once(producer, "after the result was dropped")
@@ -687,14 +705,11 @@ def stream_device(target: Target) -> str:
     if runtime is None:
         raise NotApplicable("no CUDA runtime here to hold the checker's device memory")
     producer = producer_of(sample(device=CUDA, runtime=runtime), device=CUDA)
-    try:
-        result = consume(target, producer)
-    except VERDICTS:
-        raise
-    except Exception as error:
+    result, refused = attempt(target, producer)
+    if refused is not None:
         deleted_once(producer, "after the refusal")
-        raise NotApplicable(f"CUDA memory is refused ({describe_exception(error)}; consumer.device.other judges "
-                            "how)") from None
+        raise NotApplicable(f"CUDA memory is refused ({describe_exception(refused)}; consumer.device.other judges "
+                            "how)")
     holds_memory(target, result, producer.memories[-1])
     del result
     seen = deleted_once(producer, "after the result was dropped")
@@ -756,9 +771,10 @@ RULE_ALIGNMENT = (
 )
 
 
-def layout(target: Target, memory: Callable[..., Memory], refusal: Callable[[Exception, str], str]) -> str:
+def layout(target: Target, memory: Callable[..., Memory], refusal: Callable[[Exception, str], str],
+           then: Optional[Callable[[Any], None]] = None) -> str:
     producer = producer_of(lambda kwargs: negotiated(kwargs, memory))
-    return refused_or_imported(target, producer, refusal)
+    return refused_or_imported(target, producer, refusal, then)
 
 
 def matrix(**fields: Any) -> Memory:
@@ -795,7 +811,8 @@ def layout_negative(target: Target) -> str:
 
 @check("layout.byte-offset", "layouts", RULE_LAYOUT + "; " + RULE_BYTE_OFFSET)
 def layout_offset(target: Target) -> str:
-    return layout(target, lambda **f: Memory.of(VECTOR, FLOAT32, **f).offset(), refusal_fails("should", RULE_BYTE_OFFSET))
+    return layout(target, lambda **f: Memory.of(VECTOR, FLOAT32, **f).offset(),
+                  refusal_fails("should", RULE_BYTE_OFFSET, cause=BYTE_OFFSET))
 
 
 @check("layout.strided", "layouts", RULE_LAYOUT + f" ({MAY_REFUSE})")
@@ -820,19 +837,44 @@ def layout_null_strides(target: Target) -> str:
 MISALIGN = 4
 
 
-@check("layout.unaligned", "layouts", RULE_ALIGNMENT, "should")
+def computed(target: Target) -> Optional[Callable[[Any], None]]:
+    """A library kernel run on the import before it goes: a consumer may take unaligned memory and fail only when
+    it computes on it (TensorFlow aborts in its first kernel, not in from_dlpack). Its exception is a failure of
+    the alignment rule; an abort kills the worker, which fails the check at its level."""
+    compute = target.compute
+    if compute is None:
+        return None
+
+    def then(result: Any) -> None:
+        try:
+            compute(result)
+        except Exception as error:
+            raise Failed(f"imported, then {target.name}'s kernel on it raised {describe_exception(error)}",
+                         rule=RULE_ALIGNMENT, cause=UNALIGNED) from None
+
+    return then
+
+
+@check("layout.unaligned", "layouts", RULE_ALIGNMENT, "should", cause=UNALIGNED)
 def layout_unaligned(target: Target) -> str:
     return f"data pointer {MISALIGN} bytes past a 256-byte boundary; " + layout(
         target, lambda **f: Memory.of(VECTOR, FLOAT32, misalign=MISALIGN, **f),
-        refusal_fails("should", RULE_ALIGNMENT, cause=UNALIGNED))
+        refusal_fails("should", RULE_ALIGNMENT, cause=UNALIGNED), computed(target)) + (
+        "; computed on" if target.compute else "")
 
 
-@check("layout.unaligned-byte-offset", "layouts", RULE_ALIGNMENT + "; " + RULE_BYTE_OFFSET, "should")
+# Refused, died or failed in the library's kernel, this tensor is layout.unaligned's defect where that check
+# fails too (its unaligned data pointer), else layout.byte-offset's.
+UNALIGNED_OFFSET = (UNALIGNED, BYTE_OFFSET)
+
+
+@check("layout.unaligned-byte-offset", "layouts", RULE_ALIGNMENT + "; " + RULE_BYTE_OFFSET, "should",
+       cause=UNALIGNED_OFFSET)
 def layout_unaligned_offset(target: Target) -> str:
-    # A refusal of this tensor is a refusal of its unaligned data pointer, layout.unaligned's where that fails too.
     return f"data pointer {MISALIGN} bytes past a 256-byte boundary, byte_offset 8; " + layout(
         target, lambda **f: Memory.of(VECTOR, FLOAT32, misalign=MISALIGN, **f).offset(),
-        refusal_fails("should", RULE_ALIGNMENT, cause=UNALIGNED))
+        refusal_fails("should", RULE_ALIGNMENT, cause=UNALIGNED_OFFSET), computed(target)) + (
+        "; computed on" if target.compute else "")
 
 
 # ---- errors ----

@@ -75,6 +75,8 @@ class Check:
     rule: str
     body: Callable[["Target"], str]
     level: Level = "must"
+    # What a failure seen from outside the body (the process died in it) names as its defect (see Failed.cause).
+    cause: str = ""
 
 
 @dataclass(frozen=True)
@@ -118,9 +120,12 @@ class Registrar:
         self.side = side
         self.checks = checks
 
-    def __call__(self, id: str, group: str, rule: str, level: Level = "must") -> Callable[[Body], Body]:
+    def __call__(self, id: str, group: str, rule: str, level: Level = "must",
+                 cause: Union[str, Sequence[str]] = "") -> Callable[[Body], Body]:
+        causes = cause if isinstance(cause, str) else " ".join(cause)
+
         def register(body: Body) -> Body:
-            self.checks.append(Check(f"{self.side}.{id}", self.side, group, rule, body, level))
+            self.checks.append(Check(f"{self.side}.{id}", self.side, group, rule, body, level, causes))
             return body
 
         return register
@@ -158,9 +163,11 @@ def run_body(check: Check, target: "Target") -> Result:
     return Result(target.name, check.id, check.side, check.group, outcome, detail, rule, level, cause)
 
 
-def failure(check: Check, target: str, detail: str, cause: str = "") -> Result:
-    """A failure of check seen from outside its body (the process died, it hung), at the check's own level."""
-    return Result(target, check.id, check.side, check.group, Outcome.FAIL, detail, check.rule, check.level, cause)
+def failure(check: Check, target: str, detail: str, cause: Optional[str] = None) -> Result:
+    """A failure of check seen from outside its body (the process died, it hung), at the check's own level; its
+    cause is the check's own (Check.cause) unless given."""
+    return Result(target, check.id, check.side, check.group, Outcome.FAIL, detail, check.rule, check.level,
+                  check.cause if cause is None else cause)
 
 
 def attribute_causes(results: Iterable[Result]) -> list[Result]:

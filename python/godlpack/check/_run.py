@@ -136,7 +136,7 @@ def run_isolated(spec: str, checks: list[Check], timeout: float = 120.0) -> Repo
                 break
             if lost.hung:
                 first_hang = c.id
-            results.append(failure(c, name, lost.what, cause=c.id if lost.hung else ""))
+            results.append(failure(c, name, lost.what, cause=c.id if lost.hung else None))
         elif not got and remaining:
             raise TargetError("the worker ended without running a check")
         remaining = [i for i in remaining if i not in done]

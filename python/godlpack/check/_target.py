@@ -50,6 +50,10 @@ def _every_other_column(x: Array) -> Array:
     return x[:, ::2]
 
 
+def _double(x: Array) -> Any:
+    return x + x
+
+
 @dataclass
 class DeviceArrays:
     """The library's arrays on a device with streams (CUDA, ROCm), for the checks of streams and device memory.
@@ -79,7 +83,8 @@ class Target:
     write. cpu_device is what from_dlpack(device=...) takes for the CPU. cpu_accessible() returns an array on
     memory the CPU reads though its device is not kDLCPU (CUDA host memory, ...), with that device; None where
     the library has none here. immutable says every array is read-only. device makes the library's arrays on a
-    device with streams, where this machine has one (None: the stream checks do not apply).
+    device with streams, where this machine has one (None: the stream checks do not apply). compute(x) runs one
+    of the library's kernels on an array it imported, and waits for it (None: the library computes nothing).
     """
 
     name: str
@@ -101,6 +106,7 @@ class Target:
     # Every array of the library is read-only (no writable one can be made): readonly is make.
     immutable: bool = False
     device: Optional[DeviceArrays] = None
+    compute: Optional[Callable[[Array], Any]] = _double
     notes: list[str] = field(default_factory=list)
     # Objects to keep alive as long as the target (memory that made arrays view).
     keep: list[Any] = field(default_factory=list)
