@@ -18,6 +18,7 @@ import fnmatch
 import gc
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -236,7 +237,7 @@ def _run_worker(spec: str, ids: list[str], timeout: float) -> tuple[dict[str, ob
         os.unlink(idfile.name)
         if lost is None and current is not None:
             stderr.seek(0)
-            tail = stderr.read().decode("utf-8", "replace").strip().splitlines()[-3:]
+            tail = _last_words(stderr.read().decode("utf-8", "replace"))
             lost = Lost(current, f"the process died while running it ({_status_text(status)})"
                         + (": " + " | ".join(tail) if tail else ""), False)
         if not header:
@@ -245,6 +246,18 @@ def _run_worker(spec: str, ids: list[str], timeout: float) -> tuple[dict[str, ob
             header = {"error": f"the worker for {spec} ended ({_status_text(status)}) before it loaded the library"
                       + (": " + text[-1] if text else "")}
     return header, results, lost
+
+
+_SAYS_WHY = re.compile(r"Check failed|Fatal|FATAL|Abort|Segmentation fault|[A-Za-z]Error\b|[A-Za-z]Exception\b|"
+                       r"terminate called|[Aa]ssertion")
+
+
+def _last_words(stderr: str) -> list[str]:
+    """What a dead worker's stderr says of its death: the last lines among its last 40 that name an error (a
+    failed CHECK, a fatal error), else its last 3 lines (a stack trace's frames say little)."""
+    lines = [line.strip() for line in stderr.strip().splitlines()[-40:] if line.strip()]
+    telling = [line for line in lines if _SAYS_WHY.search(line)]
+    return (telling or lines)[-3:]
 
 
 def _ended(process: "subprocess.Popen[bytes]") -> bool:
