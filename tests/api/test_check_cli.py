@@ -85,7 +85,8 @@ def test_k_takes_substrings_and_globs_that_match_part_of_an_id() -> None:
     assert listed("-k", "copy.true-l") == ["producer.copy.true-legacy"]
     assert listed("-k", "consumer.*.cpu") == ["consumer.device.cpu", "consumer.stream.cpu"]
     assert listed("-k", "dtype.float8_e4m3fnuz", "-k", "layout.0-d") == [
-        "producer.dtype.float8_e4m3fnuz", "producer.layout.0-d", "consumer.dtype.float8_e4m3fnuz", "consumer.layout.0-d"]
+        "producer.dtype.float8_e4m3fnuz", "producer.layout.0-d", "consumer.dtype.float8_e4m3fnuz",
+        "consumer.layout.0-d"]
 
 
 def test_list_shows_each_checks_level_and_rule() -> None:
@@ -132,7 +133,8 @@ def test_a_consumer_that_dies_in_its_first_kernel_on_unaligned_data_fails_once(t
     results = results_of(out)
     failed = {c: r for c, r in results.items() if r["outcome"] == "fail"}
     assert list(failed) == ["consumer.layout.unaligned"]
-    assert "SIGABRT" in failed["consumer.layout.unaligned"]["detail"] and failed["consumer.layout.unaligned"]["level"] == "should"
+    unaligned = failed["consumer.layout.unaligned"]
+    assert "SIGABRT" in unaligned["detail"] and unaligned["level"] == "should"
     assert results["consumer.layout.unaligned-byte-offset"]["cause"] == "consumer.layout.unaligned"
 
 
@@ -167,8 +169,8 @@ def test_a_message_the_terminal_cannot_print_still_gives_the_report(tmp_path: Pa
     """Issue 41, defect 7: a BufferError holding a lone surrogate (os.fsdecode of a path), on a strict UTF-8
     stdout, raised UnicodeEncodeError after every check ran, and the JSON was never written."""
     out = tmp_path / "r.json"
-    done = run_cli("check_targets:surrogate_message", "--only", "producer", "-k", "max_version.absent", "--json", str(out),
-                   PYTHONIOENCODING="utf-8")
+    done = run_cli("check_targets:surrogate_message", "--only", "producer", "-k", "max_version.absent",
+                   "--json", str(out), PYTHONIOENCODING="utf-8")
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 0
     detail = results_of(out)["producer.max_version.absent"]["detail"]

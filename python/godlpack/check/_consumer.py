@@ -576,7 +576,8 @@ def flags_read_only_copied(target: Target) -> str:
 # ---- READ_ONLY ----
 
 RULE_READ_ONLY_IN = (
-    "dlpack.h: DLPACK_FLAG_BITMASK_READ_ONLY 'bit mask to indicate that the tensor is read only'; " + RULE_IGNORE_READ_ONLY
+    "dlpack.h: DLPACK_FLAG_BITMASK_READ_ONLY 'bit mask to indicate that the tensor is read only'; "
+    + RULE_IGNORE_READ_ONLY
     + ": a consumer with read-only arrays makes one"
 )
 
@@ -727,7 +728,8 @@ def dtype_check(dtype: DType) -> Callable[[Target], str]:
         raw = bytes(range(6 * dtype.itemsize))
         if dtype.name == "bool":
             raw = bytes([0, 1, 1, 0, 1, 0])
-        producer = producer_of(lambda kwargs: negotiated(kwargs, lambda **f: Memory(raw, dtype.triple, (6,), (1,), **f)))
+        producer = producer_of(lambda kwargs: negotiated(
+            kwargs, lambda **f: Memory(raw, dtype.triple, (6,), (1,), **f)))
         lacks = dtype.name not in target.dtypes
 
         def refusal(error: Exception, seen: str) -> str:

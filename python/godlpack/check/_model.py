@@ -35,10 +35,10 @@ class Failed(Exception):
     """Raised by a check body: the library broke the rule; the message says what was seen.
 
     level and rule, where given, name another rule than the check's own that the failure broke (a refusal the text
-    only recommends against, in a check whose values must be right). cause names the check (or checks, the first
-    first) that reports this failure's defect as its own: where one of them failed with that defect and stands,
-    this result is not applicable "because of" it, so that one defect is one failure (attribute_causes). A check
-    that names itself among them reports the defect where none before it does.
+    only recommends against, in a check whose values must be right). cause names the check (or checks, in order)
+    that reports this failure's defect as its own: where one of them failed with that defect and stands, this
+    result is not applicable "because of" it, so that one defect is one failure (attribute_causes). A check that
+    names itself among them reports the defect where none before it does.
     """
 
     def __init__(self, message: str, *, level: Optional[Level] = None, rule: str = "",
@@ -46,7 +46,12 @@ class Failed(Exception):
         super().__init__(message)
         self.level = level
         self.rule = rule
-        self.cause = cause if isinstance(cause, str) else " ".join(cause)
+        self.cause = causes(cause)
+
+
+def causes(cause: Union[str, Sequence[str]]) -> str:
+    """Failed's cause as Result.cause holds it: check ids, space-separated, in order."""
+    return cause if isinstance(cause, str) else " ".join(cause)
 
 
 class NotApplicable(Exception):
@@ -122,10 +127,8 @@ class Registrar:
 
     def __call__(self, id: str, group: str, rule: str, level: Level = "must",
                  cause: Union[str, Sequence[str]] = "") -> Callable[[Body], Body]:
-        causes = cause if isinstance(cause, str) else " ".join(cause)
-
         def register(body: Body) -> Body:
-            self.checks.append(Check(f"{self.side}.{id}", self.side, group, rule, body, level, causes))
+            self.checks.append(Check(f"{self.side}.{id}", self.side, group, rule, body, level, causes(cause)))
             return body
 
         return register

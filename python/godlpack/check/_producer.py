@@ -482,7 +482,8 @@ def on_device(target: Target) -> tuple[DeviceArrays, Any]:
     device = target.device
     if device is None:
         raise NotApplicable(f"no {target.name} array here lives on a device with streams (CUDA, ROCm)")
-    return device, made(f"an array on {device_name(device.device)}", lambda: device.make(VECTOR, target.dtype("float32")))
+    return device, made(f"an array on {device_name(device.device)}",
+                        lambda: device.make(VECTOR, target.dtype("float32")))
 
 
 def optional_stream(target: Target, x: Any, stream: int, **kwargs: Any) -> tuple[Decoded, Elements]:
@@ -538,8 +539,8 @@ def stream_device_synchronizes(target: Target) -> str:
     expected = expected_elements(FLOAT32, VECTOR)
     if elements != expected:
         raise Failed(f"read in order on the consumer's stream {stream:#x} after __dlpack__(stream={stream:#x}), the "
-                     f"elements were {show(elements or [], FLOAT32)}, not {show(expected or [], FLOAT32)}: the producer "
-                     "did not order that stream after its own work")
+                     f"elements were {show(elements or [], FLOAT32)}, not {show(expected or [], FLOAT32)}: the "
+                     "producer did not order that stream after its own work")
     return ("the data was ready on the consumer's own stream" + ("" if busy else " (no queued work: the adapter has "
             "no busy array)") + "; " + holds(d, elements, VECTOR))
 
