@@ -4,7 +4,8 @@
 
 Each TARGET (or TARGET=PYTHON, to run it with another interpreter, one where that library is installed) is checked
 with `PYTHON -m godlpack.check TARGET --json FILE`; the table between the matrix markers of the doc is rewritten:
-one row a check, one column a library, and below it what each failure and difference was.
+one row a check, one column a library, each failure marked by the level of the rule it broke, and below it what
+each failure and difference was, with its level and the words of the rule.
 """
 
 from __future__ import annotations
@@ -19,7 +20,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-MARK = {"pass": "✓", "fail": "**✗**", "n/a": "–", "difference": "≠"}
+MARK = {"pass": "✓", "n/a": "–", "difference": "≠"}
+# A failure's mark says the level of the rule it broke.
+FAIL_MARK = {"must": "**✗**", "should": "✗", "note": "(✗)"}
+
+
+def mark(result: dict[str, Any]) -> str:
+    return FAIL_MARK[result["level"]] if result["outcome"] == "fail" else MARK[result["outcome"]]
 START, END = "<!-- matrix:start -->", "<!-- matrix:end -->"
 
 
@@ -40,13 +47,20 @@ def table(targets: list[dict[str, Any]]) -> str:
     lines = ["| check | " + " | ".join(f"{t['name']} {t['version']}" for t in targets) + " |",
              "| --- | " + " | ".join(":---:" for _ in targets) + " |"]
     for check in checks:
-        lines.append(f"| `{check}` | " + " | ".join(MARK[results[check]["outcome"]] for results in by_target) + " |")
+        lines.append(f"| `{check}` | " + " | ".join(mark(results[check]) for results in by_target) + " |")
     lines.append("")
-    lines.append("| library | passed | failed | differences | not applicable |")
-    lines.append("| --- | ---: | ---: | ---: | ---: |")
+    lines.append("| library | passed | failed: must | should | note | differences | not applicable (because of "
+                 "a failure) |")
+    lines.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for t in targets:
-        tally = {o: sum(1 for r in t["results"] if r["outcome"] == o) for o in MARK}
-        lines.append(f"| {t['name']} | {tally['pass']} | {tally['fail']} | {tally['difference']} | {tally['n/a']} |")
+        rs = t["results"]
+
+        def count(outcome: str, level: str = "") -> int:
+            return sum(1 for r in rs if r["outcome"] == outcome and level in ("", r["level"]))
+
+        spoiled = sum(1 for r in rs if r["outcome"] == "n/a" and r.get("cause"))
+        lines.append(f"| {t['name']} | {count('pass')} | {count('fail', 'must')} | {count('fail', 'should')} | "
+                     f"{count('fail', 'note')} | {count('difference')} | {count('n/a')} ({spoiled}) |")
     for t in targets:
         found = [r for r in t["results"] if r["outcome"] in ("fail", "difference")]
         lines.append("")
@@ -55,9 +69,21 @@ def table(targets: list[dict[str, Any]]) -> str:
         if found:
             lines.append("")
         for r in found:
-            detail = r["detail"].replace("|", "\\|").replace("\n", " ")
-            lines.append(f"- `{r['check']}` ({r['outcome']}): {detail}")
+            detail = cell(r["detail"])
+            what = f"fail, {r['level']}" if r["outcome"] == "fail" else "difference"
+            lines.append(f"- `{r['check']}` ({what}): {detail}. Rule: {cell(r['rule'])}")
+        spoiled_by: dict[str, int] = {}
+        for r in t["results"]:
+            if r["outcome"] == "n/a" and r.get("cause"):
+                spoiled_by[r["cause"]] = spoiled_by.get(r["cause"], 0) + 1
+        for cause, n in spoiled_by.items():
+            lines.append(f"- not applicable because of `{cause}`: {n} check{'s' if n > 1 else ''}")
     return "\n".join(lines)
+
+
+def cell(text: str) -> str:
+    """text as one line of a Markdown table or list."""
+    return text.replace("|", "\\|").replace("\n", " ").strip()
 
 
 def main() -> None:

@@ -10,17 +10,20 @@ From Python::
     from godlpack.check import load_target, run_in_process, run_isolated, select_checks
 
     report = run_isolated("numpy", select_checks())
-    failures = [r for r in report.results if r.outcome is Outcome.FAIL]
+    failures = [r for r in report.results if r.outcome is Outcome.FAIL and r.level == "must"]
 """
 
-from godlpack.check._model import Check, Difference, Failed, NotApplicable, Outcome, Result, Side
+from godlpack.check._model import Check, Difference, Failed, Level, NotApplicable, Outcome, Result, Side
 from godlpack.check._run import Report, TargetError, all_checks, run_in_process, run_isolated, select_checks
-from godlpack.check._target import Target, array_api_target, load_target, register
+from godlpack.check._adapters import load_target
+from godlpack.check._target import DeviceArrays, Target, array_api_target
 
 __all__ = [
     "Check",
+    "DeviceArrays",
     "Difference",
     "Failed",
+    "Level",
     "NotApplicable",
     "Outcome",
     "Report",
@@ -31,7 +34,6 @@ __all__ = [
     "all_checks",
     "array_api_target",
     "load_target",
-    "register",
     "run_in_process",
     "run_isolated",
     "select_checks",

@@ -183,16 +183,18 @@ def managed_tensor(
     version: tuple[int, int] = (1, 3),
     flags: int = 0,
     deleter: Optional[Callable[[Any], None]] = None,
+    manager_ctx: Optional[int] = None,
 ) -> Any:
     """A DLManagedTensorVersioned (a DLManagedTensor where not versioned) with these fields.
 
     shape or strides None is NULL (an empty sequence is an array nobody reads, as ndim is 0); ndim is len(shape)
-    unless given; deleter None is a NULL deleter. The arrays and the deleter's C callback it points at are appended
-    to keep, which must live as long as the struct.
+    unless given; deleter None is a NULL deleter; manager_ctx None is NULL. The arrays and the deleter's C callback
+    it points at are appended to keep, which must live as long as the struct.
     """
     struct = DLManagedTensorVersioned() if versioned else DLManagedTensor()
     t = struct.dl_tensor
     t.data = data
+    struct.manager_ctx = manager_ctx
     t.device = DLDevice(*device)
     t.dtype = DLDataType(*dtype)
     t.byte_offset = byte_offset

@@ -11,6 +11,13 @@ consumer, once, where a second call would make every check that counts the delet
 
 A Memory that handed out its tensor stays alive until its deleter has run: memory a consumer still views is
 never freed under it, even when the consumer never calls the deleter.
+
+Its data pointer is 256-byte aligned, as dlpack.h says it 'is always', unless `misalign` moves it that many bytes
+past the boundary (the header: 'it is recommended to not rely on the data pointer being correctly aligned'); its
+manager_ctx points at a context of its own, as most producers' does, unless `null_context` leaves it NULL, which
+the header allows ('It can also be NULL'). On a device the host cannot read, with a Runtime, the data lives in that
+device's memory (copied there once); without one, in host memory labelled with the device, which no consumer here
+can use anyway.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
+from godlpack.check._device import Runtime, host_readable
 from godlpack.check._dlpack import READ_ONLY, OwnTensor, _api, capsule_name, contiguous_strides, managed_tensor
 from godlpack.check._values import DTYPE_BY_NAME, DType, encode, flatten, shape_of
 
@@ -47,11 +55,16 @@ class Memory(OwnTensor):
     versioned: bool = True
     device: tuple[int, int] = (1, 0)
     null_data: bool = False
+    null_context: bool = False
+    misalign: int = 0
+    runtime: Optional[Runtime] = None
     # Why this tensor is not the one the check wanted ("" when it is): set where the consumer asked for a legacy
     # capsule, which cannot carry the flags or version the check is about.
     unmet: str = ""
     deleted_by: list[str] = field(default_factory=list)
     wrong_pointers: list[int] = field(default_factory=list)
+    # The device memory holding the data, where a runtime put it there (0: the data is in `buffer`).
+    device_address: int = field(default=0, init=False, repr=False)
     _capsule: Any = field(default=None, repr=False)
     _keep: list[Any] = field(default_factory=list, repr=False)
 
@@ -59,16 +72,29 @@ class Memory(OwnTensor):
         # dlpack.h: the data pointer 'is always aligned to 256 bytes as in CUDA'; some consumers copy (JAX) or
         # abort (TensorFlow) on less.
         size = max(len(self.raw), 1)
-        storage = (ctypes.c_uint8 * (size + ALIGNMENT))()
-        self.buffer = (ctypes.c_uint8 * size).from_buffer(storage, -ctypes.addressof(storage) % ALIGNMENT)
+        storage = (ctypes.c_uint8 * (size + ALIGNMENT + self.misalign))()
+        start = -ctypes.addressof(storage) % ALIGNMENT + self.misalign
+        self.buffer = (ctypes.c_uint8 * size).from_buffer(storage, start)
         ctypes.memmove(self.buffer, self.raw, len(self.raw))
+        if self.runtime is not None and not host_readable(self.device):
+            self.device_address = self.runtime.allocate(size, self.device[1])
+            self.runtime.copy_from_host(self.device_address, self.raw)
+        context = None
+        if not self.null_context:
+            context = ctypes.c_uint64(0x6D616E61676572)  # any object of the producer's; nobody reads it
+            self._keep.append(context)
         # A 0-d tensor's shape and strides are NULL, as DLPack's producers hand them out.
         self.struct = managed_tensor(
-            self._keep, versioned=self.versioned, data=None if self.null_data else ctypes.addressof(self.buffer),
+            self._keep, versioned=self.versioned, data=None if self.null_data else self.data_address,
             device=self.device, dtype=self.dtype, shape=self.shape or None, strides=self.strides or None,
             byte_offset=self.byte_offset, ndim=len(self.shape) if self.shape is not None else 0,
             version=self.version, flags=self.flags, deleter=self._deleter,
+            manager_ctx=None if context is None else ctypes.addressof(context),
         )
+
+    @property
+    def data_address(self) -> int:
+        return self.device_address or ctypes.addressof(self.buffer)
 
     # ---- making one ----
 
@@ -100,7 +126,8 @@ class Memory(OwnTensor):
     def _relaid(self, shape: Sequence[int], strides: Sequence[int], byte_offset: int = 0) -> "Memory":
         return Memory(
             self.raw, self.dtype, tuple(shape), tuple(strides), byte_offset=byte_offset, flags=self.flags,
-            version=self.version, versioned=self.versioned, device=self.device,
+            version=self.version, versioned=self.versioned, device=self.device, null_context=self.null_context,
+            misalign=self.misalign, runtime=self.runtime,
         )
 
     def transposed(self) -> "Memory":
@@ -174,6 +201,8 @@ class Memory(OwnTensor):
         if address != self.address:
             self.wrong_pointers.append(address or 0)
         self.deleted_by.append(by)
+        if self.device_address and self.runtime is not None and len(self.deleted_by) == 1:
+            self.runtime.free(self.device_address)
         with _LOCK:
             _HANDED_OUT.discard(self)
 

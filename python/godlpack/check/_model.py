@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar, Union
+from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Optional, Sequence, TypeVar, Union
 
 if TYPE_CHECKING:
     from godlpack.check._target import Target
@@ -12,6 +12,12 @@ if TYPE_CHECKING:
 # Literal["producer", "consumer"], spelled as a Union of Literals, which is what mypy's stubtest recognises at
 # runtime as the alias's Union.
 Side = Union[Literal["producer"], Literal["consumer"]]
+# The strength of the rule a check holds a library to, in the words of the text it quotes: "must" (dlpack.h or the
+# standard says must, or states what a tensor is), "should" (should, recommended, preferred), "note" (what the
+# checker infers where no text binds: reported, never counted). The exit status counts failures of "must" rules;
+# --strict counts "should" too.
+Level = Union[Literal["must"], Literal["should"], Literal["note"]]
+LEVELS: tuple[Level, ...] = ("must", "should", "note")
 
 
 class Outcome(enum.StrEnum):
@@ -26,7 +32,26 @@ class Outcome(enum.StrEnum):
 
 
 class Failed(Exception):
-    """Raised by a check body: the library broke the rule; the message says what was seen."""
+    """Raised by a check body: the library broke the rule; the message says what was seen.
+
+    level and rule, where given, name another rule than the check's own that the failure broke (a refusal the text
+    only recommends against, in a check whose values must be right). cause names the check (or checks, in order)
+    that reports this failure's defect as its own: where one of them failed with that defect and stands, this
+    result is not applicable "because of" it, so that one defect is one failure (attribute_causes). A check that
+    names itself among them reports the defect where none before it does.
+    """
+
+    def __init__(self, message: str, *, level: Optional[Level] = None, rule: str = "",
+                 cause: Union[str, Sequence[str]] = "") -> None:
+        super().__init__(message)
+        self.level = level
+        self.rule = rule
+        self.cause = causes(cause)
+
+
+def causes(cause: Union[str, Sequence[str]]) -> str:
+    """Failed's cause as Result.cause holds it: check ids, space-separated, in order."""
+    return cause if isinstance(cause, str) else " ".join(cause)
 
 
 class NotApplicable(Exception):
@@ -46,7 +71,7 @@ class Check:
     """One rule held to a library: `body` returns what it saw when the rule holds and raises otherwise.
 
     `rule` quotes the DLPack header (dlpack.h), DLPack's Python specification or the array API standard
-    (2024.12) that the check holds the library to.
+    (2024.12) that the check holds the library to, and `level` is that rule's strength (see Level).
     """
 
     id: str
@@ -54,6 +79,9 @@ class Check:
     group: str
     rule: str
     body: Callable[["Target"], str]
+    level: Level = "must"
+    # What a failure seen from outside the body (the process died in it) names as its defect (see Failed.cause).
+    cause: str = ""
 
 
 @dataclass(frozen=True)
@@ -67,6 +95,14 @@ class Result:
     outcome: Outcome
     detail: str
     rule: str
+    level: Level = "must"
+    # The check whose failure made this one not applicable (see Failed.cause); "" where none did. Before
+    # attribute_causes, the checks a failure names as the owners of its defect, space-separated.
+    cause: str = ""
+
+    def counts(self, strict: bool = False) -> bool:
+        """Whether this result fails a run: a failure of a must rule, or of a should rule when strict."""
+        return self.outcome is Outcome.FAIL and (self.level == "must" or (strict and self.level == "should"))
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -74,25 +110,32 @@ class Result:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Result":
+    def from_json(cls, data: Any) -> "Result":
         return cls(**{**data, "outcome": Outcome(data["outcome"])})
 
 
 Body = TypeVar("Body", bound=Callable[["Target"], str])
 
 
-def registrar(side: Side, checks: list[Check]) -> Callable[[str, str, str], Callable[[Body], Body]]:
-    """The decorator factory of one side's checks: check(id, group, rule)(body) appends the Check "side.id" to
-    checks and returns body as it was (its signature too)."""
+class Registrar:
+    """The decorator factory of one side's checks: check(id, group, rule, level)(body) appends the Check "side.id"
+    to checks and returns body as it was (its signature too)."""
 
-    def check(id: str, group: str, rule: str) -> Callable[[Body], Body]:
+    def __init__(self, side: Side, checks: list[Check]) -> None:
+        self.side = side
+        self.checks = checks
+
+    def __call__(self, id: str, group: str, rule: str, level: Level = "must",
+                 cause: Union[str, Sequence[str]] = "") -> Callable[[Body], Body]:
         def register(body: Body) -> Body:
-            checks.append(Check(f"{side}.{id}", side, group, rule, body))
+            self.checks.append(Check(f"{self.side}.{id}", self.side, group, rule, body, level, causes(cause)))
             return body
 
         return register
 
-    return check
+
+def registrar(side: Side, checks: list[Check]) -> Registrar:
+    return Registrar(side, checks)
 
 
 def describe_exception(error: BaseException) -> str:
@@ -107,15 +150,57 @@ def describe_exception(error: BaseException) -> str:
 
 def run_body(check: Check, target: "Target") -> Result:
     """Run one check's body on target, in this process, and turn what happened into a Result."""
+    level, rule, cause = check.level, check.rule, ""
     try:
         detail = check.body(target)
         outcome = Outcome.PASS
     except Failed as error:
         outcome, detail = Outcome.FAIL, str(error)
+        level, rule, cause = error.level or level, error.rule or rule, error.cause
     except NotApplicable as error:
         outcome, detail = Outcome.NOT_APPLICABLE, str(error)
     except Difference as error:
         outcome, detail = Outcome.DIFFERENCE, str(error)
     except Exception as error:  # the library raised where the rule expects an answer
         outcome, detail = Outcome.FAIL, f"raised {describe_exception(error)}"
-    return Result(target.name, check.id, check.side, check.group, outcome, detail, check.rule)
+    return Result(target.name, check.id, check.side, check.group, outcome, detail, rule, level, cause)
+
+
+def failure(check: Check, target: str, detail: str, cause: Optional[str] = None) -> Result:
+    """A failure of check seen from outside its body (the process died, it hung), at the check's own level; its
+    cause is the check's own (Check.cause) unless given."""
+    return Result(target, check.id, check.side, check.group, Outcome.FAIL, detail, check.rule, check.level,
+                  check.cause if cause is None else cause)
+
+
+def attribute_causes(results: Iterable[Result]) -> list[Result]:
+    """results, where each failure whose defect another check reports as its own failure (Failed.cause) is not
+    applicable "because of" that check instead: one defect, one failure, named once.
+
+    A failure goes to the first check it names that failed naming the same defect and stands itself (is not in
+    turn attributed to another); where it names itself first, or none of them stands, it stands.
+    """
+    results = list(results)
+    failing = {r.check: r for r in results if r.outcome is Outcome.FAIL}
+
+    def owner(r: Result, seen: frozenset[str]) -> Optional[str]:
+        for cause in r.cause.split():
+            if cause == r.check:
+                return None
+            other = failing.get(cause)
+            if other is not None and cause not in seen and cause in other.cause.split() \
+                    and owner(other, seen | {r.check}) is None:
+                return cause
+        return None
+
+    out = []
+    for r in results:
+        if r.outcome is Outcome.FAIL:
+            root = owner(r, frozenset())
+            if root is None:
+                r = replace(r, cause="")
+            else:
+                detail = f"because of {root} ({failing[root].detail}): {r.detail}"
+                r = replace(r, outcome=Outcome.NOT_APPLICABLE, detail=detail, cause=root)
+        out.append(r)
+    return out

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import shutil
-from typing import IO, Any
+from typing import IO, Any, Optional
 
-from godlpack.check._model import Outcome
+from godlpack.check._model import LEVELS, Outcome
 from godlpack.check._run import Report
 
 MARK = {Outcome.PASS: "pass", Outcome.FAIL: "FAIL", Outcome.NOT_APPLICABLE: "n/a", Outcome.DIFFERENCE: "diff"}
@@ -29,13 +29,17 @@ def counts(report: Report) -> dict[Outcome, int]:
 
 def summary(report: Report) -> str:
     tally = counts(report)
-    return ", ".join(f"{tally[o]} {name}" for o, name in (
+    failed = {level: sum(1 for r in report.results if r.outcome is Outcome.FAIL and r.level == level)
+              for level in LEVELS}
+    split = ", ".join(f"{failed[level]} {level}" for level in LEVELS if failed[level])
+    return ", ".join(f"{tally[o]} {name}" + (f" ({split})" if o is Outcome.FAIL and split else "") for o, name in (
         (Outcome.PASS, "passed"), (Outcome.FAIL, "failed"), (Outcome.DIFFERENCE, "differences"),
         (Outcome.NOT_APPLICABLE, "not applicable")))
 
 
 def write_table(reports: list[Report], stream: IO[str], colour: bool) -> None:
-    """One block per library, grouped by side and group, one line a check: mark, id, what was seen."""
+    """One block per library, grouped by side and group, one line a check: mark, the level of the rule, id, what
+    was seen."""
     width = shutil.get_terminal_size((120, 24)).columns
 
     def paint(code: str, text: str) -> str:
@@ -52,7 +56,7 @@ def write_table(reports: list[Report], stream: IO[str], colour: bool) -> None:
             if (r.side, r.group) != (side, group):
                 side, group = r.side, r.group
                 stream.write(paint("1", f"  {side}: {group}") + "\n")
-            line = f"{r.check:<{id_width}}  {r.detail}"
+            line = f"{r.level:<6}  {r.check:<{id_width}}  {r.detail}"
             room = max(20, width - 11)
             if colour and len(line) > room:  # a terminal gets one line a check; a file or pipe every word
                 line = line[: room - 3] + "..."
@@ -60,11 +64,15 @@ def write_table(reports: list[Report], stream: IO[str], colour: bool) -> None:
         stream.write(f"  {summary(report)}\n\n")
 
 
-def document(reports: list[Report]) -> dict[str, Any]:
+def document(reports: list[Report], strict: bool = False, errors: Optional[dict[str, str]] = None) -> dict[str, Any]:
+    """The run as JSON: "failed" says what the exit status says (a must rule failed, or a should rule under
+    --strict); "errors" names the targets that could not be loaded and why."""
     from godlpack._version import __version__
 
     return {
         "checker": f"godlpack.check {__version__}",
-        "failed": any(r.failed() for r in reports),
+        "strict": strict,
+        "failed": any(r.failed(strict) for r in reports),
         "targets": [r.to_json() for r in reports],
+        "errors": [{"target": spec, "error": error} for spec, error in (errors or {}).items()],
     }

@@ -1,9 +1,15 @@
 """Running the checks: in this process, or in worker processes where a library's crash is only a failed check.
 
 An isolated run starts one worker per library (python -m godlpack.check._worker), which announces each check
-before it runs it and reports each result on a pipe of its own (the library may print what it likes on stdout).
-When the worker dies, by a signal, an abort or an exit, the check it had announced fails with what was seen, and a
-new worker goes on with the checks after it; one that says nothing for `timeout` seconds is killed the same way.
+before it runs it, reports each result, and says when it is done, each a message (one JSON line) on a pipe of its
+own (the library may print what it likes on stdout). The results are read message by message: a process the
+library's import forked (a worker pool, a server) may hold the pipe open long after the worker ended, so neither
+the end of the pipe nor the end of the worker alone says that the run is over. When the worker dies, by a signal,
+an abort or an exit, the check it had announced fails with what was seen, and a new worker goes on with the checks
+after it; one that says nothing for `timeout` seconds is killed the same way. A library that hangs in two checks
+in a row is stopped there: the first hang is its one failure, and the checks after it are not applicable because
+of it. Whatever the worker's process group still holds when it ends (the processes the library started) is
+killed with it.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import fnmatch
 import gc
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -19,10 +26,11 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional, Sequence, Union
 
-from godlpack.check._model import Check, Outcome, Result, Side, run_body
-from godlpack.check._target import Target, load_target
+from godlpack.check._adapters import load_target
+from godlpack.check._model import Check, Outcome, Result, Side, attribute_causes, failure, run_body
+from godlpack.check._target import Target
 
 
 def all_checks() -> list[Check]:
@@ -31,18 +39,18 @@ def all_checks() -> list[Check]:
     return _producer.CHECKS + _consumer.CHECKS
 
 
-def select_checks(only: Optional[Side] = None, pattern: Optional[str] = None) -> list[Check]:
-    """The checks of one side (or both) whose id matches pattern: a glob when it has * ? or [, else a substring."""
-    chosen = []
-    for c in all_checks():
-        if only is not None and c.side != only:
-            continue
-        if pattern:
-            glob = any(ch in pattern for ch in "*?[")
-            if not (fnmatch.fnmatchcase(c.id, pattern) if glob else pattern in c.id):
-                continue
-        chosen.append(c)
-    return chosen
+def matches(check_id: str, pattern: str) -> bool:
+    """Whether pattern selects check_id: a substring of it, or a glob (* ? [) that matches some part of it."""
+    if any(ch in pattern for ch in "*?["):
+        return fnmatch.fnmatchcase(check_id, f"*{pattern}*")
+    return pattern in check_id
+
+
+def select_checks(only: Optional[Side] = None, pattern: Union[str, Sequence[str], None] = None) -> list[Check]:
+    """The checks of one side (or both) whose id matches pattern (or any of several; see matches)."""
+    patterns = [pattern] if isinstance(pattern, str) else list(pattern or [])
+    return [c for c in all_checks()
+            if (only is None or c.side == only) and (not patterns or any(matches(c.id, p) for p in patterns))]
 
 
 @dataclass
@@ -55,8 +63,9 @@ class Report:
     results: list[Result]
     notes: list[str]
 
-    def failed(self) -> bool:
-        return any(r.outcome is Outcome.FAIL for r in self.results)
+    def failed(self, strict: bool = False) -> bool:
+        """Whether a must rule failed (or a should rule, when strict): what the exit status counts."""
+        return any(r.counts(strict) for r in self.results)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -84,11 +93,20 @@ def run_in_process(target: Target, checks: Iterable[Check], spec: str = "") -> R
     finally:
         if thaw:
             gc.unfreeze()
-    return Report(spec or target.name, target.name, target.version, results, list(target.notes))
+    return Report(spec or target.name, target.name, target.version, attribute_causes(results), list(target.notes))
 
 
 class TargetError(Exception):
     """The library could not be loaded (not installed, not a namespace, its adapter failed)."""
+
+
+@dataclass
+class Lost:
+    """The check a worker was running when it died or hung, and what was seen."""
+
+    check: str
+    what: str
+    hung: bool
 
 
 def run_isolated(spec: str, checks: list[Check], timeout: float = 120.0) -> Report:
@@ -97,6 +115,7 @@ def run_isolated(spec: str, checks: list[Check], timeout: float = 120.0) -> Repo
     remaining = [c.id for c in checks]
     results: list[Result] = []
     name, version, notes = spec, "", list[str]()
+    first_hang: Optional[str] = None  # the check of the last hang, where no check finished since
     while remaining:
         header, got, lost = _run_worker(spec, remaining, timeout)
         if header.get("error"):
@@ -105,23 +124,78 @@ def run_isolated(spec: str, checks: list[Check], timeout: float = 120.0) -> Repo
         notes = [str(note) for note in header["notes"]] if isinstance(header["notes"], list) else []
         results += got
         done = {r.check for r in got}
+        if got:
+            first_hang = None
         if lost is not None:
-            check_id, what = lost
-            c = by_id[check_id]
-            results.append(Result(name, c.id, c.side, c.group, Outcome.FAIL, what, c.rule))
-            done.add(check_id)
+            c = by_id[lost.check]
+            done.add(lost.check)
+            if lost.hung and first_hang is not None:
+                # The second hang in a row: the library is stopped, its first hang named as the cause of the rest.
+                stopped = f"not run: the library hung in {first_hang} and again in {c.id}, and was stopped"
+                results += [failure(by_id[i], name, stopped, cause=first_hang) for i in remaining if i not in done]
+                results.append(failure(c, name, stopped, cause=first_hang))
+                break
+            if lost.hung:
+                first_hang = c.id
+            results.append(failure(c, name, lost.what, cause=c.id if lost.hung else None))
         elif not got and remaining:
             raise TargetError("the worker ended without running a check")
         remaining = [i for i in remaining if i not in done]
     order = {c.id: n for n, c in enumerate(checks)}
     results.sort(key=lambda r: order[r.check])
-    return Report(spec, name, version, results, notes)
+    return Report(spec, name, version, attribute_causes(results), notes)
 
 
-def _run_worker(
-    spec: str, ids: list[str], timeout: float
-) -> tuple[dict[str, object], list[Result], Optional[tuple[str, str]]]:
-    """One worker over ids: its header, the results it sent, and (check, what happened) if it died in one."""
+class _Messages:
+    """The worker's messages as they arrive on the pipe (read end `fd`), each a JSON line, and what they said."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = b""
+        self.closed = False
+        self.header: dict[str, Any] = {}
+        self.results: list[Result] = []
+        self.current: Optional[str] = None  # the check announced and not yet reported
+        self.done = False
+
+    def take(self, wait: float) -> bool:
+        """Read what arrives within wait seconds (what is complete already, when wait is 0): whether anything did."""
+        messages = self.read(wait)
+        for message in messages:
+            if "header" in message:
+                self.header = dict(message["header"])
+            elif "start" in message:
+                self.current = str(message["start"])
+            elif "result" in message:
+                self.results.append(Result.from_json(message["result"]))
+                self.current = None
+            elif "done" in message:
+                self.done = True
+        return bool(messages)
+
+    def read(self, wait: float) -> list[dict[str, Any]]:
+        messages: list[dict[str, Any]] = []
+        while not self.closed and select.select([self.fd], [], [], wait)[0]:
+            chunk = os.read(self.fd, 65536)
+            if not chunk:
+                self.closed = True
+                break
+            self.buffer += chunk
+            while b"\n" in self.buffer:
+                line, self.buffer = self.buffer.split(b"\n", 1)
+                messages.append(json.loads(line))
+            if messages:
+                break
+            wait = 0.0
+        return messages
+
+
+# How often a run that waits for the worker looks whether it has ended.
+_POLL = 0.2
+
+
+def _run_worker(spec: str, ids: list[str], timeout: float) -> tuple[dict[str, object], list[Result], Optional[Lost]]:
+    """One worker over ids: its header, the results it sent, and what happened in the check it died or hung in."""
     read_end, write_end = os.pipe()
     with tempfile.TemporaryFile() as stderr, tempfile.NamedTemporaryFile("w", suffix=".ids", delete=False) as idfile:
         idfile.write("\n".join(ids))
@@ -134,44 +208,38 @@ def _run_worker(
             )
         finally:
             os.close(write_end)
-        header: dict[str, object] = {}
-        results: list[Result] = []
-        current: Optional[str] = None
-        lost: Optional[tuple[str, str]] = None
-        buffer = b""
-        with os.fdopen(read_end, "rb", buffering=0) as pipe:
+        lost: Optional[Lost] = None
+        messages = _Messages(read_end)
+        try:
             deadline = time.monotonic() + timeout
-            while True:
-                ready, _, _ = select.select([pipe], [], [], max(0.0, deadline - time.monotonic()))
-                if not ready:
+            while not messages.done:
+                if messages.take(min(_POLL, max(0.0, deadline - time.monotonic()))):
+                    deadline = time.monotonic() + timeout  # an answer: the check (or the next) has its time anew
+                    continue
+                if messages.closed or _ended(process):
+                    # Whatever the worker wrote before it ended is in the pipe: read it, then stop waiting (a
+                    # process the library forked may keep the pipe open).
+                    while messages.take(0.0):
+                        pass
+                    break
+                if time.monotonic() >= deadline:
                     _kill(process)
-                    if current is not None:
-                        lost = (current, f"hung: no answer in {timeout:.0f} s (the worker was killed)")
+                    if messages.current is not None:
+                        lost = Lost(messages.current, f"hung: no answer in {timeout:.0f} s (the worker was killed)",
+                                    True)
                     else:
-                        header.setdefault("error", f"{spec} did not load in {timeout:.0f} s")
+                        messages.header.setdefault("error", f"{spec} did not load in {timeout:.0f} s")
                     break
-                chunk = pipe.read(65536)
-                if not chunk:
-                    break
-                buffer += chunk
-                while b"\n" in buffer:
-                    line, buffer = buffer.split(b"\n", 1)
-                    message = json.loads(line)
-                    if "header" in message:
-                        header = message["header"]
-                    elif "start" in message:
-                        current = message["start"]
-                        deadline = time.monotonic() + timeout
-                    elif "result" in message:
-                        results.append(Result.from_json(message["result"]))
-                        current = None
-        status = process.wait()
+        finally:
+            os.close(read_end)
+        header, results, current = messages.header, messages.results, messages.current
+        status = _finish(process)
         os.unlink(idfile.name)
         if lost is None and current is not None:
             stderr.seek(0)
-            tail = stderr.read().decode("utf-8", "replace").strip().splitlines()[-3:]
-            lost = (current, f"the process died while running it ({_status_text(status)})"
-                    + (": " + " | ".join(tail) if tail else ""))
+            tail = _last_words(stderr.read().decode("utf-8", "replace"))
+            lost = Lost(current, f"the process died while running it ({_status_text(status)})"
+                        + (": " + " | ".join(tail) if tail else ""), False)
         if not header:
             stderr.seek(0)
             text = stderr.read().decode("utf-8", "replace").strip().splitlines()
@@ -180,10 +248,44 @@ def _run_worker(
     return header, results, lost
 
 
+_SAYS_WHY = re.compile(r"Check failed|Fatal|FATAL|Abort|Segmentation fault|[A-Za-z]Error\b|[A-Za-z]Exception\b|"
+                       r"terminate called|[Aa]ssertion")
+
+
+def _last_words(stderr: str) -> list[str]:
+    """What a dead worker's stderr says of its death: the last lines among its last 40 that name an error (a
+    failed CHECK, a fatal error), else its last 3 lines (a stack trace's frames say little)."""
+    lines = [line.strip() for line in stderr.strip().splitlines()[-40:] if line.strip()]
+    telling = [line for line in lines if _SAYS_WHY.search(line)]
+    return (telling or lines)[-3:]
+
+
+def _ended(process: "subprocess.Popen[bytes]") -> bool:
+    """Whether the worker has ended, leaving it unreaped: its process group stays ours to kill (_finish)."""
+    try:
+        info = os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return True
+    return info is not None
+
+
+def _finish(process: "subprocess.Popen[bytes]") -> int:
+    """Wait for the worker to end, kill what its process group still holds, then reap it: its exit status.
+
+    The group is killed while the worker is a zombie, so that its id cannot name anyone else's processes yet.
+    """
+    try:
+        os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
+    except ChildProcessError:
+        pass
+    _kill(process)
+    return process.wait()
+
+
 def _kill(process: "subprocess.Popen[bytes]") -> None:
     try:
         os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
+    except (ProcessLookupError, PermissionError):
         pass
 
 
@@ -202,3 +304,4 @@ def load(spec: str) -> Target:
         return load_target(spec)
     except Exception as error:
         raise TargetError(f"{spec}: {type(error).__name__}: {error}") from error
+

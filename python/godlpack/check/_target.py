@@ -4,7 +4,8 @@ A Target says how to make the library's arrays (of a dtype, as views, read-only)
 (`__dlpack__`), how its consumer is called (`from_dlpack`) and how to try a write. For any array API namespace the
 standard supplies all of it (`asarray`, `permute_dims`, slicing, `from_dlpack`, `x.device`); the adapters below
 cover what the standard does not say (read-only arrays, dtypes beyond it) and the libraries that are not array
-API namespaces. A library the checker does not know is named as `module:factory`, a function returning a Target.
+API namespaces (godlpack.check._adapters, whose table names every library the checker knows). A library the checker
+does not know is named as `module:factory`, a function returning a Target.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from godlpack.check._device import Runtime, system_runtime
 from godlpack.check._model import NotApplicable
-from godlpack.check._values import DTYPES, FLOAT32, DType
+from godlpack.check._values import DTYPES, DType
 
 Array = Any
 Maker = Callable[[Any, Any], Array]  # (nested Python values, the library's dtype object) -> array
@@ -48,6 +50,26 @@ def _every_other_column(x: Array) -> Array:
     return x[:, ::2]
 
 
+def _double(x: Array) -> Any:
+    return x + x
+
+
+@dataclass
+class DeviceArrays:
+    """The library's arrays on a device with streams (CUDA, ROCm), for the checks of streams and device memory.
+
+    make(values, dtype) makes an array on `device`. busy(values), where the adapter can, makes a float32 one whose
+    values are written by the last of a long queue of work on the producer's current stream: a consumer that reads
+    it on a stream of its own before the producer ordered that stream after its work reads it too early. runtime
+    reads and writes the device's memory; None is the runtime this machine has (godlpack.check._device).
+    """
+
+    device: tuple[int, int]
+    make: Maker
+    busy: Optional[Callable[[Any], Array]] = None
+    runtime: Optional[Runtime] = None
+
+
 @dataclass
 class Target:
     """A library as the checks see it.
@@ -60,7 +82,9 @@ class Target:
     writes v into x's first element and raises where the library refuses; None where the library has no way to
     write. cpu_device is what from_dlpack(device=...) takes for the CPU. cpu_accessible() returns an array on
     memory the CPU reads though its device is not kDLCPU (CUDA host memory, ...), with that device; None where
-    the library has none here. immutable says every array is read-only.
+    the library has none here. immutable says every array is read-only. device makes the library's arrays on a
+    device with streams, where this machine has one (None: the stream checks do not apply). compute(x) runs one
+    of the library's kernels on an array it imported, and waits for it (None: the library computes nothing).
     """
 
     name: str
@@ -81,6 +105,8 @@ class Target:
     cpu_accessible: Optional[Callable[[], tuple[Array, tuple[int, int]]]] = None
     # Every array of the library is read-only (no writable one can be made): readonly is make.
     immutable: bool = False
+    device: Optional[DeviceArrays] = None
+    compute: Optional[Callable[[Array], Any]] = _double
     notes: list[str] = field(default_factory=list)
     # Objects to keep alive as long as the target (memory that made arrays view).
     keep: list[Any] = field(default_factory=list)
@@ -93,6 +119,12 @@ class Target:
 
     def array(self, values: Any, dtype_name: str = "float32") -> Array:
         return self.make(values, self.dtype(dtype_name))
+
+    def runtime_for(self, device: tuple[int, int]) -> Optional[Runtime]:
+        """The runtime that reads memory of device: the adapter's own for its device, else this machine's."""
+        if self.device is not None and self.device.runtime is not None and self.device.device[0] == device[0]:
+            return self.device.runtime
+        return system_runtime(device[0])
 
 
 def library(name: str) -> Any:
@@ -130,171 +162,3 @@ def array_api_target(xp: Any, name: str, version: str = "") -> Target:
         from_dlpack=getattr(xp, "from_dlpack", None),
         cpu_device=getattr(probe, "device", None),
     )
-
-
-# ---- the adapters: what the array API does not say ----
-
-
-def numpy_target() -> Target:
-    import numpy as np
-
-    target = array_api_target(np, "numpy")
-
-    def readonly(values: Any, dtype: Any) -> Array:
-        a = np.asarray(values, dtype=dtype)
-        a.flags.writeable = False
-        return a
-
-    target.readonly = readonly
-    # NumPy has no bfloat16: namespace_dtypes finds none; numpy.float16 and the array API's dtypes it has.
-    return target
-
-
-def torch_target() -> Target:
-    import torch
-
-    def make(values: Any, dtype: Any) -> Array:
-        return torch.tensor(values, dtype=dtype)
-
-    def reverse(x: Array) -> Array:
-        raise NotApplicable("PyTorch tensors have no negative strides (x[::-1] is a ValueError)")
-
-    return Target(
-        name="torch",
-        version=torch.__version__,
-        dtypes=namespace_dtypes(torch),
-        make=make,
-        reverse=reverse,
-        from_dlpack=torch.from_dlpack,
-        cpu_device=torch.device("cpu"),
-    )
-
-
-def jax_target() -> Target:
-    jax = library("jax")
-    jnp = library("jax.numpy")
-
-    jax.config.update("jax_enable_x64", True)  # int64, float64 and complex128 exist only with x64
-    target = array_api_target(jnp, "jax.numpy", jax.__version__)
-    target.notes.append("jax_enable_x64 is set so that the 64-bit dtypes exist")
-    return target
-
-
-def array_api_strict_target() -> Target:
-    xp = library("array_api_strict")
-
-    return array_api_target(xp, "array_api_strict")
-
-
-def godlpack_target() -> Target:
-    """godlpack: its own memory for plain arrays (godlpack.arange, full), views and read-only arrays imported.
-
-    godlpack.Tensor has no indexing: its views are tensors imported from the checker's own hand-made capsules
-    (ctypes memory with the layout of the view), and its read-only tensors come from capsules flagged READ_ONLY.
-    """
-    import godlpack
-    from godlpack.check._memory import Memory
-
-    def make(values: Any, dtype: DType) -> Array:
-        if isinstance(values, list) and values == [float(v) for v in range(len(values))] and dtype.code in (2, 4, *range(7, 18)):
-            return godlpack.arange(len(values), dtype=dtype.name)  # godlpack's own memory
-        return Memory.of(values, dtype).import_with(godlpack.from_dlpack)
-
-    def view(transform: Callable[[Memory], Memory]) -> Callable[[Array], Array]:
-        def make_view(x: Array) -> Array:
-            return transform(Memory.from_tensor(x)).import_with(godlpack.from_dlpack)
-
-        return make_view
-
-    def readonly(values: Any, dtype: DType) -> Array:
-        return Memory.of(values, dtype, read_only=True).import_with(godlpack.from_dlpack)
-
-    def write_first(x: Array, value: Any) -> None:
-        memoryview(x).cast("B")[0] = 1  # a read-only Tensor's buffer is read-only: TypeError
-
-    def cpu_accessible() -> tuple[Array, tuple[int, int]]:
-        return Memory.of([1.0, 2.0, 3.0], FLOAT32, device=(3, 0)).import_with(godlpack.from_dlpack), (3, 0)
-
-    return Target(
-        name="godlpack",
-        version=godlpack.__version__,
-        dtypes={d.name: d for d in DTYPES},
-        make=make,
-        from_dlpack=godlpack.from_dlpack,
-        readonly=readonly,
-        write_first=write_first,
-        transpose=view(Memory.transposed),
-        reverse=view(Memory.reversed),
-        offset=view(Memory.offset),
-        every_other_column=view(Memory.every_other_column),
-        cpu_device="cpu",
-        cpu_accessible=cpu_accessible,
-        notes=["views and read-only tensors are imported from the checker's own capsules (Tensor has no indexing)"],
-    )
-
-
-def tvm_ffi_target() -> Target:
-    """tvm-ffi makes no arrays of its own from values: its Tensors wrap NumPy's (tvm_ffi.from_dlpack)."""
-    import numpy as np
-    import tvm_ffi
-
-    numpy = numpy_target()
-
-    def wrap(f: Callable[..., Array]) -> Callable[..., Array]:
-        return lambda *args: tvm_ffi.from_dlpack(f(*args))
-
-    def unwrap_then(f: Callable[[Array], Array]) -> Callable[[Array], Array]:
-        return lambda x: tvm_ffi.from_dlpack(f(np.from_dlpack(x)))
-
-    return Target(
-        name="tvm_ffi",
-        version=tvm_ffi.__version__,
-        dtypes=numpy.dtypes,
-        make=wrap(numpy.make),
-        readonly=wrap(numpy.readonly) if numpy.readonly else None,
-        transpose=unwrap_then(numpy.transpose),
-        reverse=unwrap_then(numpy.reverse),
-        offset=unwrap_then(numpy.offset),
-        every_other_column=unwrap_then(numpy.every_other_column),
-        write_first=None,
-        from_dlpack=tvm_ffi.from_dlpack,
-        notes=["arrays are NumPy's, imported with tvm_ffi.from_dlpack; tvm_ffi.Tensor has no way to write"],
-    )
-
-
-BUILTIN: dict[str, Callable[[], Target]] = {
-    "numpy": numpy_target,
-    "torch": torch_target,
-    "jax": jax_target,
-    "jax.numpy": jax_target,
-    "array_api_strict": array_api_strict_target,
-    "godlpack": godlpack_target,
-    "tvm_ffi": tvm_ffi_target,
-}
-
-
-def register(name: str, factory: Callable[[], Target]) -> None:
-    """Make `name` a target the command line accepts (the adapters of godlpack.check._adapters do so)."""
-    BUILTIN[name] = factory
-
-
-def load_target(spec: str) -> Target:
-    """The Target that spec names: a known library, `module:factory`, or any array API namespace module."""
-    import godlpack.check._adapters  # noqa: F401  (registers the adapters of the other libraries)
-
-    if ":" in spec:
-        module_name, _, attribute = spec.partition(":")
-        factory = getattr(importlib.import_module(module_name), attribute)
-        target = factory()
-        if not isinstance(target, Target):
-            raise TypeError(f"{spec}() returned a {type(target).__name__}, not a godlpack.check.Target")
-        return target
-    if spec in BUILTIN:
-        return BUILTIN[spec]()
-    module = importlib.import_module(spec)
-    if not hasattr(module, "asarray"):
-        raise ValueError(
-            f"{spec} is not an array API namespace (no asarray) and godlpack.check has no adapter for it: "
-            "name a function that returns a godlpack.check.Target as module:function"
-        )
-    return array_api_target(module, spec)

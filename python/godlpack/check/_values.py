@@ -36,8 +36,17 @@ class DType:
 
     @property
     def rule(self) -> str:
-        """What the dtype checks hold a library to."""
-        return f"dlpack.h DLDataType: {self.name} is code {self.code}, bits {self.bits}, lanes {self.lanes}"
+        """What the dtype checks hold a library to, in dlpack.h's words."""
+        return (f"dlpack.h DLDataTypeCode: {self.name} is '{CODE_NAMES[self.code]} = {self.code}U', bits {self.bits}, "
+                f"lanes {self.lanes} ('Number of lanes in the type, used for vector types')")
+
+
+# dlpack.h's DLDataTypeCode names, by code.
+CODE_NAMES = {
+    0: "kDLInt", 1: "kDLUInt", 2: "kDLFloat", 3: "kDLOpaqueHandle", 4: "kDLBfloat", 5: "kDLComplex", 6: "kDLBool",
+    7: "kDLFloat8_e3m4", 8: "kDLFloat8_e4m3", 9: "kDLFloat8_e4m3b11fnuz", 10: "kDLFloat8_e4m3fn",
+    11: "kDLFloat8_e4m3fnuz", 12: "kDLFloat8_e5m2", 13: "kDLFloat8_e5m2fnuz", 14: "kDLFloat8_e8m0fnu",
+}
 
 
 # The array API's dtypes, then the others libraries have (dlpack.h, DLDataTypeCode); kDLBool is 8 bits as
@@ -96,27 +105,31 @@ def encode(dtype: DType, value: Any) -> Optional[bytes]:
     return struct.pack("=" + dtype.format, value)
 
 
-def read_elements(decoded: Decoded) -> list[bytes]:
-    """The bytes of every element the tensor describes, in C order (row-major over its shape).
-
-    NULL strides mean C-contiguous (what DLPack before 1.2 allowed); the caller checks whether the version
-    allowed them. A tensor with no elements reads as [] without touching its data pointer.
-    """
+def element_offsets(decoded: Decoded) -> tuple[int, list[int]]:
+    """The element size and each element's byte offset from data + byte_offset, in C order (row-major over its
+    shape); no element is read. NULL strides mean C-contiguous (what DLPack before 1.2 allowed); the caller checks
+    whether the version allowed them."""
     itemsize = (decoded.dtype[1] * decoded.dtype[2] + 7) // 8
     shape = decoded.shape or ()
     if decoded.ndim and decoded.shape is None:
         raise ValueError("shape is NULL with ndim > 0")
     strides = decoded.strides if decoded.strides is not None else contiguous_strides(shape)
     if any(n == 0 for n in shape):
-        return []
+        return itemsize, []
     if not decoded.data:
         raise ValueError("data is NULL in a tensor with elements")
+    offsets = [sum(i * s for i, s in zip(index, strides)) * itemsize
+               for index in itertools.product(*(range(n) for n in shape))]
+    return itemsize, offsets
+
+
+def read_elements(decoded: Decoded) -> list[bytes]:
+    """The bytes of every element the tensor describes, in C order, read on the host: only for memory the host can
+    read (godlpack.check._device.host_readable decides; device memory goes through a device runtime). A tensor with
+    no elements reads as [] without touching its data pointer."""
+    itemsize, offsets = element_offsets(decoded)
     base = decoded.data + decoded.byte_offset
-    out = []
-    for index in itertools.product(*(range(n) for n in shape)):
-        offset = sum(i * s for i, s in zip(index, strides)) * itemsize
-        out.append(ctypes.string_at(base + offset, itemsize))
-    return out
+    return [ctypes.string_at(base + offset, itemsize) for offset in offsets]
 
 
 def expected_elements(dtype: DType, values: Sequence[Any]) -> Optional[list[bytes]]:
