@@ -23,6 +23,9 @@ typedef struct {
 	int64_t dims[1]; /* shape[ndim], strides[ndim], byte strides[ndim] */
 } TensorObject;
 
+/* gdl_tensor_readonly reports whether the Tensor's memory may not be written. */
+static inline int gdl_tensor_readonly(const TensorObject *t) { return (t->src.view.flags & GDL_FLAG_READ_ONLY) != 0; }
+
 #define TENSOR_SHAPE(t) ((t)->dims)
 #define TENSOR_STRIDES(t) ((t)->dims + (t)->src.view.ndim)
 #define TENSOR_BYTE_STRIDES(t) ((t)->dims + 2 * (t)->src.view.ndim)
@@ -44,6 +47,25 @@ typedef struct {
 extern gdl_types gdl_library_types;
 
 extern PyType_Spec gdl_tensor_spec, gdl_dtype_spec, gdl_device_spec;
+
+/*
+ * gdl_tensor_require_readable refuses, with BufferError, to read a Tensor
+ * whose memory the CPU cannot read, naming what: 0, or -1 with the exception
+ * (tensor_values.c).
+ */
+int gdl_tensor_require_readable(const TensorObject *t, const char *what);
+
+/* A Tensor's elements as Python values (tensor_values.c): its tolist method, repr, str and bool. */
+PyObject *gdl_tensor_tolist(TensorObject *self, PyObject *unused);
+PyObject *gdl_tensor_repr(TensorObject *self);
+PyObject *gdl_tensor_str(TensorObject *self);
+int gdl_tensor_bool(TensorObject *self);
+
+/* gdl_tensor_get_shape is the shape property: a tuple of ints (tensor.c). */
+PyObject *gdl_tensor_get_shape(TensorObject *self, void *unused);
+
+/* gdl_tensor_getbuffer is the Tensor's bf_getbuffer (tensor_buffer.c). */
+int gdl_tensor_getbuffer(TensorObject *self, Py_buffer *view, int flags);
 
 /*
  * Pickling and copying (tensor_pickle.c): the Tensor methods

@@ -1,7 +1,7 @@
 """str() of a godlpack Tensor where NumPy cannot be imported.
 
 With NumPy, the Tensor type prints itself through NumPy's own printer
-(pytensor/tensor.c, numpy_str). Without it, tensor_str lays out the elements
+(pytensor/tensor_values.c, numpy_str). Without it, tensor_str lays out the elements
 the Tensor shows as NumPy would: every element up to 1000, else the first and
 last 3 of every longer dimension, with "..." between.
 """
