@@ -200,31 +200,14 @@ int gdl_parse_device(PyObject *o, PyObject *exc, const char *what, DLDevice *out
 	return -1;
 }
 
-/*
- * Interned once and kept, one per library rather than in a module's state:
- * gdl_take and gdl_parse_device run for Go's callers and for the types of
- * every module, with no module at hand.
- */
-static PyObject *str_dlpack_device;
-
-static int intern_dlpack_device(void) {
-	if (str_dlpack_device == NULL)
-		str_dlpack_device = PyUnicode_InternFromString("__dlpack_device__");
-	return str_dlpack_device == NULL ? -1 : 0;
-}
-
 int gdl_has_dlpack_device(PyTypeObject *tp) {
-	if (intern_dlpack_device() != 0)
-		return -1;
 	/* The type's own attribute, found through CPython's method cache: no exception, no allocation. */
-	return gdl_type_defines(tp, str_dlpack_device);
+	return gdl_type_defines(tp, gdl_names.dlpack_device);
 }
 
 int gdl_dlpack_device(PyObject *obj, DLDevice *out) {
-	if (intern_dlpack_device() != 0)
-		return -1;
 	PyObject *args[1] = {obj};
-	PyObject *r = PyObject_VectorcallMethod(str_dlpack_device, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+	PyObject *r = PyObject_VectorcallMethod(gdl_names.dlpack_device, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
 	if (r == NULL)
 		return -1;
 	/* As NumPy reads it: an IntEnum device type, and None for a CPU's id (Paddle's answer), are accepted. */

@@ -6,9 +6,6 @@
 #include <string.h>
 #include "capsule.h"
 
-/* Interned once and kept, one per library: gdl_take runs for Go's callers and every module, with no module at hand. */
-static PyObject *str_exchange_api, *str_requires_grad;
-
 /* gdl_exchange_table (capsule.h): the consumer's and gdl_export_torch's way to a table. */
 const DLPackExchangeAPI *gdl_exchange_table(PyObject *capsule) {
 	if (!PyCapsule_IsValid(capsule, GDL_EXCHANGE_API_NAME))
@@ -93,13 +90,13 @@ static int facts_of(PyTypeObject *tp, type_facts *out) {
 	 * would export past them), so a subclass's answer is its __dlpack__'s.
 	 * Neither lookup runs Python code: the keys are exact strs.
 	 */
-	PyObject *capsule = tp->tp_dict == NULL ? NULL : PyDict_GetItemWithError(tp->tp_dict, str_exchange_api);
+	PyObject *capsule = tp->tp_dict == NULL ? NULL : PyDict_GetItemWithError(tp->tp_dict, gdl_names.dlpack_c_exchange_api);
 	if (capsule == NULL && PyErr_Occurred())
 		return -1;
 	type_facts f = {.type = tp};
 	f.table = capsule == NULL ? NULL : gdl_exchange_table(capsule);
 	f.capsule = f.table != NULL ? capsule : NULL;
-	f.requires_grad = gdl_type_lookup_ref(tp, str_requires_grad); /* also gives tp a version tag */
+	f.requires_grad = gdl_type_lookup_ref(tp, gdl_names.requires_grad); /* also gives tp a version tag */
 	f.requires_grad_get = direct_getter(tp, f.requires_grad, &f.requires_grad_closure);
 	f.tag = tp->tp_version_tag;
 	Py_INCREF(f.type);
@@ -120,7 +117,7 @@ static int facts_of(PyTypeObject *tp, type_facts *out) {
 /* requires_grad asks x, of the type f describes, whether it requires grad: 1, 0, or -1 with an exception. */
 static int requires_grad(PyObject *x, const type_facts *f) {
 	PyObject *r = f->requires_grad_get != NULL ? f->requires_grad_get(x, f->requires_grad_closure)
-	                                          : PyObject_GetAttr(x, str_requires_grad);
+	                                          : PyObject_GetAttr(x, gdl_names.requires_grad);
 	if (r == NULL)
 		return -1;
 	int yes = PyObject_IsTrue(r);
@@ -214,10 +211,6 @@ static int exchange(PyObject *x, const gdl_request *req, int64_t *shape_buf, int
 	/* The table copies nothing and moves nothing: __dlpack__ serves those requests. */
 	if (req->copy == 1 || req->has_device)
 		return 1;
-	if ((str_exchange_api == NULL &&
-	     (str_exchange_api = PyUnicode_InternFromString("__dlpack_c_exchange_api__")) == NULL) ||
-	    (str_requires_grad == NULL && (str_requires_grad = PyUnicode_InternFromString("requires_grad")) == NULL))
-		return -1;
 	PyTypeObject *tp = Py_TYPE(x);
 	if (tp == seen.type && tp->tp_version_tag == seen.tag) {
 		/* The common answer, for a type without a table (NumPy's), takes no reference. */

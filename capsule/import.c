@@ -183,6 +183,8 @@ void gdl_source_fill(gdl_source *s, gdl_owner *owner, const gdl_inspected *v, ui
 }
 
 int gdl_go_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
+	if (gdl_names_ready() != 0) /* a Go extension that never claimed the process */
+		return -1;
 	gdl_go_calls_python();
 	int rc = gdl_take(x, req, out);
 	if (rc == 0 && gdl_forked_child())
@@ -192,6 +194,8 @@ int gdl_go_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
 }
 
 int gdl_go_import_managed(PyObject *x, const gdl_request *req, void **managed, bool *versioned) {
+	if (gdl_names_ready() != 0)
+		return -1;
 	gdl_go_calls_python();
 	int rc = gdl_import_managed(x, req, managed, versioned);
 	if (rc == 0 && gdl_forked_child())

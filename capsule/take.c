@@ -7,26 +7,6 @@
 #include <string.h>
 #include "capsule.h"
 
-/*
- * Interned once and kept, one per library rather than in a module's state:
- * gdl_take runs for Go's callers and for every module, with no module at
- * hand, and asks each producer with them.
- */
-static PyObject *str_dlpack, *kw_max_version, *kw_dl_device, *kw_copy, *kw_stream;
-
-/* intern_protocol_names interns the names below once; kw_stream, set last, says all are. */
-static int intern_protocol_names(void) {
-	if (kw_stream != NULL)
-		return 0;
-	if ((str_dlpack == NULL && (str_dlpack = PyUnicode_InternFromString("__dlpack__")) == NULL) ||
-	    (kw_max_version == NULL && (kw_max_version = PyUnicode_InternFromString("max_version")) == NULL) ||
-	    (kw_dl_device == NULL && (kw_dl_device = PyUnicode_InternFromString("dl_device")) == NULL) ||
-	    (kw_copy == NULL && (kw_copy = PyUnicode_InternFromString("copy")) == NULL))
-		return -1;
-	kw_stream = PyUnicode_InternFromString("stream");
-	return kw_stream == NULL ? -1 : 0;
-}
-
 /* The keyword-name tuples of __dlpack__ calls, one per combination, made once and kept as the names are. */
 enum { KW_MAX_VERSION = 1, KW_DL_DEVICE = 2, KW_COPY = 4, KW_STREAM = 8, KW_COMBOS = 16 };
 
@@ -36,7 +16,7 @@ static PyObject *kwnames_for(int mask) {
 		return NULL;
 	if (cache[mask] != NULL)
 		return cache[mask];
-	PyObject *names[4] = {kw_max_version, kw_dl_device, kw_copy, kw_stream};
+	PyObject *names[4] = {gdl_names.max_version, gdl_names.dl_device, gdl_names.copy, gdl_names.stream};
 	PyObject *t = PyTuple_New(__builtin_popcount(mask));
 	if (t == NULL)
 		return NULL;
@@ -77,7 +57,7 @@ static PyObject *call_dlpack(PyObject *x, const gdl_request *req, bool stream) {
 	}
 	PyObject *kwnames = kwnames_for(mask), *result = NULL;
 	if (kwnames != NULL)
-		result = PyObject_VectorcallMethod(str_dlpack, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
+		result = PyObject_VectorcallMethod(gdl_names.dlpack, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
 	Py_XDECREF(device);
 	if (result == NULL && kwnames != NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
 		/* A producer from before DLPack 1.0 knows only stream. */
@@ -85,7 +65,7 @@ static PyObject *call_dlpack(PyObject *x, const gdl_request *req, bool stream) {
 		args[1] = minus_one;
 		kwnames = stream ? kwnames_for(KW_STREAM) : NULL;
 		if (!stream || kwnames != NULL)
-			result = PyObject_VectorcallMethod(str_dlpack, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
+			result = PyObject_VectorcallMethod(gdl_names.dlpack, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
 	}
 	return result;
 }
@@ -97,7 +77,7 @@ static void no_producer(PyObject *x, const gdl_request *req) {
 	gdl_saved_error e;
 	gdl_error_save(&e);
 	/* The lookup may run Python code, which must not see the pending exception. */
-	int has = PyObject_HasAttr(x, str_dlpack);
+	int has = PyObject_HasAttr(x, gdl_names.dlpack);
 	gdl_error_restore(&e);
 	if (has)
 		return;
@@ -146,8 +126,6 @@ static int take_by_dlpack(PyObject *x, const gdl_request *req, gdl_taken *out) {
 }
 
 int gdl_take(PyObject *x, const gdl_request *req, gdl_taken *out) {
-	if (intern_protocol_names() != 0)
-		return -1;
 	if (PyCapsule_CheckExact(x)) {
 		/* A bare capsule could not be asked for anything: the caller checks copy and device. */
 		out->managed = gdl_capsule_take(x, &out->versioned);

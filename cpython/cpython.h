@@ -161,6 +161,24 @@ PyObject *gdl_shown(PyObject *o);
  */
 void gdl_delete_keeping_error(void *managed, bool versioned);
 
+/* ---- Interned names (names.c) ---- */
+
+/*
+ * The Python strings the C of godlpack's packages looks up or passes, made
+ * once by gdl_names_ready (the library's first gdl_join_process, and any Go
+ * entry that may come first) and kept: a field is never NULL once a module
+ * of the library exists.
+ */
+typedef struct {
+	PyObject *dlpack, *dlpack_device, *dlpack_c_exchange_api, *requires_grad; /* attributes of producers */
+	PyObject *max_version, *dl_device, *copy, *stream;                        /* __dlpack__'s keywords */
+	PyObject *complex, *numpy, *torch_prefix, *consumer_prefix, *empty;       /* "__complex__" ... "" */
+} gdl_interned;
+extern gdl_interned gdl_names;
+
+/* gdl_names_ready interns gdl_names, once: 0, or -1 with MemoryError. */
+int gdl_names_ready(void);
+
 /* ---- Other libraries' objects, looked up by name (imports.c) ---- */
 
 /*

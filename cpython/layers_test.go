@@ -10,9 +10,9 @@ import (
 // refers only to functions of files in its own room or below. A new C file
 // gets a room here (TestCFilesCallDownward fails until it has one).
 var rooms = [][]string{
-	{"errors.c", "imports.c"}, // exceptions, and keeping one pending while Python code runs; other libraries' objects
-	{"args.c", "number.c"},    // argument parsing, numbers
-	{"runtime.c", "fork.c"},   // the Go runtimes of the process; Go's calls of Python code, which may fork
+	{"errors.c", "imports.c", "names.c"}, // exceptions, and keeping one pending while Python code runs; other libraries' objects; interned names
+	{"args.c", "number.c"},               // argument parsing, numbers
+	{"runtime.c", "fork.c"},              // the Go runtimes of the process; Go's calls of Python code, which may fork
 }
 
 // TestCFilesCallDownward holds the C files of the package to their rooms:

@@ -77,7 +77,6 @@ static int buffer_kind(PyObject *v, char *kind, bool *truth) {
 }
 
 int gdl_parse_scalar(PyObject *v, const char *what, gdl_scalar *s) {
-	static PyObject *str_complex;
 	memset(s, 0, sizeof *s);
 	if (PyBool_Check(v)) {
 		s->kind = GDL_SCALAR_BOOL;
@@ -121,9 +120,7 @@ int gdl_parse_scalar(PyObject *v, const char *what, gdl_scalar *s) {
 	}
 	if (kind == 'a')
 		goto refuse;
-	if (str_complex == NULL && (str_complex = PyUnicode_InternFromString("__complex__")) == NULL)
-		return -1;
-	if (kind == 'c' || (kind == 0 && gdl_type_defines(Py_TYPE(v), str_complex))) {
+	if (kind == 'c' || (kind == 0 && gdl_type_defines(Py_TYPE(v), gdl_names.complex))) {
 		Py_complex c = PyComplex_AsCComplex(v);
 		if (c.real == -1.0 && PyErr_Occurred())
 			return -1;

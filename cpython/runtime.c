@@ -1,5 +1,6 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include "cpython.h"
 #include "runtime.h"
 
 /*
@@ -301,7 +302,7 @@ static int record(gdl_runtimes *r, const struct sigaction *a, const char *module
 }
 
 int gdl_join_process(const char *module) {
-	if (main_interpreter_only(module) != 0)
+	if (main_interpreter_only(module) != 0 || gdl_names_ready() != 0)
 		return -1;
 	gdl_runtimes *r = rendezvous(module);
 	if (r == NULL)
@@ -343,7 +344,7 @@ static const char runtime_marker;
 int gdl_preemption_suspect(void) { return 0; }
 
 int gdl_join_process(const char *module) {
-	if (main_interpreter_only(module) != 0)
+	if (main_interpreter_only(module) != 0 || gdl_names_ready() != 0)
 		return -1;
 	static const char attr[] = "_godlpack_go_runtime";
 	PyObject *held = PySys_GetObject(attr); /* borrowed; NULL without an exception when absent */

@@ -16,8 +16,6 @@ static const char *const kind_names[] = {
 
 /* ---- Arguments ---- */
 
-/* Interned once and kept, one per library: the argument conversions of every module's functions use them. */
-static PyObject *consumer_prefix, *empty_str;
 
 /* type_error raises TypeError naming the function, the parameter and what it takes. Returns -1. */
 static int type_error(const gdl_bound *b, const gdl_param *p, PyObject *o) {
@@ -187,7 +185,7 @@ static void name_argument(const gdl_bound *b, const gdl_param *p) {
 	PyErr_Fetch(&type, &value, &tb);
 	PyErr_NormalizeException(&type, &value, &tb);
 	PyObject *msg = value != NULL && Py_IS_TYPE(value, (PyTypeObject *)PyExc_BufferError) ? PyObject_Str(value) : NULL;
-	PyObject *clean = msg != NULL ? PyUnicode_Replace(msg, consumer_prefix, empty_str, -1) : NULL;
+	PyObject *clean = msg != NULL ? PyUnicode_Replace(msg, gdl_names.consumer_prefix, gdl_names.empty, -1) : NULL;
 	PyObject *own = PyUnicode_FromFormat("%s() ", b->qualname);
 	int ours = 0;
 	if (clean != NULL && own != NULL && PyUnicode_Tailmatch(clean, own, 0, PY_SSIZE_T_MAX, -1) == 1) {
@@ -248,9 +246,7 @@ static int take_tensor(const gdl_bound *b, const gdl_param *p, PyObject *o, gdl_
 			return type_error(b, p, o);
 		}
 	}
-	if ((consumer_prefix != NULL || (consumer_prefix = PyUnicode_InternFromString("consumer: ")) != NULL) &&
-	    (empty_str != NULL || (empty_str = PyUnicode_InternFromString("")) != NULL))
-		name_argument(b, p);
+	name_argument(b, p);
 	return -1;
 }
 

@@ -15,7 +15,7 @@ typedef struct {
  * every module of the library hands out the same DType objects and Tensors
  * and Go ask for them with no module at hand.
  */
-static PyObject *by_key, *by_name, *torch_prefix;
+static PyObject *by_key, *by_name;
 
 static PyObject *key_of(DLDataType dt) {
 	return PyLong_FromUnsignedLong((unsigned long)dt.code | (unsigned long)dt.bits << 8 | (unsigned long)dt.lanes << 16);
@@ -41,8 +41,7 @@ static int gdl_dtype_register_object(DLDataType dt, PyObject *d) {
 }
 
 int gdl_dtype_register(uint8_t code, uint8_t bits, uint16_t lanes, const char *name, int64_t itemsize) {
-	if (by_key == NULL && ((by_key = PyDict_New()) == NULL || (by_name = PyDict_New()) == NULL ||
-	                       (torch_prefix = PyUnicode_InternFromString("torch.")) == NULL))
+	if (by_key == NULL && ((by_key = PyDict_New()) == NULL || (by_name = PyDict_New()) == NULL))
 		return -1;
 	DLDataType dt = {code, bits, lanes};
 	PyObject *key = key_of(dt), *pyname = PyUnicode_InternFromString(name), *d = NULL;
@@ -171,7 +170,7 @@ static PyObject *lookup(PyObject *name) {
 	if (d != NULL || PyErr_Occurred())
 		return d;
 	Py_ssize_t n = PyUnicode_GetLength(name);
-	if (n > 6 && PyUnicode_Tailmatch(name, torch_prefix, 0, 6, -1) == 1) {
+	if (n > 6 && PyUnicode_Tailmatch(name, gdl_names.torch_prefix, 0, 6, -1) == 1) {
 		PyObject *rest = PyUnicode_Substring(name, 6, n);
 		if (rest == NULL)
 			return NULL;
@@ -273,7 +272,6 @@ static int from_name(PyObject *name, DLDataType *dt) {
  * is imported. 1, with no exception, for any other object.
  */
 static int dtype_of_object(PyObject *o, DLDataType *dt) {
-	static PyObject *str_numpy; /* interned once and kept for the library, as the names of take.c are */
 	if (o == (PyObject *)&PyBool_Type || o == (PyObject *)&PyLong_Type || o == (PyObject *)&PyFloat_Type ||
 	    o == (PyObject *)&PyComplex_Type) {
 		*dt = o == (PyObject *)&PyBool_Type   ? (DLDataType){kDLBool, 8, 1}
@@ -308,9 +306,7 @@ static int dtype_of_object(PyObject *o, DLDataType *dt) {
 		Py_XDECREF(vector);
 		return rc;
 	}
-	if (str_numpy == NULL && (str_numpy = PyUnicode_InternFromString("numpy")) == NULL)
-		return -1;
-	PyObject *numpy = PyImport_GetModule(str_numpy); /* only a NumPy already imported has dtypes to pass */
+	PyObject *numpy = PyImport_GetModule(gdl_names.numpy); /* only a NumPy already imported has dtypes to pass */
 	if (numpy == NULL)
 		return PyErr_Occurred() ? -1 : 1;
 	PyObject *np_dtype = PyObject_GetAttrString(numpy, "dtype");

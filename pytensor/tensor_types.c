@@ -24,6 +24,8 @@ static PyTypeObject *make_type(PyObject *m, PyType_Spec *spec, const char *name,
 int gdl_tensor_types_ready(PyObject *m, const char *module) {
 	if (gdl_tensor_types_readied)
 		return 0;
+	if (gdl_names_ready() != 0) /* an extension that has not claimed the process yet */
+		return -1;
 	int n = snprintf(tensor_name, sizeof tensor_name, "%s.Tensor", module);
 	if (n < 0 || (size_t)n >= sizeof tensor_name) {
 		PyErr_Format(PyExc_ImportError, "the module name %.200s is too long for its tensor types", module);
