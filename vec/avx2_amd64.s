@@ -68,13 +68,6 @@ done:
 	VZEROUPPER
 	RET
 
-#define KAHAN(S, C, X, T) \
-	VSUBPD C, X, X; \
-	VADDPD X, S, T; \
-	VSUBPD S, T, S; \
-	VSUBPD X, S, C; \
-	VMOVAPD T, S
-
 #define TWOSUM(A, B, E, T, U, C) \
 	VADDPD B, A, T; \
 	VSUBPD A, T, E; \
@@ -101,10 +94,10 @@ loop4:
 	VMOVUPD 32(SI), Y9
 	VMOVUPD 64(SI), Y10
 	VMOVUPD 96(SI), Y11
-	KAHAN(Y0, Y4, Y8, Y12)
-	KAHAN(Y1, Y5, Y9, Y13)
-	KAHAN(Y2, Y6, Y10, Y14)
-	KAHAN(Y3, Y7, Y11, Y15)
+	TWOSUM(Y0, Y8, Y12, Y13, Y14, Y4)
+	TWOSUM(Y1, Y9, Y12, Y13, Y14, Y5)
+	TWOSUM(Y2, Y10, Y12, Y13, Y14, Y6)
+	TWOSUM(Y3, Y11, Y12, Y13, Y14, Y7)
 	ADDQ $128, SI
 	SUBQ $16, CX
 	JMP  loop4
@@ -112,7 +105,7 @@ loop1:
 	CMPQ CX, $4
 	JB   done
 	VMOVUPD (SI), Y8
-	KAHAN(Y0, Y4, Y8, Y12)
+	TWOSUM(Y0, Y8, Y12, Y13, Y14, Y4)
 	ADDQ $32, SI
 	SUBQ $4, CX
 	JMP  loop1

@@ -38,7 +38,9 @@
 	VPXORQ Z2, Z2, Z2; \
 	VPXORQ Z3, Z3, Z3
 
-// ---- float sums: float32 converted to float64 lanes; float64 compensated (Kahan)
+// ---- float sums: float32 converted to float64 lanes; float64 compensated:
+// each lane keeps its sum and the exact rounding errors of its additions
+// (TwoSum), whose total is taken at the end.
 
 // func sumF32AVX512(p *float32, n int) float64
 TEXT ·sumF32AVX512(SB), NOSPLIT, $0-24
@@ -74,17 +76,9 @@ done:
 	VZEROUPPER
 	RET
 
-// One Kahan step of lane sums S with compensations C for new terms X (T a temporary):
-// y = x - c; t = s + y; c = (t - s) - y; s = t.
-#define KAHAN(S, C, X, T) \
-	VSUBPD C, X, X; \
-	VADDPD X, S, T; \
-	VSUBPD S, T, S; \
-	VSUBPD X, S, C; \
-	VMOVAPD T, S
-
-// A = A + B, rounded, and its rounding error (Knuth's TwoSum, whatever the magnitudes) taken from C,
-// which holds what is to be subtracted; E, T and U are temporaries.
+// A = A + B, rounded, and its rounding error (Knuth's TwoSum, exact whatever the magnitudes) taken from
+// C, which holds what is to be subtracted; E, T and U are temporaries. Only the sum is on the chain of
+// dependent additions: the error's five operations are not.
 #define TWOSUM(A, B, E, T, U, C) \
 	VADDPD B, A, T; \
 	VSUBPD A, T, E; \
@@ -111,10 +105,10 @@ loop4:
 	VMOVUPD 64(SI), Z9
 	VMOVUPD 128(SI), Z10
 	VMOVUPD 192(SI), Z11
-	KAHAN(Z0, Z4, Z8, Z12)
-	KAHAN(Z1, Z5, Z9, Z13)
-	KAHAN(Z2, Z6, Z10, Z14)
-	KAHAN(Z3, Z7, Z11, Z15)
+	TWOSUM(Z0, Z8, Z12, Z16, Z20, Z4)
+	TWOSUM(Z1, Z9, Z13, Z17, Z21, Z5)
+	TWOSUM(Z2, Z10, Z14, Z18, Z22, Z6)
+	TWOSUM(Z3, Z11, Z15, Z19, Z23, Z7)
 	ADDQ $256, SI
 	SUBQ $32, CX
 	JMP  loop4
@@ -122,7 +116,7 @@ loop1:
 	CMPQ CX, $8
 	JB   done
 	VMOVUPD (SI), Z8
-	KAHAN(Z0, Z4, Z8, Z12)
+	TWOSUM(Z0, Z8, Z12, Z16, Z20, Z4)
 	ADDQ $64, SI
 	SUBQ $8, CX
 	JMP  loop1

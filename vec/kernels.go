@@ -88,33 +88,32 @@ func sumF32Go(x []float32) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-// sumF64Go is a compensated (Kahan) sum in four lanes, as the vector paths'
-// are, whose lanes are then added with their rounding errors taken into the
-// compensation.
+// sumF64Go is a compensated sum in four lanes, as the vector paths' are:
+// each lane keeps its sum and the exact rounding errors of its additions
+// (TwoSum), and the lanes are added the same way.
 func sumF64Go(x []float64) (hi, lo float64) {
 	var s, c [4]float64
 	for len(x) >= 4 {
 		for i := range 4 {
-			y := x[i] - c[i]
-			t := s[i] + y
-			c[i] = (t - s[i]) - y
-			s[i] = t
+			var e float64
+			s[i], e = twoSum(s[i], x[i])
+			c[i] += e
 		}
 		x = x[4:]
 	}
-	comp := (c[0] + c[1]) + (c[2] + c[3])
-	sum := s[0]
+	lo = (c[0] + c[1]) + (c[2] + c[3])
+	hi = s[0]
 	for _, v := range s[1:] {
 		var e float64
-		sum, e = twoSum(sum, v)
-		comp -= e
+		hi, e = twoSum(hi, v)
+		lo += e
 	}
 	for _, v := range x {
 		var e float64
-		sum, e = twoSum(sum, v)
-		comp -= e
+		hi, e = twoSum(hi, v)
+		lo += e
 	}
-	return sum, -comp
+	return hi, lo
 }
 
 // twoSum returns a+b rounded and its rounding error, exactly (Knuth).

@@ -59,9 +59,9 @@ func (a dd) value() float64 { return a.hi + a.lo }
 // Sum returns the sum of x's elements, in float64 for float32 too, about as
 // accurately as one rounding of the exact sum: float32 elements are added
 // in float64 lanes (each addition exact to float64's precision), float64
-// elements with a compensated (Kahan) sum in each lane, and the lanes and
-// the sums of blocks of a few thousand elements are added pairwise keeping
-// their rounding errors. The error is within a unit in the last place of the
+// elements in lanes that keep the exact rounding error of each addition
+// (TwoSum), and the lanes and the sums of blocks of a few thousand elements
+// are added pairwise keeping their rounding errors too. The error is within a unit in the last place of the
 // result plus about len(x)·2⁻¹⁰⁶ times the sum of |x[i]| (a float64 x) or
 // 2⁻⁴² times it (a float32 x: at most a few thousand exact additions in a
 // lane): NumPy's pairwise sum, whose error grows as log2(len(x))·2⁻⁵³
