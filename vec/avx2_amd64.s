@@ -538,11 +538,11 @@ GLOBL ·tailMask<>(SB), RODATA|NOPTR, $64
 	SHUF $HI, Y, X, Y13; \
 	VADDPS Y13, Y12, D
 
-// func sqDistsF32AVX2(dst *float32, ldd int, a, b *float32, m, k int)
+// func sqDistsF32AVX2(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)
 //
 // avx512_amd64.s's tile kernel for 2 rows of a at a time.
-TEXT ·sqDistsF32AVX2(SB), NOSPLIT, $0-48
-	MOVQ k+40(FP), CX
+TEXT ·sqDistsF32AVX2(SB), NOSPLIT, $0-64
+	MOVQ k+56(FP), CX
 	ANDQ $7, CX
 	SHLQ $2, CX
 	NEGQ CX
@@ -551,14 +551,18 @@ TEXT ·sqDistsF32AVX2(SB), NOSPLIT, $0-48
 	MOVQ dst+0(FP), DX
 	MOVQ ldd+8(FP), BX
 	SHLQ $2, BX
-	MOVQ k+40(FP), R9
-	SHLQ $2, R9                 // the bytes of a row
-	MOVQ R9, R10
+	MOVQ k+56(FP), R14
+	SHLQ $2, R14                // the bytes of a row
+	MOVQ R14, R10
 	ANDQ $-32, R10              // the bytes of its whole vectors
+	MOVQ lda+24(FP), AX
+	SHLQ $2, AX
 	MOVQ a+16(FP), SI
-	LEAQ (SI)(R9*1), R8
-	MOVQ b+24(FP), DI
-	MOVQ m+32(FP), CX
+	LEAQ (SI)(AX*1), R8
+	MOVQ ldb+40(FP), R9
+	SHLQ $2, R9                 // from a row of b to the next
+	MOVQ b+32(FP), DI
+	MOVQ m+48(FP), CX
 block:
 	CMPQ CX, $4
 	JB   done
@@ -581,7 +585,7 @@ inner:
 	ADDQ $32, AX
 	JMP  inner
 tail:
-	CMPQ AX, R9
+	CMPQ AX, R14
 	JAE  reduce
 	TILE_STEP(LOAD_MASKED)
 reduce:

@@ -676,14 +676,14 @@ EXTREME(·maxF64AVX512, VBROADCASTSD, VMAXPD, HALVE_64, 8, NAN_PD)
 	SHUF $HI, Y, X, Z25; \
 	VADDPS Z25, Z24, D
 
-// func sqDistsF32AVX512(dst *float32, ldd int, a, b *float32, m, k int)
+// func sqDistsF32AVX512(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)
 //
-// The distances of 4 rows of a (k float32 each, one after the other) to m
-// rows of b (m a multiple of 4) into 4 rows of dst, ldd elements apart. Each
-// pair's 16 lanes are summed by a transposing reduction of the 16
-// accumulators, whose result is the 4x4 block in row order.
-TEXT ·sqDistsF32AVX512(SB), NOSPLIT, $0-48
-	MOVQ k+40(FP), CX
+// The distances of 4 rows of a (k float32 each, lda apart: 0 repeats one) to
+// m rows of b (m a multiple of 4, ldb apart) into 4 rows of dst, ldd
+// elements apart. Each pair's 16 lanes are summed by a transposing reduction
+// of the 16 accumulators, whose result is the 4x4 block in row order.
+TEXT ·sqDistsF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ k+56(FP), CX
 	ANDQ $15, CX
 	MOVL $1, AX
 	SHLL CX, AX
@@ -693,16 +693,19 @@ TEXT ·sqDistsF32AVX512(SB), NOSPLIT, $0-48
 	MOVQ dst+0(FP), DX
 	MOVQ ldd+8(FP), BX
 	SHLQ $2, BX
-	MOVQ k+40(FP), R15
-	SHLQ $2, R15                // the bytes of a row
-	MOVQ R15, R14
-	ANDQ $-64, R14              // the bytes of its whole vectors
+	MOVQ k+56(FP), R14
+	SHLQ $2, R14
+	ANDQ $-64, R14              // the bytes of a row's whole vectors
+	MOVQ lda+24(FP), AX
+	SHLQ $2, AX
 	MOVQ a+16(FP), SI
-	LEAQ (SI)(R15*1), R8
-	LEAQ (R8)(R15*1), R9
-	LEAQ (R9)(R15*1), R10
-	MOVQ b+24(FP), DI
-	MOVQ m+32(FP), CX
+	LEAQ (SI)(AX*1), R8
+	LEAQ (R8)(AX*1), R9
+	LEAQ (R9)(AX*1), R10
+	MOVQ ldb+40(FP), R15
+	SHLQ $2, R15                // from a row of b to the next
+	MOVQ b+32(FP), DI
+	MOVQ m+48(FP), CX
 block:
 	CMPQ CX, $4
 	JB   done

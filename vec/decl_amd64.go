@@ -86,7 +86,7 @@ func minF64AVX2(p unsafe.Pointer, n int) (bits uint64, nan bool)
 func maxF64AVX2(p unsafe.Pointer, n int) (bits uint64, nan bool)
 
 //go:noescape
-func sqDistsF32AVX512(dst *float32, ldd int, a, b *float32, m, k int)
+func sqDistsF32AVX512(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)
 
 //go:noescape
-func sqDistsF32AVX2(dst *float32, ldd int, a, b *float32, m, k int)
+func sqDistsF32AVX2(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)

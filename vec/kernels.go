@@ -219,6 +219,9 @@ func bitsIn[T Number](v T) uint64 {
 	return bits
 }
 
+// maxChunk is the most columns a tile kernel call of a vector path takes.
+const maxChunk = 1024
+
 // sqDistsGo is [SqDists] in plain Go, accumulating in T.
 func sqDistsGo[T Float](dst, a, b []T, n, m, k int) {
 	sqDistsRect(dst, a, b, m, k, 0, n, 0, m)

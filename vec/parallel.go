@@ -16,6 +16,11 @@ import (
 // writes, repays it sooner.
 const ParallelGrain = 512 << 10
 
+// pieces is the most pieces a goroutine of [Parallel] cuts its share into:
+// enough to yield every few tens of microseconds, few enough that a kernel
+// working on blocks of rows (as [SqDists] does) gets whole blocks.
+const pieces = 16
+
 // threads is the most goroutines Parallel uses.
 var threads atomic.Int64
 
@@ -60,15 +65,21 @@ func Workers(n, itemBytes int) int {
 }
 
 // Parallel calls f(lo, hi) for consecutive ranges of indexes that together
-// cover [0, n) once, each on its own goroutine, the calling goroutine among
-// them, and returns once every call has returned. itemBytes is the work of
-// one index in bytes of memory touched (a row's bytes, say), which decides
-// how many goroutines it is worth ([Workers]); with one, f(0, n) runs on the
-// calling goroutine. f escapes (a closure that captures variables is
-// allocated for the call): a hot path that must not allocate calls its
-// kernel itself where Workers returns 1. A panic in any range is
-// raised again on the calling goroutine once all have returned: no range
-// runs on after Parallel returns.
+// cover [0, n) once, on up to [Workers] goroutines, the calling goroutine
+// among them, and returns once every call has returned. itemBytes is the work
+// of one index in bytes of memory touched (a row's bytes, say), which
+// decides how many goroutines it is worth; with one, f(0, n) runs on the
+// calling goroutine. With more, each goroutine but the calling one calls f
+// for pieces of its share, of [ParallelGrain] bytes or more and at most
+// 16 of them, and lets other goroutines run between two
+// (runtime.Gosched): a Python call into Go, which
+// needs a P of the runtime, does not wait for the end of work that fills
+// every core. (The calling goroutine does not yield: a call from Python is
+// locked to its thread, whose every yield hands its P to another thread.)
+// f escapes (a closure that captures variables is allocated for the call): a
+// hot path that must not allocate calls its kernel itself where Workers
+// returns 1. A panic in any range is raised again on the calling goroutine
+// once all have returned: no range runs on after Parallel returns.
 func Parallel(n, itemBytes int, f func(lo, hi int)) {
 	w := Workers(n, itemBytes)
 	if w <= 1 {
@@ -79,23 +90,34 @@ func Parallel(n, itemBytes int, f func(lo, hi int)) {
 	}
 	var wg sync.WaitGroup
 	var failure atomic.Pointer[any]
-	run := func(lo, hi int) {
+	piece := max(1, ParallelGrain/max(itemBytes, 1), (n+w*pieces-1)/(w*pieces))
+	run := func(lo, hi int, yield bool) {
 		defer func() {
 			if r := recover(); r != nil {
 				failure.CompareAndSwap(nil, &r)
 			}
 		}()
-		f(lo, hi)
+		if !yield {
+			f(lo, hi)
+			return
+		}
+		for lo < hi {
+			end := min(hi, lo+piece)
+			f(lo, end)
+			if lo = end; lo < hi {
+				runtime.Gosched()
+			}
+		}
 	}
 	bound := func(i int) int { return int(int64(n) * int64(i) / int64(w)) }
 	wg.Add(w - 1)
 	for i := 1; i < w; i++ {
 		go func() {
 			defer wg.Done()
-			run(bound(i), bound(i+1))
+			run(bound(i), bound(i+1), true)
 		}()
 	}
-	run(0, bound(1))
+	run(0, bound(1), false)
 	wg.Wait()
 	if r := failure.Load(); r != nil {
 		panic(*r)

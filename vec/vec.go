@@ -3,6 +3,7 @@ package vec
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"unsafe"
 )
 
@@ -101,27 +102,35 @@ func ParallelSum[T Float](x []T) float64 {
 	if w <= 1 {
 		return Sum(x)
 	}
-	return parallelTree(len(x), w, func(lo, hi int) dd { return sum(x[lo:hi]) }).value()
+	return parallelTree(len(x), w, int(unsafe.Sizeof(T(0))), func(lo, hi int) dd { return sum(x[lo:hi]) }).value()
 }
 
 // parallelTree reduces [0, n) as the pairwise tree of [halve] does, its top
-// halves on w goroutines, reduce(lo, hi) giving the sum of a subtree.
-func parallelTree(n, w int, reduce func(lo, hi int) dd) dd {
-	return parallelSubtree(0, n, w, reduce)
+// halves on w goroutines, reduce(lo, hi) giving the sum of a subtree. Each
+// goroutine but the calling one reduces its share in subtrees of about
+// [ParallelGrain] bytes (itemBytes an index) and lets other goroutines run
+// between two, as [Parallel]'s do.
+func parallelTree(n, w, itemBytes int, reduce func(lo, hi int) dd) dd {
+	return parallelSubtree(0, n, w, itemBytes, false, reduce)
 }
 
-func parallelSubtree(lo, hi, w int, reduce func(lo, hi int) dd) dd {
+func parallelSubtree(lo, hi, w, itemBytes int, yield bool, reduce func(lo, hi int) dd) dd {
 	h := halve(hi - lo)
-	if w <= 1 || h == 0 {
+	if h == 0 || w <= 1 && (!yield || (hi-lo)*itemBytes <= ParallelGrain) {
 		return reduce(lo, hi)
+	}
+	if w <= 1 {
+		left := parallelSubtree(lo, lo+h, 1, itemBytes, yield, reduce)
+		runtime.Gosched()
+		return left.plus(parallelSubtree(lo+h, hi, 1, itemBytes, yield, reduce))
 	}
 	var left dd
 	done := make(chan any, 1)
 	go func() {
 		defer func() { done <- recover() }()
-		left = parallelSubtree(lo, lo+h, w/2, reduce)
+		left = parallelSubtree(lo, lo+h, w/2, itemBytes, true, reduce)
 	}()
-	right := parallelSubtree(lo+h, hi, w-w/2, reduce)
+	right := parallelSubtree(lo+h, hi, w-w/2, itemBytes, yield, reduce)
 	if r := <-done; r != nil {
 		panic(r)
 	}
@@ -189,7 +198,7 @@ func ParallelDot[T Float](x, y []T) float64 {
 	if w <= 1 {
 		return Dot(x, y)
 	}
-	return parallelTree(len(x), w, func(lo, hi int) dd { return dot(x[lo:hi], y[lo:hi]) }).value()
+	return parallelTree(len(x), w, 2*int(unsafe.Sizeof(T(0))), func(lo, hi int) dd { return dot(x[lo:hi], y[lo:hi]) }).value()
 }
 
 // SqDist returns the squared Euclidean distance of x and y, the sum of
@@ -309,10 +318,15 @@ func extreme[T Number](x []T, name string, kernel *[kinds]func(p unsafe.Pointer,
 // row of b into dst, a row-major len(a)/k by len(b)/k matrix: dst[i*m+j] is
 // the distance of a's row i to b's row j, where a and b hold rows of k
 // elements one after the other. The sums accumulate in T, blocks of rows
-// at a time in vector registers, as a matrix product does. It panics if k
-// is not positive or does not divide len(a) and len(b), or if dst's length
-// is not the count of pairs.
+// at a time in vector registers, as a matrix product does. Rows of no
+// elements (k = 0, a and b empty) are all at distance 0: dst is zeroed. It
+// panics if k is negative or does not divide len(a) and len(b), or if
+// dst's length is not the count of pairs.
 func SqDists[T Float](dst, a, b []T, k int) {
+	if k == 0 && len(a) == 0 && len(b) == 0 {
+		clear(dst)
+		return
+	}
 	if k <= 0 || len(a)%k != 0 || len(b)%k != 0 {
 		panic(fmt.Sprintf("vec.SqDists: rows of %d elements in slices of %d and %d", k, len(a), len(b)))
 	}

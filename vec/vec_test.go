@@ -364,6 +364,7 @@ func TestEmptyAndMismatchedPanic(t *testing.T) {
 		"Axpy":    func() { Axpy([]float32{1}, 2, []float32{1, 2}) },
 		"SqDists": func() { SqDists(make([]float32, 3), make([]float32, 4), make([]float32, 4), 2) },
 		"k":       func() { SqDists(make([]float32, 1), make([]float32, 3), make([]float32, 4), 2) },
+		"k=0":     func() { SqDists(make([]float32, 1), make([]float32, 3), nil, 0) },
 	} {
 		func() {
 			defer func() {
@@ -378,9 +379,16 @@ func TestEmptyAndMismatchedPanic(t *testing.T) {
 
 func testSqDists[T Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
+	zeroed := []T{1, 2, 3}
+	if SqDists(zeroed, nil, nil, 0); zeroed[0] != 0 || zeroed[2] != 0 {
+		t.Errorf("rows of no elements: %v, want zeros", zeroed)
+	}
 	for _, k := range []int{1, 3, 8, 15, 16, 17, 33, 64, 100} {
 		for _, n := range []int{1, 2, 3, 4, 5, 9} {
-			for _, m := range []int{1, 3, 4, 7, 8, 13} {
+			for _, m := range []int{1, 3, 4, 7, 8, 13, maxChunk + 6} {
+				if m > maxChunk && (k > 8 || n > 5) {
+					continue // the chunks of columns: a few small cases suffice
+				}
 				a, b := randomFloats[T](r, n*k), randomFloats[T](r, m*k)
 				dst := make([]T, n*m+1)
 				dst[n*m] = 42 // a guard: nothing past the matrix is written
@@ -428,7 +436,7 @@ func TestNoAllocations(t *testing.T) {
 			"Scale":   func() { Scale(x32, 1); Scale(i32, 1) },
 			"Axpy":    func() { Axpy(x32, 0, y32) },
 			"MinMax":  func() { Min(x64); Max(i32) },
-			"SqDists": func() { SqDists(d, x32[:64], y32[:64], 16) },
+			"SqDists": func() { SqDists(d, x32[:64], y32[:64], 16); SqDists(d[:5], x32[:3], y32[:15], 3) },
 		} {
 			if n := testing.AllocsPerRun(10, f); n != 0 {
 				t.Errorf("%s: %v allocations", name, n)
