@@ -40,7 +40,7 @@ TEST_PYTHONS  ?= 3.11 3.13 3.14 3.15
 EXTRA_PYTHONS ?= $(filter-out $(PYVER),$(TEST_PYTHONS))
 VERSION       := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' python/godlpack/_version.py)
 
-.PHONY: demo test build bench soak clean distclean fuzz-ci memcheck example-test test-python test-pythons \
+.PHONY: demo test build bench soak clean distclean fuzz-ci memcheck example-test test-python test-pythons purego-test \
 	sdist wheel wheels packaging-test stubtest
 
 $(PY):
@@ -62,6 +62,7 @@ test: $(PY)
 	go vet ./...
 	go build ./...
 	go test ./...
+	$(MAKE) purego-test
 	$(MAKE) fuzz-ci
 	$(PY) -m pytest -q -p no:cacheprovider --ignore tests/packaging tests
 	$(MAKE) stubtest
@@ -69,6 +70,12 @@ test: $(PY)
 	$(MAKE) memcheck
 	$(MAKE) test-pythons
 	$(MAKE) packaging-test
+
+# Package vec's kernels and package ops on them again on the pure-Go path (the build tag purego), which machines
+# without AVX2 or NEON run; the default build runs every vector path the CPU has. The arm64 build is vetted too.
+purego-test:
+	go test -tags purego ./vec ./ops
+	GOARCH=arm64 CGO_ENABLED=0 go vet ./vec
 
 # The suite under another CPython: make test-python PYTHON=path/to/python3.12. pip builds godlpack in that
 # interpreter's venv with its own headers, then the whole suite runs there (tests/packaging aside).
