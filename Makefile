@@ -40,7 +40,7 @@ TEST_PYTHONS  ?= 3.11 3.13 3.14 3.15
 EXTRA_PYTHONS ?= $(filter-out $(PYVER),$(TEST_PYTHONS))
 VERSION       := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' python/godlpack/_version.py)
 
-.PHONY: demo test build bench soak clean distclean fuzz-ci memcheck example-test test-python test-pythons purego-test \
+.PHONY: demo test build bench soak clean distclean fuzz-ci memcheck example-test test-python test-pythons purego-test arm64-test \
 	sdist wheel wheels packaging-test stubtest
 
 $(PY):
@@ -63,6 +63,7 @@ test: $(PY)
 	go build ./...
 	go test ./...
 	$(MAKE) purego-test
+	$(MAKE) arm64-test
 	$(MAKE) fuzz-ci
 	$(PY) -m pytest -q -p no:cacheprovider --ignore tests/packaging tests
 	$(MAKE) stubtest
@@ -76,6 +77,14 @@ test: $(PY)
 purego-test:
 	go test -tags purego ./vec ./ops
 	GOARCH=arm64 CGO_ENABLED=0 go vet ./vec
+
+# Package vec's NEON kernels: its tests cross-built for arm64 and run under qemu-aarch64 (Debian's qemu-user-static),
+# about 40 s; skipped, and saying so, where no qemu is installed.
+arm64-test:
+	@qemu=$$(command -v qemu-aarch64-static || command -v qemu-aarch64) || \
+		{ echo "arm64-test: skipped, no qemu-aarch64 (apt-get install qemu-user-static)"; exit 0; }; \
+	mkdir -p build && GOARCH=arm64 CGO_ENABLED=0 go test -c -o build/vec.arm64.test ./vec && \
+	$$qemu build/vec.arm64.test
 
 # The suite under another CPython: make test-python PYTHON=path/to/python3.12. pip builds godlpack in that
 # interpreter's venv with its own headers, then the whole suite runs there (tests/packaging aside).

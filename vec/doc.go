@@ -4,10 +4,13 @@
 // distances of two sets of rows, and [Parallel], which runs a range of rows
 // on every core.
 //
-// On amd64 the kernels use AVX-512 (F, BW, DQ, VL) or AVX2 with FMA, and on
-// arm64 NEON, chosen at start-up by what the CPU has ([Path] says which); a
-// pure-Go path is always built, and the build tag purego selects it
-// everywhere. Each path gives the same results to the bit where the result
+// On amd64 the kernels use AVX-512 (F, BW, DQ, VL) or AVX2 with FMA, chosen
+// at start-up by what the CPU has, and on arm64 NEON, which every arm64 CPU
+// has ([Path] says which); a pure-Go path is always built, and the build tag
+// purego selects it everywhere. (NEON has no kernel yet for 8- and 16-bit
+// integer sums, 64-bit integer products and extremes, and SqDists, which
+// take the pure-Go kernels there; AVX2 none for 64-bit integer products and
+// extremes.) Each path gives the same results to the bit where the result
 // does not depend on the order of additions ([Scale], [Axpy], [Min], [Max],
 // integer sums); float reductions differ from one path to another only in
 // their rounding, within the bounds each function states. The kernels are
