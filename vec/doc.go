@@ -22,7 +22,9 @@
 // long sum). [Parallel] spreads work over up to [Threads] goroutines, a
 // count read at start-up from the environment variable
 // GODLPACK_NUM_THREADS (a positive integer; otherwise the cores Go sees,
-// runtime.GOMAXPROCS) and set with [SetThreads].
+// runtime.GOMAXPROCS) and set with [SetThreads]; while it does, the
+// runtime keeps a P more than the goroutines it uses, for calls from other
+// threads.
 //
 // Float reductions of float32 data accumulate in float64: [Sum], [Dot] and
 // [SqDist] return float64. [Sum] is compensated and pairwise, and is at

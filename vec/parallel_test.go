@@ -1,13 +1,14 @@
 package vec
 
 import (
+	"runtime"
 	"sync/atomic"
 	"testing"
 )
 
 func TestParallelCoversEachIndexOnce(t *testing.T) {
 	defer SetThreads(SetThreads(4))
-	for _, n := range []int{0, 1, 2, 3, 7, 100, 1 << 20} {
+	for _, n := range []int{0, 1, 2, 3, 7, 100, 1 << 20, 3 * ParallelGrain} {
 		for _, itemBytes := range []int{1, 1 << 10, ParallelGrain} {
 			seen := make([]atomic.Int32, n)
 			var calls atomic.Int32
@@ -22,10 +23,8 @@ func TestParallelCoversEachIndexOnce(t *testing.T) {
 					t.Fatalf("n=%d, itemBytes=%d: index %d ran %d times", n, itemBytes, i, c)
 				}
 			}
-			// A range per goroutine, or pieces of ParallelGrain bytes of the goroutines' ranges.
-			w, pieces := Workers(n, itemBytes), (n*itemBytes+ParallelGrain-1)/ParallelGrain
-			if got := int(calls.Load()); n > 0 && (w == 1 && got != 1 || w > 1 && (got < w || got > pieces+w)) {
-				t.Errorf("n=%d, itemBytes=%d: %d ranges on %d goroutines", n, itemBytes, got, w)
+			if want := Workers(n, itemBytes); n > 0 && int(calls.Load()) != want {
+				t.Errorf("n=%d, itemBytes=%d: %d ranges, Workers says %d", n, itemBytes, calls.Load(), want)
 			}
 		}
 	}
@@ -35,7 +34,7 @@ func TestWorkers(t *testing.T) {
 	defer SetThreads(SetThreads(4))
 	for _, c := range []struct{ n, itemBytes, want int }{
 		{0, 1, 1}, {1, 1 << 30, 1}, {3, 1 << 30, 3}, {100, 1 << 30, 4},
-		{1 << 20, 1, 2}, {2*ParallelGrain - 1, 1, 1}, {4 * ParallelGrain, 1, 4}, {1 << 30, 1 << 30, 4},
+		{2 * ParallelGrain, 1, 2}, {2*ParallelGrain - 1, 1, 1}, {4 * ParallelGrain, 1, 4}, {1 << 30, 1 << 30, 4},
 	} {
 		if got := Workers(c.n, c.itemBytes); got != c.want {
 			t.Errorf("Workers(%d, %d) = %d, want %d", c.n, c.itemBytes, got, c.want)
@@ -63,6 +62,15 @@ func TestSetThreads(t *testing.T) {
 		if SetThreads(-1); Threads() < 1 {
 			t.Errorf("GODLPACK_NUM_THREADS=%q: %d threads", bad, Threads())
 		}
+	}
+}
+
+func TestParallelLeavesTheRuntimeASpareP(t *testing.T) {
+	defer SetThreads(SetThreads(3))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	Parallel(3, 1<<30, func(lo, hi int) {})
+	if got := runtime.GOMAXPROCS(0); got != 4 {
+		t.Errorf("GOMAXPROCS after a split over 3 goroutines: %d, want 4", got)
 	}
 }
 

@@ -3,7 +3,6 @@ package vec
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"unsafe"
 )
 
@@ -102,37 +101,34 @@ func ParallelSum[T Float](x []T) float64 {
 	if w <= 1 {
 		return Sum(x)
 	}
-	return parallelTree(len(x), w, int(unsafe.Sizeof(T(0))), func(lo, hi int) dd { return sum(x[lo:hi]) }).value()
+	return parallelTree(len(x), w, func(lo, hi int) dd { return sum(x[lo:hi]) }).value()
 }
 
 // parallelTree reduces [0, n) as the pairwise tree of [halve] does, its top
-// halves on w goroutines, reduce(lo, hi) giving the sum of a subtree. Each
-// goroutine but the calling one reduces its share in subtrees of about
-// [ParallelGrain] bytes (itemBytes an index) and lets other goroutines run
-// between two, as [Parallel]'s do.
-func parallelTree(n, w, itemBytes int, reduce func(lo, hi int) dd) dd {
-	return parallelSubtree(0, n, w, itemBytes, false, reduce)
+// halves on w goroutines, reduce(lo, hi) giving the sum of a subtree.
+func parallelTree(n, w int, reduce func(lo, hi int) dd) dd {
+	sparePs(w)
+	return parallelSubtree(0, n, w, reduce)
 }
 
-func parallelSubtree(lo, hi, w, itemBytes int, yield bool, reduce func(lo, hi int) dd) dd {
+func parallelSubtree(lo, hi, w int, reduce func(lo, hi int) dd) dd {
 	h := halve(hi - lo)
-	if h == 0 || w <= 1 && (!yield || (hi-lo)*itemBytes <= ParallelGrain) {
+	if h == 0 || w <= 1 {
 		return reduce(lo, hi)
 	}
-	if w <= 1 {
-		left := parallelSubtree(lo, lo+h, 1, itemBytes, yield, reduce)
-		runtime.Gosched()
-		return left.plus(parallelSubtree(lo+h, hi, 1, itemBytes, yield, reduce))
-	}
 	var left dd
-	done := make(chan any, 1)
+	var failure any
+	var wg waiter
+	wg.add(1)
 	go func() {
-		defer func() { done <- recover() }()
-		left = parallelSubtree(lo, lo+h, w/2, itemBytes, true, reduce)
+		defer wg.done()
+		defer func() { failure = recover() }()
+		left = parallelSubtree(lo, lo+h, w/2, reduce)
 	}()
-	right := parallelSubtree(lo+h, hi, w-w/2, itemBytes, yield, reduce)
-	if r := <-done; r != nil {
-		panic(r)
+	right := parallelSubtree(lo+h, hi, w-w/2, reduce)
+	wg.wait()
+	if failure != nil {
+		panic(failure)
 	}
 	return left.plus(right)
 }
@@ -198,7 +194,7 @@ func ParallelDot[T Float](x, y []T) float64 {
 	if w <= 1 {
 		return Dot(x, y)
 	}
-	return parallelTree(len(x), w, 2*int(unsafe.Sizeof(T(0))), func(lo, hi int) dd { return dot(x[lo:hi], y[lo:hi]) }).value()
+	return parallelTree(len(x), w, func(lo, hi int) dd { return dot(x[lo:hi], y[lo:hi]) }).value()
 }
 
 // SqDist returns the squared Euclidean distance of x and y, the sum of

@@ -180,7 +180,7 @@ func sqDistsWith(kernel tileKernel, rows, cols int) func(dst, a, b []float32, n,
 			}
 			if n < rows {
 				for i := range n {
-					kernel(&dst[i*m+j0], 0, &a[i*k], 0, &b[j0*k], k, width, k)
+					tile(kernel, &dst[i*m+j0], 0, &a[i*k], 0, &b[j0*k], k, width, k)
 				}
 				continue
 			}
@@ -188,8 +188,18 @@ func sqDistsWith(kernel tileKernel, rows, cols int) func(dst, a, b []float32, n,
 				if i0 >= nv { // the last rows: a whole block ending at n
 					i0 = n - rows
 				}
-				kernel(&dst[i0*m+j0], m, &a[i0*k], k, &b[j0*k], k, width, k)
+				tile(kernel, &dst[i0*m+j0], m, &a[i0*k], k, &b[j0*k], k, width, k)
 			}
 		}
 	}
+}
+
+// tile calls kernel from a function that the runtime can preempt the
+// goroutine at, as it enters: the assembly cannot be, and the loops of
+// sqDistsWith call nothing else, so a garbage collection would wait for
+// the whole SqDists, milliseconds, rather than for one kernel call.
+//
+//go:noinline
+func tile(kernel tileKernel, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int) {
+	kernel(dst, ldd, a, lda, b, ldb, m, k)
 }
