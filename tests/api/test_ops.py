@@ -348,7 +348,8 @@ def test_dot_min_max(kind: str, strided: bool, dtype: str) -> None:
     a = source(dtype, strided)
     b = (a[::-1] if a.ndim == 1 else a[::-1, :]).copy()
     wide = a.astype(np.float64 if dtype.startswith("float") else np.int64)
-    want = float((wide * b.astype(wide.dtype)).sum()) if dtype.startswith("float") else int((wide * b.astype(np.int64)).sum())
+    products = wide * b.astype(wide.dtype)
+    want = float(products.sum()) if dtype.startswith("float") else int(products.sum())
     got = ops.dot(KINDS[kind](a), KINDS[kind](b))
     assert type(got) is type(want) and got == want
     for op, ref in ((ops.min, np.min), (ops.max, np.max)):
@@ -439,7 +440,10 @@ def test_thread_count_setting() -> None:
 def test_large_kernels_give_the_same_results_on_any_thread_count(dtype: str) -> None:
     rng = np.random.default_rng(7)
     n = 3_000_001
-    a = (rng.standard_normal(n) * 1000).astype(dtype) if dtype.startswith("float") else rng.integers(0, 100, n).astype(dtype)
+    if dtype.startswith("float"):
+        a = (rng.standard_normal(n) * 1000).astype(dtype)
+    else:
+        a = rng.integers(0, 100, n).astype(dtype)
     before = godlpack.get_num_threads()
     results = []
     try:
