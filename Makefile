@@ -213,12 +213,14 @@ packaging-test: $(PY) wheels
 	GODLPACK_PACKAGING_TEST=1 GODLPACK_PYTHONS="$(PYTHONS)" $(PY) -m pytest -q -p no:cacheprovider tests/packaging
 
 # The speed figures, against NumPy, PyTorch and tvm-ffi in the same run: each script prints its tables and
-# writes them into its section of docs/speed.md; exchange.py also draws docs/exchange.png, which docs/speed.md shows.
+# writes them into its section of docs/speed.md; exchange.py also draws docs/exchange.png and kernels.py
+# docs/kernels.png, which docs/speed.md shows.
 bench: $(PY)
 	$(PY) -m pip install ".[test,bench]"
 	$(PY) bench/exchange.py --plot docs/exchange.png --readme docs/speed.md
 	$(PY) bench/calls.py --readme docs/speed.md
 	$(PY) bench/copies.py --readme docs/speed.md
+	$(PY) bench/kernels.py --plot docs/kernels.png --readme docs/speed.md
 
 # One million exchanges in mixed directions: resident memory and live storages must end where they settled.
 soak: $(PY)
