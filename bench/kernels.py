@@ -16,7 +16,7 @@ Every case of a table runs in this one process, in interleaved rounds (bench/rou
 of its rounds, a ratio the median of per-round ratios. Bandwidth counts the bytes a kernel must move: read once for
 sum and dot, read and written for scale_ and copy_.
 
-    python bench/kernels.py [--rounds 11] [--readme docs/speed.md] [--plot docs/kernels.png] [--check]
+    python bench/kernels.py [--rounds 15] [--readme docs/speed.md] [--plot docs/kernels.png] [--check]
 
 --readme rewrites the section of docs/speed.md between <!-- kernels-bench:start --> and <!-- kernels-bench:end -->;
 --plot draws bandwidth against size, with np.copyto's as the limit; --check exits 1 when a target is missed.
@@ -240,7 +240,7 @@ def plot(per_round: dict[str, list[float]], path: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=11)
+    parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--readme", type=Path)
     parser.add_argument("--plot", type=Path)
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")

@@ -9,7 +9,8 @@
 // go to vec's kernels as one slice, on up to [vec.Threads] goroutines when
 // they are many ([vec.Workers]); tensors whose last dimension is contiguous,
 // one row at a time, on one goroutine for reductions and on several for
-// [Scale] and [Copy]; any other strides, one element at a time.
+// [Scale]; any other strides, one element at a time ([Copy]: as
+// [consumer.View.CopyFrom] does).
 //
 // Numbers cross as [scalar.Scalar]. Errors wrap the consumer package's:
 // [consumer.ErrDType] for a dtype a kernel does not support or a factor of the
