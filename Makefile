@@ -35,7 +35,7 @@ TEST_PYTHONS  ?= 3.11 3.13 3.14 3.15
 EXTRA_PYTHONS ?= $(filter-out $(PYVER),$(TEST_PYTHONS))
 VERSION       := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' python/godlpack/_version.py)
 
-.PHONY: demo test build bench soak clean distclean fuzz-ci memcheck example-test test-python test-pythons \
+.PHONY: demo test build bench soak clean distclean fuzz-ci memcheck example-test test-python test-pythons purego-test arm64-test \
 	sdist wheel wheels packaging-test stubtest
 
 $(PY):
@@ -57,6 +57,8 @@ test: $(PY)
 	go vet ./...
 	go build ./...
 	go test ./...
+	$(MAKE) purego-test
+	$(MAKE) arm64-test
 	$(MAKE) fuzz-ci
 	$(PY) -m pytest -q -p no:cacheprovider --ignore tests/packaging tests
 	$(MAKE) stubtest
@@ -64,6 +66,20 @@ test: $(PY)
 	$(MAKE) memcheck
 	$(MAKE) test-pythons
 	$(MAKE) packaging-test
+
+# Package vec's kernels and package ops on them again on the pure-Go path (the build tag purego), which machines
+# without AVX2 or NEON run; the default build runs every vector path the CPU has. The arm64 build is vetted too.
+purego-test:
+	go test -tags purego ./vec ./ops
+	GOARCH=arm64 CGO_ENABLED=0 go vet ./vec
+
+# Package vec's NEON kernels: its tests cross-built for arm64 and run under qemu-aarch64 (Debian's qemu-user-static),
+# about 40 s; skipped, and saying so, where no qemu is installed.
+arm64-test:
+	@qemu=$$(command -v qemu-aarch64-static || command -v qemu-aarch64) || \
+		{ echo "arm64-test: skipped, no qemu-aarch64 (apt-get install qemu-user-static)"; exit 0; }; \
+	mkdir -p build && GOARCH=arm64 CGO_ENABLED=0 go test -c -o build/vec.arm64.test ./vec && \
+	$$qemu build/vec.arm64.test
 
 # The suite under another CPython: make test-python PYTHON=path/to/python3.12. pip builds godlpack in that
 # interpreter's venv with its own headers, then the whole suite runs there (tests/packaging aside).
@@ -195,12 +211,14 @@ packaging-test: $(PY) wheels
 	GODLPACK_PACKAGING_TEST=1 GODLPACK_PYTHONS="$(PYTHONS)" $(PY) -m pytest -q -p no:cacheprovider tests/packaging
 
 # The speed figures, against NumPy, PyTorch and tvm-ffi in the same run: each script prints its tables and
-# writes them into its section of docs/speed.md; exchange.py also draws docs/exchange.png, which docs/speed.md shows.
+# writes them into its section of docs/speed.md; exchange.py also draws docs/exchange.png and kernels.py
+# docs/kernels.png, which docs/speed.md shows.
 bench: $(PY)
 	$(PY) -m pip install ".[test,bench]"
 	$(PY) bench/exchange.py --plot docs/exchange.png --readme docs/speed.md
 	$(PY) bench/calls.py --readme docs/speed.md
 	$(PY) bench/copies.py --readme docs/speed.md
+	$(PY) bench/kernels.py --plot docs/kernels.png --readme docs/speed.md
 
 # One million exchanges in mixed directions: resident memory and live storages must end where they settled.
 soak: $(PY)

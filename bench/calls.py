@@ -57,17 +57,17 @@ def build_go(name: str, package: Path) -> None:
     (OUT / f"{name}{SUFFIX}").with_suffix(".h").unlink(missing_ok=True)
 
 
-def build_nanobind(name: str) -> None:
+def build_nanobind(name: str, flags: tuple[str, ...] = ("-O2",), out: Path = OUT) -> None:
     """bench/NAME.cpp from the nanobind package's sources and the system C++ compiler (nb_combined.cpp holds them
-    all)."""
-    target = OUT / f"{name}{SUFFIX}"
+    all), with the optimization flags given, into out."""
+    target = out / f"{name}{SUFFIX}"
     source = ROOT / "bench" / f"{name}.cpp"
     if target.exists() and target.stat().st_mtime > source.stat().st_mtime:
         return
     import nanobind
 
     nb = Path(nanobind.__file__).parent
-    subprocess.run(["g++", "-O2", "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden", "-DNDEBUG",
+    subprocess.run(["g++", *flags, "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden", "-DNDEBUG",
                     "-DNB_COMPACT_ASSERTIONS", *include_flags(), f"-I{nb / 'include'}", f"-I{nb / 'ext' / 'robin_map' / 'include'}",
                     str(nb / "src" / "nb_combined.cpp"), str(source), "-o", str(target)], check=True)
 

@@ -95,9 +95,9 @@ func (t *Tensor) Released() bool { return t.released.Load() }
 
 // ItemSize returns the size in bytes of one element, or 0 for packed
 // sub-byte data, whose elements have no address of their own.
-func (t *Tensor) ItemSize() int {
-	return t.DType.StorageSize(t.Flags.Has(dlpack.IsSubbyteTypePadded))
-}
+func (t *Tensor) ItemSize() int { return t.View.itemSize() }
+
+func (v *View) itemSize() int { return v.DType.StorageSize(v.Flags.Has(dlpack.IsSubbyteTypePadded)) }
 
 // NBytes returns the size of the data once copied C-contiguously, which
 // [Tensor.CopyTo] needs: every element counts, also those a stride of 0
@@ -287,18 +287,23 @@ func (t *Tensor) CopyTo(dst []byte) error {
 	if err := t.CheckReadable(); err != nil {
 		return err
 	}
-	n := t.NBytes()
+	return t.View.copyTo(dst)
+}
+
+// copyTo is [Tensor.CopyTo] once the data is known to be readable.
+func (v *View) copyTo(dst []byte) error {
+	n := v.Extent.DenseBytes
 	if int64(len(dst)) < n {
 		return fmt.Errorf("consumer: CopyTo needs %d bytes, dst has %d", n, len(dst))
 	}
 	if n == 0 {
 		return nil
 	}
-	if t.ItemSize() == 0 {
-		copy(dst, unsafe.Slice((*byte)(t.Data), n))
+	if v.itemSize() == 0 {
+		copy(dst, unsafe.Slice((*byte)(v.Data), n))
 		return nil
 	}
-	strided.Copy(unsafe.Pointer(&dst[0]), nil, t.Data, t.Strides, t.Shape, t.ItemSize())
+	strided.Copy(unsafe.Pointer(&dst[0]), nil, v.Data, v.Strides, v.Shape, v.itemSize())
 	return nil
 }
 
@@ -314,38 +319,51 @@ func (t *Tensor) CopyFrom(src *Tensor) error {
 	if err := src.CheckReadable(); err != nil {
 		return err
 	}
-	if t.DType != src.DType || t.ItemSize() != src.ItemSize() {
-		return fmt.Errorf("%w: cannot copy %v into %v", ErrDType, src.DType, t.DType)
+	return t.View.CopyFrom(&src.View)
+}
+
+// CopyFrom is [Tensor.CopyFrom] for views whose memory the caller keeps
+// valid (package pymodule's tensor arguments, package ops' kernels): v must
+// be writable ([View.CheckWritable]) and src readable.
+func (v *View) CopyFrom(src *View) error {
+	if err := v.CheckWritable(); err != nil {
+		return err
 	}
-	if !slices.Equal(t.Shape, src.Shape) {
-		return fmt.Errorf("%w: cannot copy shape %v into shape %v", ErrLayout, src.Shape, t.Shape)
+	if err := src.CheckReadable(); err != nil {
+		return err
 	}
-	if t.Extent.Elements == 0 {
+	if v.DType != src.DType || v.itemSize() != src.itemSize() {
+		return fmt.Errorf("%w: cannot copy %v into %v", ErrDType, src.DType, v.DType)
+	}
+	if !slices.Equal(v.Shape, src.Shape) {
+		return fmt.Errorf("%w: cannot copy shape %v into shape %v", ErrLayout, src.Shape, v.Shape)
+	}
+	if v.Extent.Elements == 0 {
 		return nil
 	}
-	size := t.ItemSize()
+	size := v.itemSize()
 	if size == 0 { // packed sub-byte data is contiguous on both sides
-		copy(unsafe.Slice((*byte)(t.Data), t.NBytes()), unsafe.Slice((*byte)(src.Data), src.NBytes()))
+		copy(unsafe.Slice((*byte)(v.Data), v.Extent.DenseBytes), unsafe.Slice((*byte)(src.Data), src.Extent.DenseBytes))
 		return nil
 	}
 	from, fromStrides := src.Data, src.Strides
-	if overlap(t, src) {
-		tmp := scratch(src.NBytes())
+	if Overlap(v, src) {
+		tmp := scratch(src.Extent.DenseBytes)
 		if tmp == nil {
-			return fmt.Errorf("%w: cannot allocate %d bytes to copy overlapping tensors", ErrNoMemory, src.NBytes())
+			return fmt.Errorf("%w: cannot allocate %d bytes to copy overlapping tensors", ErrNoMemory, src.Extent.DenseBytes)
 		}
 		defer free(tmp)
-		if err := src.CopyTo(tmp); err != nil {
+		if err := src.copyTo(tmp); err != nil {
 			return err
 		}
 		from, fromStrides = unsafe.Pointer(&tmp[0]), nil
 	}
-	strided.Copy(t.Data, t.Strides, from, fromStrides, t.Shape, size)
+	strided.Copy(v.Data, v.Strides, from, fromStrides, v.Shape, size)
 	return nil
 }
 
-// overlap reports whether the bytes two tensors touch intersect.
-func overlap(a, b *Tensor) bool {
+// Overlap reports whether the bytes that two views touch intersect.
+func Overlap(a, b *View) bool {
 	alo, ahi := uintptr(a.Data)+uintptr(a.Extent.Low), uintptr(a.Data)+uintptr(a.Extent.High)
 	blo, bhi := uintptr(b.Data)+uintptr(b.Extent.Low), uintptr(b.Data)+uintptr(b.Extent.High)
 	return alo < bhi && blo < ahi

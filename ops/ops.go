@@ -1,28 +1,41 @@
-// Package ops holds kernels that work in place on tensors imported with
-// package [consumer], of any strides and any producer: the Go half of
-// godlpack.ops, and an example of Go code on DLPack memory. [SumView] and
-// [ScaleView] run the same kernels on a [consumer.View] whose memory the
-// caller keeps valid, such as a bound function's tensor argument, with
-// nothing to lend or release.
+// Package ops holds kernels on tensors of any strides and any producer,
+// described by a [consumer.View] whose memory the caller keeps valid for the
+// call (a bound function's tensor argument, or a [consumer.Tensor]'s View
+// while it is not released): the Go half of godlpack.ops, built on package
+// [vec]'s vector kernels.
+//
+// Elements that fill their memory without gaps (C or Fortran order, or any
+// order of the strides where a kernel's result does not depend on the order)
+// go to vec's kernels as one slice, on up to [vec.Threads] goroutines when
+// they are many ([vec.Workers]); tensors whose last dimension is contiguous,
+// one row at a time, on one goroutine for reductions and on several for
+// [Scale]; any other strides, one element at a time ([Copy]: as
+// [consumer.View.CopyFrom] does).
 //
 // Numbers cross as [scalar.Scalar]. Errors wrap the consumer package's:
 // [consumer.ErrDType] for a dtype a kernel does not support or a factor of the
 // wrong kind, [consumer.ErrLayout] for shapes that do not match,
-// [consumer.ErrReadOnly] (or [consumer.ErrDevice], [consumer.ErrReleased])
-// for a tensor that may not be written or read; [scalar.ErrRange] wraps a
-// factor that does not fit the dtype, [ErrOverlap] an output whose elements
-// share memory.
+// [consumer.ErrReadOnly] (or [consumer.ErrDevice]) for a tensor that may not
+// be written or read; [scalar.ErrRange] wraps a factor that does not fit the
+// dtype, [ErrOverlap] an output whose elements share memory, [ErrEmpty] a
+// minimum or maximum of nothing.
 package ops
 
 import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/minifloat"
 	"github.com/godlpack/godlpack/scalar"
+	"github.com/godlpack/godlpack/vec"
 )
 
 // ErrOverlap is wrapped by the error of an in-place kernel asked to write a
@@ -31,113 +44,364 @@ import (
 // than once: PyTorch refuses such outputs too.
 var ErrOverlap = errors.New("ops: elements of the output share memory")
 
-// Real is the set of element types the arithmetic kernels work on.
-type Real interface {
-	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64
-}
+// ErrEmpty is wrapped by the error of [Min] or [Max] of a tensor without
+// elements, which have no identity to return.
+var ErrEmpty = errors.New("ops: a reduction of no elements without an identity")
 
-// Work returns the bytes a kernel touches in t: every element, as many
-// times as a stride of 0 repeats it, times the item size. A caller decides
-// by it whether the work is worth releasing a lock for.
-func Work(t *consumer.Tensor) int64 {
-	return t.NBytes()
-}
-
-// WorkView is [Work] of a [consumer.View].
-func WorkView(v *consumer.View) int64 {
+// Work returns the bytes a kernel touches in v: every element, as many times
+// as a stride of 0 repeats it, times the item size. A caller decides by it
+// whether the work is worth releasing a lock for.
+func Work(v *consumer.View) int64 {
 	return v.Extent.DenseBytes
 }
 
-// Sum returns the sum of t's elements: a [scalar.Int] (wrapping int64, as
+// Sum returns the sum of v's elements: a [scalar.Int] (wrapping int64, as
 // NumPy's sum wraps) for signed integers and bool (the count of true
-// elements), a [scalar.Uint] (wrapping) for unsigned integers, a [scalar.Float]
-// (summed in float64) for float16, bfloat16, float32 and float64.
-func Sum(t *consumer.Tensor) (scalar.Scalar, error) {
-	if err := t.CheckReadable(); err != nil {
-		return scalar.Scalar{}, err
-	}
-	return SumView(&t.View)
-}
-
-// SumView is [Sum] of a [consumer.View] whose memory the caller keeps valid
-// for the call, such as package pymodule's tensor arguments: nothing is
-// lent or released. The data must be CPU-accessible ([consumer.ErrDevice]).
-func SumView(v *consumer.View) (scalar.Scalar, error) {
+// elements), a [scalar.Uint] (wrapping) for unsigned integers, a
+// [scalar.Float] for float16, bfloat16, float32 and float64, summed in
+// float64 as [vec.Sum] does (its result does not depend on the thread
+// count). The data must be CPU-accessible ([consumer.ErrDevice]).
+func Sum(v *consumer.View) (scalar.Scalar, error) {
 	if err := v.CheckReadable(); err != nil {
 		return scalar.Scalar{}, err
 	}
 	switch dt := v.DType; dt {
 	case dlpack.Bool:
-		var n int64
-		it, _ := consumer.ViewElements[bool](*v)
-		for p := range it {
-			if *p {
-				n++
-			}
-		}
-		return scalar.Scalar{Kind: scalar.Int, Int: n}, nil
+		return signed(int64(countTrue(v))), nil
 	case dlpack.Int8:
-		return scalar.Scalar{Kind: scalar.Int, Int: reduce[int8, int64](v)}, nil
+		return signed(sumIntegers(v, vec.SumInt[int8])), nil
 	case dlpack.Int16:
-		return scalar.Scalar{Kind: scalar.Int, Int: reduce[int16, int64](v)}, nil
+		return signed(sumIntegers(v, vec.SumInt[int16])), nil
 	case dlpack.Int32:
-		return scalar.Scalar{Kind: scalar.Int, Int: reduce[int32, int64](v)}, nil
+		return signed(sumIntegers(v, vec.SumInt[int32])), nil
 	case dlpack.Int64:
-		return scalar.Scalar{Kind: scalar.Int, Int: reduce[int64, int64](v)}, nil
+		return signed(sumIntegers(v, vec.SumInt[int64])), nil
 	case dlpack.Uint8:
-		return scalar.Scalar{Kind: scalar.Uint, Uint: reduce[uint8, uint64](v)}, nil
+		return unsigned(sumIntegers(v, vec.SumUint[uint8])), nil
 	case dlpack.Uint16:
-		return scalar.Scalar{Kind: scalar.Uint, Uint: reduce[uint16, uint64](v)}, nil
+		return unsigned(sumIntegers(v, vec.SumUint[uint16])), nil
 	case dlpack.Uint32:
-		return scalar.Scalar{Kind: scalar.Uint, Uint: reduce[uint32, uint64](v)}, nil
+		return unsigned(sumIntegers(v, vec.SumUint[uint32])), nil
 	case dlpack.Uint64:
-		return scalar.Scalar{Kind: scalar.Uint, Uint: reduce[uint64, uint64](v)}, nil
+		return unsigned(sumIntegers(v, vec.SumUint[uint64])), nil
 	case dlpack.Float16:
-		return scalar.Scalar{Kind: scalar.Float, Real: reduceHalf(v, minifloat.DecodeFloat16)}, nil
+		return floating(sumHalves(v, minifloat.DecodeFloat16)), nil
 	case dlpack.Bfloat16:
-		return scalar.Scalar{Kind: scalar.Float, Real: reduceHalf(v, minifloat.DecodeBfloat16)}, nil
+		return floating(sumHalves(v, minifloat.DecodeBfloat16)), nil
 	case dlpack.Float32:
-		return scalar.Scalar{Kind: scalar.Float, Real: reduce[float32, float64](v)}, nil
+		return floating(sumFloats[float32](v)), nil
 	case dlpack.Float64:
-		return scalar.Scalar{Kind: scalar.Float, Real: reduce[float64, float64](v)}, nil
+		return floating(sumFloats[float64](v)), nil
 	default:
 		return scalar.Scalar{}, fmt.Errorf("%w: sum supports bool, integer and real float dtypes, not %v", consumer.ErrDType, dt)
 	}
 }
 
-// reduce sums v's elements of type T into an accumulator of type A.
-func reduce[T Real, A int64 | uint64 | float64](v *consumer.View) A {
-	s, err := consumer.ViewSlice[T](v)
-	if err != nil {
-		return reduceStrided[T, A](v)
+func signed(n int64) scalar.Scalar     { return scalar.Scalar{Kind: scalar.Int, Int: n} }
+func unsigned(n uint64) scalar.Scalar  { return scalar.Scalar{Kind: scalar.Uint, Uint: n} }
+func floating(x float64) scalar.Scalar { return scalar.Scalar{Kind: scalar.Float, Real: x} }
+func boolean(b bool) scalar.Scalar {
+	if b {
+		return scalar.Scalar{Kind: scalar.Bool, Int: 1}
 	}
-	var acc A
-	for _, x := range s {
-		acc += A(x)
-	}
-	return acc
+	return scalar.Scalar{Kind: scalar.Bool}
 }
 
-// reduceStrided is reduce over strided elements. It is a function of its
-// own because the iterator's loop body captures the accumulator, which then
-// moves to the Go heap: reduce's contiguous path allocates nothing.
-func reduceStrided[T Real, A int64 | uint64 | float64](v *consumer.View) A {
-	var acc A
-	it, _ := consumer.ViewElements[T](*v)
-	for p := range it {
-		acc += A(*p)
-	}
-	return acc
-}
+func itemSize[T any]() int64                        { return int64(unsafe.Sizeof(*new(T))) }
+func elements[T any](p unsafe.Pointer, n int64) []T { return unsafe.Slice((*T)(p), n) }
 
-// reduceHalf sums 16-bit floats decoded by dec.
-func reduceHalf(v *consumer.View, dec func(uint16) float64) float64 {
-	var acc float64
-	consumer.Walk(v, func(p *uint16) bool {
-		acc += dec(*p)
+// sumIntegers sums v's integers with kernel (vec.SumInt or vec.SumUint of
+// T), which wraps as the sum of R does.
+func sumIntegers[T vec.Integer, R int64 | uint64](v *consumer.View, kernel func([]T) R) R {
+	if p, n, ok := span(v); ok {
+		s := elements[T](p, n)
+		if vec.Workers(len(s), int(itemSize[T]())) > 1 {
+			return parallelIntegers(s, kernel)
+		}
+		return kernel(s)
+	}
+	var total R
+	if inner, ok := rows(v); ok {
+		forRows(v, itemSize[T](), func(p unsafe.Pointer) { total += kernel(elements[T](p, inner)) })
+		return total
+	}
+	consumer.Walk(v, func(p *T) bool {
+		total += R(*p)
 		return true
 	})
-	return acc
+	return total
+}
+
+// parallelIntegers is kernel(s) on vec.Workers goroutines: a wrapping sum is
+// the same in any order.
+func parallelIntegers[T vec.Integer, R int64 | uint64](s []T, kernel func([]T) R) R {
+	var total atomic.Uint64
+	vec.Parallel(len(s), int(itemSize[T]()), func(lo, hi int) { total.Add(uint64(kernel(s[lo:hi]))) })
+	return R(total.Load())
+}
+
+// countTrue counts the nonzero bytes of a bool tensor (a producer's byte
+// other than 0 or 1 counts as true, as NumPy's does).
+func countTrue(v *consumer.View) uint64 {
+	var n uint64
+	consumer.Walk(v, func(p *uint8) bool {
+		if *p != 0 {
+			n++
+		}
+		return true
+	})
+	return n
+}
+
+func sumFloats[T vec.Float](v *consumer.View) float64 {
+	if p, n, ok := span(v); ok {
+		return vec.ParallelSum(elements[T](p, n))
+	}
+	var total compensated
+	if inner, ok := rows(v); ok {
+		forRows(v, itemSize[T](), func(p unsafe.Pointer) { total.add(vec.Sum(elements[T](p, inner))) })
+		return total.value()
+	}
+	consumer.Walk(v, func(p *T) bool {
+		total.add(float64(*p))
+		return true
+	})
+	return total.value()
+}
+
+// sumHalves sums 16-bit floats decoded by dec.
+func sumHalves(v *consumer.View, dec func(uint16) float64) float64 {
+	var total compensated
+	consumer.Walk(v, func(p *uint16) bool {
+		total.add(dec(*p))
+		return true
+	})
+	return total.value()
+}
+
+// compensated is a Neumaier sum: the sum, and the rounding errors of its
+// additions, added at the end.
+type compensated struct{ sum, lost float64 }
+
+func (c *compensated) add(x float64) {
+	t := c.sum + x
+	if math.Abs(c.sum) >= math.Abs(x) {
+		c.lost += (c.sum - t) + x
+	} else {
+		c.lost += (x - t) + c.sum
+	}
+	c.sum = t
+}
+
+func (c *compensated) value() float64 { return c.sum + c.lost }
+
+// Dot returns the dot product of x and y, the sum of the products of their
+// elements at the same index: both must have the same shape
+// ([consumer.ErrLayout]; there is no broadcasting) and dtype
+// ([consumer.ErrDType]). Floats (float16, bfloat16, float32, float64) are
+// multiplied and summed in float64, a [scalar.Float]; integers in wrapping
+// 64-bit arithmetic, a [scalar.Int] or, for unsigned ones, a [scalar.Uint].
+func Dot(x, y *consumer.View) (scalar.Scalar, error) {
+	if err := x.CheckReadable(); err != nil {
+		return scalar.Scalar{}, err
+	}
+	if err := y.CheckReadable(); err != nil {
+		return scalar.Scalar{}, err
+	}
+	if x.DType != y.DType {
+		return scalar.Scalar{}, fmt.Errorf("%w: dot of %v and %v", consumer.ErrDType, x.DType, y.DType)
+	}
+	if !slices.Equal(x.Shape, y.Shape) {
+		return scalar.Scalar{}, fmt.Errorf("%w: dot of shapes %v and %v", consumer.ErrLayout, x.Shape, y.Shape)
+	}
+	switch dt := x.DType; dt {
+	case dlpack.Int8:
+		return signed(dotIntegers[int8, int64](x, y)), nil
+	case dlpack.Int16:
+		return signed(dotIntegers[int16, int64](x, y)), nil
+	case dlpack.Int32:
+		return signed(dotIntegers[int32, int64](x, y)), nil
+	case dlpack.Int64:
+		return signed(dotIntegers[int64, int64](x, y)), nil
+	case dlpack.Uint8:
+		return unsigned(dotIntegers[uint8, uint64](x, y)), nil
+	case dlpack.Uint16:
+		return unsigned(dotIntegers[uint16, uint64](x, y)), nil
+	case dlpack.Uint32:
+		return unsigned(dotIntegers[uint32, uint64](x, y)), nil
+	case dlpack.Uint64:
+		return unsigned(dotIntegers[uint64, uint64](x, y)), nil
+	case dlpack.Float16:
+		return floating(dotHalves(x, y, minifloat.DecodeFloat16)), nil
+	case dlpack.Bfloat16:
+		return floating(dotHalves(x, y, minifloat.DecodeBfloat16)), nil
+	case dlpack.Float32:
+		return floating(dotFloats[float32](x, y)), nil
+	case dlpack.Float64:
+		return floating(dotFloats[float64](x, y)), nil
+	default:
+		return scalar.Scalar{}, fmt.Errorf("%w: dot supports integer and real float dtypes, not %v", consumer.ErrDType, dt)
+	}
+}
+
+// paired returns the memory spans of x and y when both fill it without gaps
+// in the same order, so that the elements at an index are at the same
+// position of each span.
+func paired(x, y *consumer.View) (px, py unsafe.Pointer, n int64, ok bool) {
+	px, n, ok = span(x)
+	if !ok {
+		return nil, nil, 0, false
+	}
+	py, _, ok = span(y)
+	same := x.Extent.CContiguous && y.Extent.CContiguous || x.Extent.FContiguous && y.Extent.FContiguous ||
+		slices.Equal(x.Strides, y.Strides)
+	return px, py, n, ok && same
+}
+
+func dotFloats[T vec.Float](x, y *consumer.View) float64 {
+	if px, py, n, ok := paired(x, y); ok {
+		return vec.ParallelDot(elements[T](px, n), elements[T](py, n))
+	}
+	var total compensated
+	forPairedRows(x, y, itemSize[T](), func(px, py unsafe.Pointer, n, sx, sy int64) {
+		if sx == 1 && sy == 1 {
+			total.add(vec.Dot(elements[T](px, n), elements[T](py, n)))
+			return
+		}
+		for i := range n {
+			total.add(float64(*(*T)(unsafe.Add(px, i*sx*itemSize[T]()))) * float64(*(*T)(unsafe.Add(py, i*sy*itemSize[T]()))))
+		}
+	})
+	return total.value()
+}
+
+func dotHalves(x, y *consumer.View, dec func(uint16) float64) float64 {
+	var total compensated
+	forPairedRows(x, y, 2, func(px, py unsafe.Pointer, n, sx, sy int64) {
+		for i := range n {
+			total.add(dec(*(*uint16)(unsafe.Add(px, 2*i*sx))) * dec(*(*uint16)(unsafe.Add(py, 2*i*sy))))
+		}
+	})
+	return total.value()
+}
+
+// dotIntegers multiplies and sums integers in R's wrapping arithmetic: vec has
+// no integer dot product, whose products overflow any vector lane of T's size.
+func dotIntegers[T vec.Integer, R int64 | uint64](x, y *consumer.View) R {
+	var total R
+	forPairedRows(x, y, itemSize[T](), func(px, py unsafe.Pointer, n, sx, sy int64) {
+		for i := range n {
+			total += R(*(*T)(unsafe.Add(px, i*sx*itemSize[T]()))) * R(*(*T)(unsafe.Add(py, i*sy*itemSize[T]())))
+		}
+	})
+	return total
+}
+
+// Min returns the smallest of v's elements as a [scalar.Scalar] of Sum's
+// kinds (a [scalar.Bool] for bool, true when every element is), NaN if a
+// float element is NaN. A tensor without elements has none ([ErrEmpty]).
+func Min(v *consumer.View) (scalar.Scalar, error) { return extreme(v, true) }
+
+// Max is [Min] for the largest element (for bool, whether any is true).
+func Max(v *consumer.View) (scalar.Scalar, error) { return extreme(v, false) }
+
+func extreme(v *consumer.View, isMin bool) (scalar.Scalar, error) {
+	if err := v.CheckReadable(); err != nil {
+		return scalar.Scalar{}, err
+	}
+	if v.Extent.Elements == 0 {
+		return scalar.Scalar{}, fmt.Errorf("%w: the extreme of shape %v", ErrEmpty, v.Shape)
+	}
+	switch dt := v.DType; dt {
+	case dlpack.Bool:
+		return boolean(extremeOf[uint8](v, isMin) != 0), nil
+	case dlpack.Int8:
+		return signed(int64(extremeOf[int8](v, isMin))), nil
+	case dlpack.Int16:
+		return signed(int64(extremeOf[int16](v, isMin))), nil
+	case dlpack.Int32:
+		return signed(int64(extremeOf[int32](v, isMin))), nil
+	case dlpack.Int64:
+		return signed(extremeOf[int64](v, isMin)), nil
+	case dlpack.Uint8:
+		return unsigned(uint64(extremeOf[uint8](v, isMin))), nil
+	case dlpack.Uint16:
+		return unsigned(uint64(extremeOf[uint16](v, isMin))), nil
+	case dlpack.Uint32:
+		return unsigned(uint64(extremeOf[uint32](v, isMin))), nil
+	case dlpack.Uint64:
+		return unsigned(extremeOf[uint64](v, isMin)), nil
+	case dlpack.Float16:
+		return floating(extremeHalf(v, isMin, minifloat.DecodeFloat16)), nil
+	case dlpack.Bfloat16:
+		return floating(extremeHalf(v, isMin, minifloat.DecodeBfloat16)), nil
+	case dlpack.Float32:
+		return floating(float64(extremeOf[float32](v, isMin))), nil
+	case dlpack.Float64:
+		return floating(extremeOf[float64](v, isMin)), nil
+	default:
+		return scalar.Scalar{}, fmt.Errorf("%w: min and max support bool, integer and real float dtypes, not %v",
+			consumer.ErrDType, dt)
+	}
+}
+
+// pick returns the smaller (isMin) or larger of a and b, NaN if either is.
+func pick[T vec.Number](a, b T, isMin bool) T {
+	if isMin {
+		return min(a, b)
+	}
+	return max(a, b)
+}
+
+// extremeOf returns the extreme of v's elements, which are not empty.
+func extremeOf[T vec.Number](v *consumer.View, isMin bool) T {
+	if p, n, ok := span(v); ok {
+		s := elements[T](p, n)
+		if vec.Workers(len(s), int(itemSize[T]())) > 1 {
+			return parallelExtreme(s, isMin)
+		}
+		return extremeSlice(s, isMin)
+	}
+	m := *(*T)(v.Data)
+	if inner, ok := rows(v); ok {
+		forRows(v, itemSize[T](), func(p unsafe.Pointer) { m = pick(m, extremeSlice(elements[T](p, inner), isMin), isMin) })
+		return m
+	}
+	consumer.Walk(v, func(p *T) bool {
+		m = pick(m, *p, isMin)
+		return true
+	})
+	return m
+}
+
+// extremeSlice is vec.Min or vec.Max of s (called, not taken as a function
+// value, which allocates in a generic function).
+func extremeSlice[T vec.Number](s []T, isMin bool) T {
+	if isMin {
+		return vec.Min(s)
+	}
+	return vec.Max(s)
+}
+
+func parallelExtreme[T vec.Number](s []T, isMin bool) T {
+	var mu sync.Mutex
+	m := s[0]
+	vec.Parallel(len(s), int(itemSize[T]()), func(lo, hi int) {
+		part := extremeSlice(s[lo:hi], isMin)
+		mu.Lock()
+		m = pick(m, part, isMin)
+		mu.Unlock()
+	})
+	return m
+}
+
+func extremeHalf(v *consumer.View, isMin bool, dec func(uint16) float64) float64 {
+	m := dec(*(*uint16)(v.Data))
+	consumer.Walk(v, func(p *uint16) bool {
+		m = pick(m, dec(*p), isMin)
+		return true
+	})
+	return m
 }
 
 // writable checks that an in-place kernel may write v and that each
@@ -157,23 +421,13 @@ func writable(v *consumer.View) error {
 	return nil
 }
 
-// Scale multiplies t's elements by factor in place, in the dtype's own
+// Scale multiplies v's elements by factor in place, in the dtype's own
 // arithmetic: integers wrap, and need an integer factor that the dtype holds
 // ([scalar.ErrRange] otherwise); float16, bfloat16, float32 and float64 round
 // the factor to the dtype first and multiply with one rounding, as NumPy's
-// x *= x.dtype.type(a) does.
-func Scale(t *consumer.Tensor, factor scalar.Scalar) error {
-	if t.Released() {
-		return consumer.ErrReleased
-	}
-	return ScaleView(&t.View, factor)
-}
-
-// ScaleView is [Scale] of a [consumer.View] whose memory the caller keeps
-// valid for the call, such as package pymodule's tensor arguments: nothing
-// is lent or released. The data must be CPU-accessible
+// x *= x.dtype.type(a) does. The data must be CPU-accessible
 // ([consumer.ErrDevice]) and writable ([consumer.ErrReadOnly]).
-func ScaleView(v *consumer.View, factor scalar.Scalar) error {
+func Scale(v *consumer.View, factor scalar.Scalar) error {
 	dt := v.DType
 	integer := dt.Code == dlpack.Int || dt.Code == dlpack.UInt
 	switch {
@@ -195,21 +449,13 @@ func ScaleView(v *consumer.View, factor scalar.Scalar) error {
 	}
 	f := factor.Float()
 	switch dt {
-	case dlpack.Int8:
-		scale(v, int8(bits))
-	case dlpack.Int16:
-		scale(v, int16(bits))
-	case dlpack.Int32:
-		scale(v, int32(bits))
-	case dlpack.Int64:
-		scale(v, int64(bits))
-	case dlpack.Uint8:
-		scale(v, uint8(bits))
-	case dlpack.Uint16:
+	case dlpack.Int8, dlpack.Uint8:
+		scale(v, uint8(bits)) // a product's low bits do not depend on the signs
+	case dlpack.Int16, dlpack.Uint16:
 		scale(v, uint16(bits))
-	case dlpack.Uint32:
+	case dlpack.Int32, dlpack.Uint32:
 		scale(v, uint32(bits))
-	case dlpack.Uint64:
+	case dlpack.Int64, dlpack.Uint64:
 		scale(v, bits)
 	case dlpack.Float16:
 		scaleHalf(v, f, minifloat.EncodeFloat16, minifloat.DecodeFloat16)
@@ -224,11 +470,24 @@ func ScaleView(v *consumer.View, factor scalar.Scalar) error {
 }
 
 // scale multiplies v's elements of type T by m in place, in T's arithmetic.
-func scale[T Real](v *consumer.View, m T) {
-	if s, err := consumer.ViewSlice[T](v); err == nil {
-		for i := range s {
-			s[i] *= m
+func scale[T vec.Number](v *consumer.View, m T) {
+	if p, n, ok := span(v); ok {
+		s := elements[T](p, n)
+		if vec.Workers(len(s), 2*int(itemSize[T]())) > 1 {
+			vec.Parallel(len(s), 2*int(itemSize[T]()), func(lo, hi int) { vec.Scale(s[lo:hi], m) })
+			return
 		}
+		vec.Scale(s, m)
+		return
+	}
+	if inner, ok := rows(v); ok {
+		if count := v.Extent.Elements / inner; vec.Workers(int(count), 2*int(inner*itemSize[T]())) > 1 {
+			vec.Parallel(int(count), 2*int(inner*itemSize[T]()), func(lo, hi int) {
+				forRowRange(v, itemSize[T](), int64(lo), int64(hi), func(p unsafe.Pointer) { vec.Scale(elements[T](p, inner), m) })
+			})
+			return
+		}
+		forRows(v, itemSize[T](), func(p unsafe.Pointer) { vec.Scale(elements[T](p, inner), m) })
 		return
 	}
 	consumer.Walk(v, func(p *T) bool {
@@ -248,16 +507,49 @@ func scaleHalf(v *consumer.View, f float64, enc func(float64) uint16, dec func(u
 	})
 }
 
+// copyStep is the most bytes one goroutine copies between two chances for
+// the runtime to preempt it (a memmove cannot be preempted).
+const copyStep = 1 << 20
+
 // Copy copies src's elements into dst in place, whatever the strides of
-// either, as [consumer.Tensor.CopyFrom] does: same shape
-// ([consumer.ErrLayout]), same dtype ([consumer.ErrDType]), and src may
-// overlap dst.
-func Copy(dst, src *consumer.Tensor) error {
-	if dst.Released() {
-		return consumer.ErrReleased
-	}
-	if err := writable(&dst.View); err != nil {
+// either, as [consumer.View.CopyFrom] does: same shape ([consumer.ErrLayout]),
+// same dtype ([consumer.ErrDType]), and src may overlap dst (the result is
+// as if src were read first). Elements laid out alike without gaps and
+// without overlap are copied on up to [vec.Threads] goroutines.
+func Copy(dst, src *consumer.View) error {
+	if err := writable(dst); err != nil {
 		return err
 	}
-	return dst.CopyFrom(src)
+	pd, ps, n, ok := paired(dst, src)
+	if !ok || dst.DType != src.DType || !slices.Equal(dst.Shape, src.Shape) || dst.DType.ItemSize() == 0 {
+		return dst.CopyFrom(src) // checks and copies any layouts
+	}
+	bytes := int(n) * dst.DType.ItemSize()
+	d, s := elements[byte](pd, int64(bytes)), elements[byte](ps, int64(bytes))
+	if consumer.Overlap(dst, src) || vec.Workers(bytes, 2) == 1 {
+		copyBytes(d, s) // a memmove: right for overlapping spans too
+		return nil
+	}
+	vec.Parallel(bytes, 2, func(lo, hi int) { copyBytes(d[lo:hi], s[lo:hi]) })
+	return nil
+}
+
+// copyBytes copies s into d in steps that the runtime can preempt between,
+// backwards when d starts inside s, as a memmove would.
+func copyBytes(d, s []byte) {
+	if len(d) <= copyStep {
+		copy(d, s)
+		return
+	}
+	if uintptr(unsafe.Pointer(&d[0])) > uintptr(unsafe.Pointer(&s[0])) {
+		for hi := len(d); hi > 0; hi -= copyStep {
+			lo := max(hi-copyStep, 0)
+			copy(d[lo:hi], s[lo:hi])
+		}
+		return
+	}
+	for lo := 0; lo < len(d); lo += copyStep {
+		hi := min(lo+copyStep, len(d))
+		copy(d[lo:hi], s[lo:hi])
+	}
 }

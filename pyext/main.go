@@ -26,6 +26,7 @@ import (
 
 var (
 	opsAttr                    = C.CString("_ops")
+	threadsAttr                = C.CString("_threads")
 	plainModule, plainFunction = C.CString("godlpack._format"), C.CString("tensor_str")
 )
 
@@ -67,16 +68,25 @@ func PyInit__core() (m *C.PyObject) {
 	}
 	// Without NumPy, godlpack's Tensors print through godlpack's own plain printer.
 	C.gdl_tensor_set_plain_printer(plainModule, plainFunction)
-	ops, err := pymodule.New("godlpack.ops", "Kernels written in Go (re-exported by godlpack.ops).", opsFunctions...)
-	if err != nil || C.PyModule_AddObjectRef(m, opsAttr, (*C.PyObject)(ops)) != 0 {
-		cpython.DecRef(ops)
+	if addModule(m, opsAttr, "godlpack.ops", "Kernels written in Go (re-exported by godlpack.ops).", opsFunctions) != nil ||
+		addModule(m, threadsAttr, "godlpack", "godlpack's thread count (re-exported by godlpack).", threadFunctions) != nil {
 		C.Py_DecRef(m)
 		return nil
 	}
-	cpython.DecRef(ops)
 	C.Py_IncRef(m)
 	core = m
 	return m
+}
+
+// addModule adds a module of bound functions named name to m as its attribute attr, with the Python exception
+// set on failure.
+func addModule(m *C.PyObject, attr *C.char, name, doc string, items []pymodule.Item) error {
+	sub, err := pymodule.New(name, doc, items...)
+	if err == nil && C.PyModule_AddObjectRef(m, attr, (*C.PyObject)(sub)) != 0 {
+		err = cpython.ErrPython
+	}
+	cpython.DecRef(sub)
+	return err
 }
 
 // fail raises err as the Python exception [cpython.ExceptionOf] names and returns -1,

@@ -6,10 +6,9 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"github.com/godlpack/godlpack/cpython"
 
 	"github.com/godlpack/godlpack/consumer"
-	"github.com/godlpack/godlpack/cpython"
-	"github.com/godlpack/godlpack/internal/spare"
 	"github.com/godlpack/godlpack/ops"
 	"github.com/godlpack/godlpack/pymodule"
 	"github.com/godlpack/godlpack/scalar"
@@ -43,13 +42,25 @@ Both must have the same shape (ValueError otherwise; there is no
 broadcasting) and the same dtype (TypeError otherwise). src may overlap dst:
 the result is as if src were read first. Raises BufferError when dst may not
 be written, as scale_ does.`),
-}
+	pymodule.Def("dot", "x: tensor[device=any], y: tensor[device=any], /", pymodule.F2RE(opsDot),
+		`Return the dot product of x and y: the sum of the products of their elements at the same index.
 
-// lent keeps the [consumer.Tensor] values that copy_'s arguments are lent
-// as, for reuse: a call allocates none. Calls on other threads (under free
-// threading, or while one has the GIL released) take other values, or
-// allocate when all are out.
-var lent spare.Slots[consumer.Tensor]
+Both must have the same shape (ValueError otherwise; there is no
+broadcasting) and the same dtype (TypeError otherwise). Floats are
+multiplied and summed in float64 and the result is a float; integers in
+int64 (uint64 for unsigned dtypes), wrapping around as a sum does, and the
+result is an int. Raises TypeError for bool and complex dtypes.`),
+	pymodule.Def("min", "x: tensor[device=any], /", pymodule.F1RE(opsMin), `Return the smallest element of x.
+
+An int for integer dtypes, a float for float dtypes (NaN if x holds a NaN),
+a bool for bool (whether every element is True). Raises ValueError when x
+has no elements.`),
+	pymodule.Def("max", "x: tensor[device=any], /", pymodule.F1RE(opsMax), `Return the largest element of x.
+
+An int for integer dtypes, a float for float dtypes (NaN if x holds a NaN),
+a bool for bool (whether any element is True). Raises ValueError when x has
+no elements.`),
+}
 
 // onCPU refuses data that package [ops], which runs on the CPU, cannot read.
 func onCPU(x *pymodule.Tensor) error {
@@ -59,32 +70,41 @@ func onCPU(x *pymodule.Tensor) error {
 	return nil
 }
 
-// cpu lends an argument to package [ops] as a [consumer.Tensor]; give it back with done.
-func cpu(x pymodule.Tensor) (*consumer.Tensor, error) {
-	if err := onCPU(&x); err != nil {
-		return nil, err
-	}
-	t := lent.Take()
-	if t == nil {
-		t = new(consumer.Tensor)
-	}
-	t.Reborrow(x.View)
-	return t, nil
-}
-
-func done(t *consumer.Tensor) {
-	t.Release()
-	lent.Give(t)
-}
+// The arguments' views are handed to package ops as the binder wrote them: they stay valid for the call, so
+// nothing is lent. Each call releases the GIL when its work is large (cpython.WithoutGIL), and package ops then
+// spreads it over vec.Threads goroutines.
 
 // opsSum returns the sum as a [scalar.Scalar], an int or a float, which C makes into its Python number once Go
-// returns: no call from Go into C for it. The argument's view is summed as the binder wrote it: it stays valid for
-// the call, so nothing is lent.
+// returns: no call from Go into C for it.
 func opsSum(x pymodule.Tensor) (s scalar.Scalar, err error) {
 	if err := onCPU(&x); err != nil {
 		return scalar.Scalar{}, err
 	}
-	cpython.WithoutGIL(ops.WorkView(&x.View), func() { s, err = ops.SumView(&x.View) })
+	cpython.WithoutGIL(ops.Work(&x.View), func() { s, err = ops.Sum(&x.View) })
+	return s, opError(err)
+}
+
+func opsDot(x, y pymodule.Tensor) (s scalar.Scalar, err error) {
+	if err := errors.Join(onCPU(&x), onCPU(&y)); err != nil {
+		return scalar.Scalar{}, err
+	}
+	cpython.WithoutGIL(ops.Work(&x.View)+ops.Work(&y.View), func() { s, err = ops.Dot(&x.View, &y.View) })
+	return s, opError(err)
+}
+
+func opsMin(x pymodule.Tensor) (s scalar.Scalar, err error) {
+	if err := onCPU(&x); err != nil {
+		return scalar.Scalar{}, err
+	}
+	cpython.WithoutGIL(ops.Work(&x.View), func() { s, err = ops.Min(&x.View) })
+	return s, opError(err)
+}
+
+func opsMax(x pymodule.Tensor) (s scalar.Scalar, err error) {
+	if err := onCPU(&x); err != nil {
+		return scalar.Scalar{}, err
+	}
+	cpython.WithoutGIL(ops.Work(&x.View), func() { s, err = ops.Max(&x.View) })
 	return s, opError(err)
 }
 
@@ -102,22 +122,16 @@ func opsScale(x pymodule.Tensor, factor scalar.Scalar) error {
 		return err
 	}
 	var err error
-	cpython.WithoutGIL(ops.WorkView(&x.View), func() { err = ops.ScaleView(&x.View, factor) })
+	cpython.WithoutGIL(ops.Work(&x.View), func() { err = ops.Scale(&x.View, factor) })
 	return opError(err)
 }
 
 func opsCopy(dst, src pymodule.Tensor) error {
-	d, err := cpu(dst)
-	if err != nil {
+	if err := errors.Join(onCPU(&dst), onCPU(&src)); err != nil {
 		return err
 	}
-	defer done(d)
-	s, err := cpu(src)
-	if err != nil {
-		return err
-	}
-	defer done(s)
-	cpython.WithoutGIL(max(ops.Work(d), ops.Work(s)), func() { err = ops.Copy(d, s) })
+	var err error
+	cpython.WithoutGIL(max(ops.Work(&dst.View), ops.Work(&src.View)), func() { err = ops.Copy(&dst.View, &src.View) })
 	return opError(err)
 }
 
@@ -128,6 +142,8 @@ func opError(err error) error {
 		return nil
 	case errors.Is(err, scalar.ErrRange):
 		return cpython.Errorf(cpython.OverflowError, "%v", err)
+	case errors.Is(err, ops.ErrEmpty):
+		return cpython.Errorf(cpython.ValueError, "x has no elements, and the reduction has no identity")
 	case errors.Is(err, ops.ErrOverlap):
 		return cpython.Errorf(cpython.ValueError, "cannot write an output whose elements share memory: %v", err)
 	case errors.Is(err, consumer.ErrReadOnly):

@@ -1,6 +1,7 @@
 // Command rowstats is a Python extension module written in Go on the public
 // godlpack packages: row_norms(x, /) returns the L2 norm of each row of a
-// 2-D float32 or float64 tensor of any strides, and clip_(x, /, lo=-inf,
+// 2-D float32 or float64 tensor of any strides (rows on every core, each
+// contiguous one by package vec's vector kernel), and clip_(x, /, lo=-inf,
 // hi=inf) clips a writable tensor in place and returns how many elements it
 // raised and lowered. Build it as a shared library named like any extension
 // module, with the interpreter's header directories in CGO_CFLAGS:
@@ -18,10 +19,11 @@ import (
 	"math"
 
 	"github.com/godlpack/godlpack/pymodule"
+	"github.com/godlpack/godlpack/vec"
 )
 
 var module = pymodule.Module{Name: "rowstats", Doc: "Row statistics of float tensors, in Go.", Items: []pymodule.Item{
-	pymodule.Def("row_norms", "x: tensor[float32|float64, (*, *)], /", pymodule.F1RE(rowNorms), "The L2 norm of each row of x, in x's dtype."),
+	pymodule.Def("row_norms", "x: tensor[float32|float64, (*, *)], /", pymodule.F1RE(rowNorms), "The L2 norm of each row of x, in x's dtype.").WithoutGIL(),
 	pymodule.Def("clip_", "x: tensor[float32|float64, writable], /, lo=-inf, hi=inf", pymodule.F3R2(clip), "Clip x in place to [lo, hi]; return (raised, lowered): the counts moved up and down."),
 }}
 
@@ -39,12 +41,22 @@ func rowNorms(x pymodule.Tensor) (pymodule.Array, error) {
 
 func norms[T float32 | float64](x pymodule.Tensor) (pymodule.Array, error) {
 	out, norms, err := pymodule.NewArray[T](x.Shape[0]) // C memory: a row count never aborts the process
-	for i := range norms {
-		for p := range pymodule.Elements[T](x.Index(int64(i))) {
-			norms[i] += *p * *p
+	// Rows on every core (the GIL released), each range on a goroutine of its own.
+	vec.Parallel(len(norms), int(x.Shape[1])*x.DType.ItemSize(), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := x.Index(int64(i))
+			if row.Extent.CContiguous { // a contiguous row: package vec's kernel, in float64
+				s, _ := pymodule.Slice[T](row)
+				norms[i] = T(math.Sqrt(vec.Dot(s, s)))
+				continue
+			}
+			var sum float64
+			for p := range pymodule.Elements[T](row) {
+				sum += float64(*p) * float64(*p)
+			}
+			norms[i] = T(math.Sqrt(sum))
 		}
-		norms[i] = T(math.Sqrt(float64(norms[i])))
-	}
+	})
 	return out, err
 }
 

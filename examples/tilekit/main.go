@@ -2,8 +2,9 @@
 // godlpack packages, with a class, a callback, an enum and an exception of
 // its own: Stats keeps running column statistics of float32 rows (mean,
 // variance), histogram counts bytes, sqdist gives pairwise squared
-// distances, norms the norm of each row, and map_ applies a Python function
-// to each element in place. Build it as a shared library named like any
+// distances (package vec's tile kernel, rows of a on every core), norms the
+// norm of each row, and map_ applies a Python function to each element in
+// place. Build it as a shared library named like any
 // extension module, with the interpreter's header directories in
 // CGO_CFLAGS:
 //
@@ -21,6 +22,7 @@ import (
 
 	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/pymodule"
+	"github.com/godlpack/godlpack/vec"
 )
 
 // Norm is how norms measures a row.
@@ -51,6 +53,7 @@ var module = pymodule.Module{Name: "tilekit", Doc: "Running statistics, histogra
 	pymodule.Def("sqdist", "a: tensor[float32, (*, *), C, convert], b: tensor[float32, (*, *), C, convert], /", pymodule.F2RE(sqdist), "The squared distance of each row of a to each row of b.").Returning(pymodule.AsNumPy).WithoutGIL(),
 	pymodule.Def("norms", "x: tensor[float32, (*, *)], /, norm=Norm.L2", pymodule.F2RE(norms), "The norm of each row of x.").Returning(pymodule.AsNumPy),
 	pymodule.Def("map_", "x: tensor[float32, writable], f, /", pymodule.F2E(mapInPlace), "Replace each element v of x by f(v)."),
+	pymodule.Def("set_num_threads", "n: int, /", pymodule.F1R(vec.SetThreads), "Set the threads sqdist may use (below 1: the default); return the last count."),
 }}
 
 //export PyInit_tilekit
@@ -141,13 +144,8 @@ func sqdist(a, b pymodule.Tensor) (pymodule.Array, error) {
 	bv, _ := pymodule.Slice[float32](b)
 	n, m, k := int(a.Shape[0]), int(b.Shape[0]), int(a.Shape[1])
 	out, d, err := pymodule.NewArray[float32](int64(n), int64(m))
-	for i := range d {
-		var sum float32
-		for c := range k {
-			diff := av[i/m*k+c] - bv[i%m*k+c]
-			sum += diff * diff
-		}
-		d[i] = sum
+	if err == nil { // rows of a on every core, each range by the tile kernel
+		vec.Parallel(n, 4*m*k, func(lo, hi int) { vec.SqDists(d[lo*m:hi*m], av[lo*k:hi*k], bv, k) })
 	}
 	return out, err
 }

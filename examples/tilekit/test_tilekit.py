@@ -110,3 +110,22 @@ def test_signatures_and_enum() -> None:
     assert [m.name for m in tilekit.Norm] == ["L1", "L2", "MAX"] and tilekit.Norm.L2 == 1
     with pytest.raises(ValueError, match=r"^norms\(\): argument 'norm' must be a Norm, got 7$"):
         tilekit.norms(np.ones((1, 1), np.float32), norm=7)
+
+
+@pytest.mark.parametrize("shape", [(1000, 64, 999), (37, 5, 4), (4, 0, 3), (0, 3, 2)])
+def test_sqdist_on_every_thread_count(shape: tuple[int, int, int]) -> None:
+    n, k, m = shape
+    x = rng.standard_normal((n, k)).astype(np.float32)
+    y = rng.standard_normal((m, k)).astype(np.float32)
+    want = (x.astype(np.float64)[:, None, :] - y.astype(np.float64)[None, :, :]) ** 2
+    results = []
+    try:
+        for threads in (1, 2, 5):
+            tilekit.set_num_threads(threads)
+            results.append(tilekit.sqdist(x, y))
+    finally:
+        assert tilekit.set_num_threads(0) == 5  # back to the default
+    for got in results:
+        assert got.shape == (n, m) and got.dtype == np.float32
+        assert np.allclose(got, want.sum(-1), rtol=1e-5, atol=1e-4)
+        assert np.array_equal(got, results[0])  # rows are split, each pair summed alike

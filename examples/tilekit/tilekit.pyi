@@ -149,3 +149,6 @@ def norms(x: _Tensor, /, norm: Norm | int = ...) -> numpy.ndarray[Any, Any]:
 
 def map_(x: _Tensor, f: Callable[[float], float], /) -> None:
     """Replace each element v of x by f(v)."""
+
+def set_num_threads(n: int | SupportsIndex, /) -> int:
+    """Set the threads sqdist may use (below 1: the default); return the last count."""

@@ -16,6 +16,7 @@ from godlpack._core import (
     zeros,
 )
 from godlpack import ops
+from godlpack._threads import get_num_threads, set_num_threads
 from godlpack._version import __version__
 
 __all__ = [
@@ -28,6 +29,8 @@ __all__ = [
     "empty",
     "from_dlpack",
     "full",
+    "get_num_threads",
     "ops",
+    "set_num_threads",
     "zeros",
 ]

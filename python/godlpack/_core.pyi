@@ -135,3 +135,4 @@ def _rebuild(
     buffer: Any, dtype: tuple[int, int, int], shape: tuple[int, ...], strides: tuple[int, ...] | None, padded: bool, /
 ) -> Tensor: ...
 _ops: ModuleType  # the bound functions that godlpack.ops re-exports
+_threads: ModuleType  # set_num_threads and get_num_threads, which godlpack re-exports

@@ -38,7 +38,7 @@ def test_help_prints_usage_and_runs_nothing() -> None:
 
 
 def test_ops_lists_only_its_kernels() -> None:
-    assert [n for n in dir(godlpack.ops) if not n.startswith("_")] == ["copy_", "scale_", "sum"]
+    assert [n for n in dir(godlpack.ops) if not n.startswith("_")] == ["copy_", "dot", "max", "min", "scale_", "sum"]
 
 
 def test_help_of_from_dlpack_says_what_device_and_copy_take() -> None:

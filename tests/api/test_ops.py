@@ -5,6 +5,9 @@ docs/protocol.md#kernels
 
 from __future__ import annotations
 
+import math
+import os
+import subprocess
 import sys
 import threading
 from typing import Any, Callable
@@ -16,6 +19,7 @@ import torch
 import godlpack
 from godlpack import ops
 
+from child_env import child_env
 from dlpack_ctypes import HandMade
 
 REAL = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64"]
@@ -332,3 +336,131 @@ def test_the_gil_goes_by_the_work_not_the_bytes_an_input_spans() -> None:
     one = np.broadcast_to(np.float64(1), (1 << 24,))  # 8 bytes spanned, 128 MiB of elements to sum
     assert _calls_until_another_thread_ran(lambda: ops.sum(one))
     assert ops.sum(one) == float(1 << 24)
+
+
+# ---- dot, min, max (docs/python-api.md#godlpackops) ----
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("strided", [False, True])
+@pytest.mark.parametrize("dtype", REAL)
+def test_dot_min_max(kind: str, strided: bool, dtype: str) -> None:
+    a = source(dtype, strided)
+    b = (a[::-1] if a.ndim == 1 else a[::-1, :]).copy()
+    wide = a.astype(np.float64 if dtype.startswith("float") else np.int64)
+    products = wide * b.astype(wide.dtype)
+    want = float(products.sum()) if dtype.startswith("float") else int(products.sum())
+    got = ops.dot(KINDS[kind](a), KINDS[kind](b))
+    assert type(got) is type(want) and got == want
+    for op, ref in ((ops.min, np.min), (ops.max, np.max)):
+        got = op(KINDS[kind](a))
+        assert type(got) is (float if dtype.startswith("float") else int) and got == ref(a).item()
+
+
+def test_dot_refusals_and_scalars() -> None:
+    with pytest.raises(ValueError, match="shape"):
+        ops.dot(np.zeros(4), np.zeros(5))
+    with pytest.raises(TypeError, match="float32"):
+        ops.dot(np.zeros(4), np.zeros(4, np.float32))
+    with pytest.raises(TypeError, match="bool"):
+        ops.dot(np.ones(3, bool), np.ones(3, bool))
+    assert ops.dot(np.array(3.0), np.array(-2.0)) == -6.0  # 0-d
+    assert ops.dot(np.zeros((2, 0)), np.zeros((2, 0))) == 0.0
+    assert ops.dot(np.array([2**62, 3], np.int64), np.array([4, 1], np.int64)) == 3  # wraps like a sum
+    t = torch.arange(6, dtype=torch.bfloat16)
+    assert ops.dot(t, t) == 55.0
+
+
+def test_min_max_nan_bool_and_empty() -> None:
+    a = np.arange(100, dtype=np.float32)
+    a[37] = np.nan
+    assert np.isnan(ops.min(a)) and np.isnan(ops.max(a[1::3])) and not np.isnan(ops.max(a[::3]))
+    flags = np.array([True, False, True])
+    assert ops.min(flags) is False and ops.max(flags) is True and ops.min(flags[::2]) is True
+    assert ops.max(torch.tensor([-1.5, 2.5], dtype=torch.float16)) == 2.5
+    for op in (ops.min, ops.max):
+        with pytest.raises(ValueError, match="no elements"):
+            op(np.zeros((3, 0)))
+
+
+# ---- accuracy: sums against the exact sum (math.fsum) and NumPy's pairwise summation ----
+
+
+def ill_conditioned(n: int, dtype: str, seed: int) -> np.ndarray:
+    """Large terms that cancel but for small ones: each addition's rounding shows in the sum."""
+    rng = np.random.default_rng(seed)
+    big = rng.standard_normal(n // 2) * 2.0 ** rng.integers(0, 30, n // 2)
+    a = np.concatenate([big, -big + rng.standard_normal(n // 2)]).astype(dtype)
+    rng.shuffle(a)
+    return a
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [1000, 100_000, 3_000_000])
+def test_sum_is_at_least_as_accurate_as_numpys(dtype: str, n: int) -> None:
+    for seed in range(3):
+        a = ill_conditioned(n, dtype, seed)
+        exact = math.fsum(a.astype(np.float64).tolist())
+        ulp = math.ulp(exact)
+        ours, numpys = abs(ops.sum(a) - exact), abs(float(np.sum(a)) - exact)
+        assert ours <= max(numpys, ulp), (ours, numpys, ulp)
+        # The bound vec.Sum states: a unit in the last place, and 2**-42 (float32: float64 lanes) or n * 2**-106
+        # (float64: lanes that keep each addition's rounding error) times the sum of the magnitudes.
+        magnitude = float(np.abs(a.astype(np.float64)).sum())
+        assert ours <= ulp + (2.0**-42 if dtype == "float32" else n * 2.0**-106) * magnitude, (ours, magnitude)
+
+
+# ---- every core: GODLPACK_NUM_THREADS, set_num_threads, results that do not depend on the count ----
+
+
+def test_thread_count_setting() -> None:
+    before = godlpack.get_num_threads()
+    try:
+        godlpack.set_num_threads(3)
+        assert godlpack.get_num_threads() == 3
+        for bad, exc in ((0, ValueError), (-2, ValueError), ("2", TypeError), (2.0, TypeError)):
+            with pytest.raises(exc):
+                godlpack.set_num_threads(bad)  # type: ignore[arg-type]
+        assert godlpack.get_num_threads() == 3
+    finally:
+        godlpack.set_num_threads(before)
+    code = "import godlpack; print(godlpack.get_num_threads())"
+    unset = child_env()
+    unset.pop("GODLPACK_NUM_THREADS", None)
+    default = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env=unset).stdout.strip()
+    assert int(default) == (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count())
+    for env, want in (("1", "1"), ("5", "5"), ("zero", default), ("0", default)):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env=child_env(GODLPACK_NUM_THREADS=env)).stdout.strip()
+        assert out == want, (env, out)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "uint8", "int64"])
+def test_large_kernels_give_the_same_results_on_any_thread_count(dtype: str) -> None:
+    rng = np.random.default_rng(7)
+    n = 3_000_001
+    if dtype.startswith("float"):
+        a = (rng.standard_normal(n) * 1000).astype(dtype)
+    else:
+        a = rng.integers(0, 100, n).astype(dtype)
+    before = godlpack.get_num_threads()
+    results = []
+    try:
+        for threads in (1, 2, 3, 8):
+            godlpack.set_num_threads(threads)
+            scaled = a.copy()
+            ops.scale_(scaled, 3)
+            copied = np.empty_like(a)
+            ops.copy_(copied, a)
+            results.append((ops.sum(a), ops.dot(a, a), ops.min(a), ops.max(a), ops.sum(a[:, None][::2]),
+                            scaled.tobytes() == (a * a.dtype.type(3)).tobytes(), np.array_equal(copied, a)))
+    finally:
+        godlpack.set_num_threads(before)
+    assert all(r == results[0] for r in results), results
+    s, d, lo, hi, _, scaled_ok, copied_ok = results[0]
+    assert scaled_ok and copied_ok and lo == a.min() and hi == a.max()
+    if dtype.startswith("float"):
+        assert s == pytest.approx(math.fsum(a.astype(np.float64).tolist()), rel=1e-12)
+    else:
+        assert s == int(a.astype(np.int64).sum()) and d == int((a.astype(np.int64) ** 2).sum())

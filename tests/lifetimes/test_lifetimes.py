@@ -307,6 +307,27 @@ def test_c_holder_outlives_interpreter() -> None:
     assert out == "kept 5\nlifetime-helper: 10 deleters ran after finalize\n"
 
 
+def test_kernels_on_every_core_at_exit() -> None:
+    """A daemon thread's kernels run split over worker goroutines, the GIL released, as the interpreter exits:
+    the process exits 0, whichever step the kernels are at."""
+    out = run_to_exit(
+        """
+        import threading, time
+        import godlpack.ops
+        big = np.ones(1 << 24, np.float32)  # 64 MiB: split, without the GIL
+        godlpack.set_num_threads(4)
+        def kernels():
+            while True:
+                godlpack.ops.sum(big)
+                godlpack.ops.scale_(big, 1.0)
+        threading.Thread(target=kernels, daemon=True).start()
+        time.sleep(0.2)
+        print("exiting")
+        """
+    )
+    assert out == "exiting\n"
+
+
 def test_deleter_on_foreign_thread_at_exit() -> None:
     """A C thread still deleting while the interpreter exits: the process exits 0."""
     out = run_to_exit(

@@ -17,6 +17,7 @@ import select
 import signal
 import sys
 import textwrap
+import threading
 import time
 from typing import Any, Callable
 
@@ -140,6 +141,11 @@ def test_os_fork_every_call_raises() -> None:
             "ops.sum": lambda: godlpack.ops.sum(t),
             "ops.scale_": lambda: godlpack.ops.scale_(a, 2),
             "ops.copy_": lambda: godlpack.ops.copy_(t, t),
+            "ops.dot": lambda: godlpack.ops.dot(t, t),
+            "ops.min": lambda: godlpack.ops.min(t),
+            "ops.max": lambda: godlpack.ops.max(a),
+            "set_num_threads": lambda: godlpack.set_num_threads(2),
+            "get_num_threads": lambda: godlpack.get_num_threads(),
             "pickle.dumps": lambda: pickle.dumps(t),
             "pickle.dumps(protocol=5)": lambda: pickle.dumps(t, protocol=5),
             "pickle.loads": lambda: pickle.loads(pickled),
@@ -221,6 +227,40 @@ def test_a_fork_during_argument_conversion_never_enters_go(name: str) -> None:
 
 
 @pytest.mark.filterwarnings("ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
+def test_a_fork_while_kernels_run_on_every_core() -> None:
+    """A fork while another thread's kernels run split over worker goroutines, the GIL released: the child's calls
+    raise, none hangs, and the parent's kernels finish with the right results."""
+    big = np.ones(1 << 23, np.float32)  # 32 MiB: split over every thread, without the GIL
+    dst = np.empty_like(big)
+    before = godlpack.get_num_threads()
+    godlpack.set_num_threads(4)
+    stop, failures = threading.Event(), []
+
+    def kernels() -> None:
+        while not stop.is_set():
+            if godlpack.ops.sum(big) != big.size:
+                failures.append("sum")
+            godlpack.ops.copy_(dst, big)
+            godlpack.ops.scale_(dst, 2)
+            if godlpack.ops.max(dst) != 2.0 or godlpack.ops.dot(dst, big) != 2.0 * big.size:
+                failures.append("copy_, scale_, max or dot")
+
+    th = threading.Thread(target=kernels)
+    th.start()
+    try:
+        for _ in range(5):
+            time.sleep(0.02)  # within a kernel, most likely: each takes milliseconds
+            result = fork_and_wait(lambda: [outcome(lambda: godlpack.ops.sum(big)),
+                                            outcome(lambda: godlpack.ops.scale_(dst, 1))])
+            assert all(r.startswith("RuntimeError: godlpack cannot run in a process forked") for r in result), result
+    finally:
+        stop.set()
+        th.join()
+        godlpack.set_num_threads(before)
+    assert failures == []
+
+
 def test_os_fork_child_releases_tensors() -> None:
     """Dropping tensors, capsules and NumPy views in the child frees them in C and never hangs."""
     t = godlpack.from_dlpack(np.arange(8.0))

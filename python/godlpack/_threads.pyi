@@ -1,0 +1,6 @@
+"""godlpack's thread count (see _threads.py)."""
+
+__all__ = ["get_num_threads", "set_num_threads"]
+
+def set_num_threads(n: int, /) -> None: ...
+def get_num_threads() -> int: ...

@@ -1,0 +1,611 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// AVX2 kernels (with FMA), as avx512_amd64.s's with 32-byte vectors and 16
+// registers; 64-bit integer products and extremes have no AVX2 instruction
+// and stay in Go. n is a multiple of the elements of one vector.
+
+// Horizontal sum of the 4 doubles of Y0 into X0 (uses Y1).
+#define HSUM_PD \
+	VEXTRACTF128 $1, Y0, X1; \
+	VADDPD X1, X0, X0; \
+	VPERMILPD $1, X0, X1; \
+	VADDSD X1, X0, X0
+
+// Horizontal sum of the 4 quadwords of Y0 into AX (uses Y1).
+#define HSUM_Q \
+	VEXTRACTI128 $1, Y0, X1; \
+	VPADDQ X1, X0, X0; \
+	VPSHUFD $0x4e, X0, X1; \
+	VPADDQ X1, X0, X0; \
+	MOVQ X0, AX
+
+#define FOLD4(ADD) \
+	ADD Y1, Y0, Y0; \
+	ADD Y3, Y2, Y2; \
+	ADD Y2, Y0, Y0
+
+#define ZERO4 \
+	VPXOR Y0, Y0, Y0; \
+	VPXOR Y1, Y1, Y1; \
+	VPXOR Y2, Y2, Y2; \
+	VPXOR Y3, Y3, Y3
+
+// ---- float sums
+
+// func sumF32AVX2(p *float32, n int) float64
+TEXT ·sumF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	ZERO4
+loop4:
+	CMPQ CX, $16
+	JB   loop1
+	VCVTPS2PD (SI), Y4
+	VCVTPS2PD 16(SI), Y5
+	VCVTPS2PD 32(SI), Y6
+	VCVTPS2PD 48(SI), Y7
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  loop4
+loop1:
+	CMPQ CX, $4
+	JB   done
+	VCVTPS2PD (SI), Y4
+	VADDPD Y4, Y0, Y0
+	ADDQ $16, SI
+	SUBQ $4, CX
+	JMP  loop1
+done:
+	FOLD4(VADDPD)
+	HSUM_PD
+	MOVSD X0, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// TWOSUM as in avx512_amd64.s, three of its additions on the FMA units (ONE holds 1.0).
+#define TWOSUM(A, B, E, T, U, C, ONE) \
+	VADDPD B, A, T; \
+	VSUBPD A, T, E; \
+	VSUBPD E, T, U; \
+	VFNMADD213PD A, ONE, U; \
+	VFNMADD213PD B, ONE, E; \
+	VFMADD213PD U, ONE, E; \
+	VSUBPD E, C, C; \
+	VMOVAPD T, A
+
+// func sumF64AVX2(p *float64, n int) (hi, lo float64)
+TEXT ·sumF64AVX2(SB), NOSPLIT, $0-32
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ $0x3ff0000000000000, AX
+	MOVQ AX, X15
+	VPBROADCASTQ X15, Y15       // 1.0
+	ZERO4
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+loop4:
+	CMPQ CX, $16
+	JB   loop1
+	VMOVUPD (SI), Y8
+	VMOVUPD 32(SI), Y9
+	VMOVUPD 64(SI), Y10
+	VMOVUPD 96(SI), Y11
+	TWOSUM(Y0, Y8, Y12, Y13, Y14, Y4, Y15)
+	TWOSUM(Y1, Y9, Y12, Y13, Y14, Y5, Y15)
+	TWOSUM(Y2, Y10, Y12, Y13, Y14, Y6, Y15)
+	TWOSUM(Y3, Y11, Y12, Y13, Y14, Y7, Y15)
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop4
+loop1:
+	CMPQ CX, $4
+	JB   done
+	VMOVUPD (SI), Y8
+	TWOSUM(Y0, Y8, Y12, Y13, Y14, Y4, Y15)
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  loop1
+done:
+	VADDPD Y5, Y4, Y4
+	VADDPD Y7, Y6, Y6
+	VADDPD Y6, Y4, Y4
+	TWOSUM(Y0, Y1, Y8, Y9, Y10, Y4, Y15)
+	TWOSUM(Y2, Y3, Y8, Y9, Y10, Y4, Y15)
+	TWOSUM(Y0, Y2, Y8, Y9, Y10, Y4, Y15)
+	VEXTRACTF128 $1, Y0, X1
+	VEXTRACTF128 $1, Y4, X5
+	VADDPD X5, X4, X4
+	TWOSUM(X0, X1, X8, X9, X10, X4, X15)
+	VPERMILPD $1, X0, X1
+	VPERMILPD $1, X4, X5
+	VADDSD X5, X4, X4
+	TWOSUM(X0, X1, X8, X9, X10, X4, X15)
+	MOVSD X0, hi+16(FP)
+	VXORPD X1, X1, X1
+	VSUBSD X4, X1, X1
+	MOVSD X1, lo+24(FP)
+	VZEROUPPER
+	RET
+
+// ---- integer sums into wrapping 64-bit lanes
+
+// A sum of integers that LOAD widens to 4 quadwords, VBYTES bytes at a time.
+#define SUM_WIDENED(NAME, LOAD, VBYTES) \
+TEXT NAME(SB), NOSPLIT, $0-24; \
+	MOVQ p+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	IMULQ $VBYTES/4, CX; \
+	ZERO4; \
+loop4:; \
+	CMPQ CX, $4*VBYTES; \
+	JB   loop1; \
+	LOAD (SI), Y4; \
+	LOAD VBYTES(SI), Y5; \
+	LOAD 2*VBYTES(SI), Y6; \
+	LOAD 3*VBYTES(SI), Y7; \
+	VPADDQ Y4, Y0, Y0; \
+	VPADDQ Y5, Y1, Y1; \
+	VPADDQ Y6, Y2, Y2; \
+	VPADDQ Y7, Y3, Y3; \
+	ADDQ $4*VBYTES, SI; \
+	SUBQ $4*VBYTES, CX; \
+	JMP  loop4; \
+loop1:; \
+	CMPQ CX, $VBYTES; \
+	JB   done; \
+	LOAD (SI), Y4; \
+	VPADDQ Y4, Y0, Y0; \
+	ADDQ $VBYTES, SI; \
+	SUBQ $VBYTES, CX; \
+	JMP  loop1; \
+done:; \
+	FOLD4(VPADDQ); \
+	HSUM_Q; \
+	MOVQ AX, ret+16(FP); \
+	VZEROUPPER; \
+	RET
+
+// func sumI16AVX2(p unsafe.Pointer, n int) uint64
+SUM_WIDENED(·sumI16AVX2, VPMOVSXWQ, 8)
+// func sumU16AVX2(p unsafe.Pointer, n int) uint64
+SUM_WIDENED(·sumU16AVX2, VPMOVZXWQ, 8)
+// func sumI32AVX2(p unsafe.Pointer, n int) uint64
+SUM_WIDENED(·sumI32AVX2, VPMOVSXDQ, 16)
+// func sumU32AVX2(p unsafe.Pointer, n int) uint64
+SUM_WIDENED(·sumU32AVX2, VPMOVZXDQ, 16)
+// func sumI64AVX2(p unsafe.Pointer, n int) uint64
+SUM_WIDENED(·sumI64AVX2, VMOVDQU, 32)
+
+// Bytes, with VPSADBW, as in avx512_amd64.s.
+#define SUM_BYTES(NAME, PREP, FLIP, UNDO) \
+TEXT NAME(SB), NOSPLIT, $0-24; \
+	MOVQ p+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	MOVQ CX, DX; \
+	ZERO4; \
+	VPXOR Y15, Y15, Y15; \
+	PREP; \
+loop4:; \
+	CMPQ CX, $128; \
+	JB   loop1; \
+	VMOVDQU (SI), Y4; \
+	VMOVDQU 32(SI), Y5; \
+	VMOVDQU 64(SI), Y6; \
+	VMOVDQU 96(SI), Y7; \
+	FLIP(Y4); \
+	FLIP(Y5); \
+	FLIP(Y6); \
+	FLIP(Y7); \
+	VPSADBW Y15, Y4, Y4; \
+	VPSADBW Y15, Y5, Y5; \
+	VPSADBW Y15, Y6, Y6; \
+	VPSADBW Y15, Y7, Y7; \
+	VPADDQ Y4, Y0, Y0; \
+	VPADDQ Y5, Y1, Y1; \
+	VPADDQ Y6, Y2, Y2; \
+	VPADDQ Y7, Y3, Y3; \
+	ADDQ $128, SI; \
+	SUBQ $128, CX; \
+	JMP  loop4; \
+loop1:; \
+	CMPQ CX, $32; \
+	JB   done; \
+	VMOVDQU (SI), Y4; \
+	FLIP(Y4); \
+	VPSADBW Y15, Y4, Y4; \
+	VPADDQ Y4, Y0, Y0; \
+	ADDQ $32, SI; \
+	SUBQ $32, CX; \
+	JMP  loop1; \
+done:; \
+	FOLD4(VPADDQ); \
+	HSUM_Q; \
+	UNDO; \
+	MOVQ AX, ret+16(FP); \
+	VZEROUPPER; \
+	RET
+
+#define NOTHING
+#define NO_FLIP(Y)
+#define BROADCAST_80 MOVL $0x80808080, AX; MOVQ AX, X14; VPBROADCASTD X14, Y14
+#define FLIP_80(Y) VPXOR Y14, Y, Y
+#define TAKE_128N SHLQ $7, DX; SUBQ DX, AX
+
+// func sumU8AVX2(p unsafe.Pointer, n int) uint64
+SUM_BYTES(·sumU8AVX2, NOTHING, NO_FLIP, NOTHING)
+// func sumI8AVX2(p unsafe.Pointer, n int) uint64
+SUM_BYTES(·sumI8AVX2, BROADCAST_80, FLIP_80, TAKE_128N)
+
+// ---- dot products and squared distances, in float64 lanes
+
+// A reduction of two float arrays: LOADX and LOADY fetch 4 doubles of x and y
+// from ESTEP-byte steps, TERM(X, Y, ACC) adds one term into ACC.
+#define PAIR(NAME, LOADX, LOADY, ESTEP, TERM) \
+TEXT NAME(SB), NOSPLIT, $0-32; \
+	MOVQ x+0(FP), SI; \
+	MOVQ y+8(FP), DI; \
+	MOVQ n+16(FP), CX; \
+	ZERO4; \
+loop4:; \
+	CMPQ CX, $16; \
+	JB   loop1; \
+	LOADX (SI), Y4; \
+	LOADX ESTEP(SI), Y5; \
+	LOADX 2*ESTEP(SI), Y6; \
+	LOADX 3*ESTEP(SI), Y7; \
+	LOADY (DI), Y8; \
+	LOADY ESTEP(DI), Y9; \
+	LOADY 2*ESTEP(DI), Y10; \
+	LOADY 3*ESTEP(DI), Y11; \
+	TERM(Y4, Y8, Y0); \
+	TERM(Y5, Y9, Y1); \
+	TERM(Y6, Y10, Y2); \
+	TERM(Y7, Y11, Y3); \
+	ADDQ $4*ESTEP, SI; \
+	ADDQ $4*ESTEP, DI; \
+	SUBQ $16, CX; \
+	JMP  loop4; \
+loop1:; \
+	CMPQ CX, $4; \
+	JB   done; \
+	LOADX (SI), Y4; \
+	LOADY (DI), Y8; \
+	TERM(Y4, Y8, Y0); \
+	ADDQ $ESTEP, SI; \
+	ADDQ $ESTEP, DI; \
+	SUBQ $4, CX; \
+	JMP  loop1; \
+done:; \
+	FOLD4(VADDPD); \
+	HSUM_PD; \
+	MOVSD X0, ret+24(FP); \
+	VZEROUPPER; \
+	RET
+
+#define DOT_TERM(X, Y, ACC) VFMADD231PD Y, X, ACC
+#define SQ_TERM(X, Y, ACC) VSUBPD Y, X, X; VFMADD231PD X, X, ACC
+
+// func dotF32AVX2(x, y *float32, n int) float64
+PAIR(·dotF32AVX2, VCVTPS2PD, VCVTPS2PD, 16, DOT_TERM)
+// func dotF64AVX2(x, y *float64, n int) float64
+PAIR(·dotF64AVX2, VMOVUPD, VMOVUPD, 32, DOT_TERM)
+// func sqDistF32AVX2(x, y *float32, n int) float64
+PAIR(·sqDistF32AVX2, VCVTPS2PD, VCVTPS2PD, 16, SQ_TERM)
+// func sqDistF64AVX2(x, y *float64, n int) float64
+PAIR(·sqDistF64AVX2, VMOVUPD, VMOVUPD, 32, SQ_TERM)
+
+// ---- in place: scale and axpy
+
+#define MAP_INPLACE(NAME, ARGS, PREP, OP, ESIZE) \
+TEXT NAME(SB), NOSPLIT, ARGS; \
+	MOVQ p+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	IMULQ $ESIZE, CX; \
+	PREP; \
+loop4:; \
+	CMPQ CX, $128; \
+	JB   loop1; \
+	VMOVDQU (SI), Y0; \
+	VMOVDQU 32(SI), Y1; \
+	VMOVDQU 64(SI), Y2; \
+	VMOVDQU 96(SI), Y3; \
+	OP(Y0); \
+	OP(Y1); \
+	OP(Y2); \
+	OP(Y3); \
+	VMOVDQU Y0, (SI); \
+	VMOVDQU Y1, 32(SI); \
+	VMOVDQU Y2, 64(SI); \
+	VMOVDQU Y3, 96(SI); \
+	ADDQ $128, SI; \
+	SUBQ $128, CX; \
+	JMP  loop4; \
+loop1:; \
+	CMPQ CX, $32; \
+	JB   done; \
+	VMOVDQU (SI), Y0; \
+	OP(Y0); \
+	VMOVDQU Y0, (SI); \
+	ADDQ $32, SI; \
+	SUBQ $32, CX; \
+	JMP  loop1; \
+done:; \
+	VZEROUPPER; \
+	RET
+
+#define BCAST_F32 VBROADCASTSS a+16(FP), Y15
+#define BCAST_F64 VBROADCASTSD a+16(FP), Y15
+#define BCAST_W VPBROADCASTW a+16(FP), Y15
+#define BCAST_D VPBROADCASTD a+16(FP), Y15
+#define MUL_PS(Y) VMULPS Y15, Y, Y
+#define MUL_PD(Y) VMULPD Y15, Y, Y
+#define MUL_W(Y) VPMULLW Y15, Y, Y
+#define MUL_D(Y) VPMULLD Y15, Y, Y
+#define BCAST_B BCAST_W; MOVL $0x00ff00ff, AX; MOVQ AX, X14; VPBROADCASTD X14, Y14
+#define MUL_B(Y) \
+	VPSRLW $8, Y, Y13; \
+	VPMULLW Y15, Y, Y; \
+	VPMULLW Y15, Y13, Y13; \
+	VPSLLW $8, Y13, Y13; \
+	VPAND Y14, Y, Y; \
+	VPOR Y13, Y, Y
+
+// func scaleF32AVX2(p *float32, n int, a float32)
+MAP_INPLACE(·scaleF32AVX2, $0-20, BCAST_F32, MUL_PS, 4)
+// func scaleF64AVX2(p *float64, n int, a float64)
+MAP_INPLACE(·scaleF64AVX2, $0-24, BCAST_F64, MUL_PD, 8)
+// func scaleI8AVX2(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI8AVX2, $0-24, BCAST_B, MUL_B, 1)
+// func scaleI16AVX2(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI16AVX2, $0-24, BCAST_W, MUL_W, 2)
+// func scaleI32AVX2(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI32AVX2, $0-24, BCAST_D, MUL_D, 4)
+
+#define AXPY(NAME, ARGS, BCAST, MUL, ADD, ESIZE) \
+TEXT NAME(SB), NOSPLIT, ARGS; \
+	MOVQ y+0(FP), SI; \
+	MOVQ x+8(FP), DI; \
+	MOVQ n+16(FP), CX; \
+	IMULQ $ESIZE, CX; \
+	BCAST a+24(FP), Y15; \
+loop4:; \
+	CMPQ CX, $128; \
+	JB   loop1; \
+	MUL (DI), Y15, Y0; \
+	MUL 32(DI), Y15, Y1; \
+	MUL 64(DI), Y15, Y2; \
+	MUL 96(DI), Y15, Y3; \
+	ADD (SI), Y0, Y0; \
+	ADD 32(SI), Y1, Y1; \
+	ADD 64(SI), Y2, Y2; \
+	ADD 96(SI), Y3, Y3; \
+	VMOVDQU Y0, (SI); \
+	VMOVDQU Y1, 32(SI); \
+	VMOVDQU Y2, 64(SI); \
+	VMOVDQU Y3, 96(SI); \
+	ADDQ $128, SI; \
+	ADDQ $128, DI; \
+	SUBQ $128, CX; \
+	JMP  loop4; \
+loop1:; \
+	CMPQ CX, $32; \
+	JB   done; \
+	MUL (DI), Y15, Y0; \
+	ADD (SI), Y0, Y0; \
+	VMOVDQU Y0, (SI); \
+	ADDQ $32, SI; \
+	ADDQ $32, DI; \
+	SUBQ $32, CX; \
+	JMP  loop1; \
+done:; \
+	VZEROUPPER; \
+	RET
+
+// func axpyF32AVX2(y, x *float32, n int, a float32)
+AXPY(·axpyF32AVX2, $0-28, VBROADCASTSS, VMULPS, VADDPS, 4)
+// func axpyF64AVX2(y, x *float64, n int, a float64)
+AXPY(·axpyF64AVX2, $0-32, VBROADCASTSD, VMULPD, VADDPD, 8)
+
+// ---- minima and maxima
+
+#define HALVE_64(OP) \
+	VEXTRACTI128 $1, Y0, X1; \
+	OP X1, X0, X0; \
+	VPSHUFD $0x4e, X0, X1; \
+	OP X1, X0, X0
+#define HALVE_32(OP) HALVE_64(OP); VPSHUFD $0xb1, X0, X1; OP X1, X0, X0
+#define HALVE_16(OP) HALVE_32(OP); VPSRLD $16, X0, X1; OP X1, X0, X0
+#define HALVE_8(OP) HALVE_16(OP); VPSRLW $8, X0, X1; OP X1, X0, X0
+
+// NAN(Y) ORs into Y11 the lanes of Y that are NaN (floats), or nothing;
+// MASK moves Y11's sign bits to AX.
+#define EXTREME(NAME, BCAST, OP, HALVE, ESIZE, NAN, MASK) \
+TEXT NAME(SB), NOSPLIT, $0-25; \
+	MOVQ p+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	IMULQ $ESIZE, CX; \
+	BCAST (SI), Y0; \
+	VMOVDQA Y0, Y1; \
+	VMOVDQA Y0, Y2; \
+	VMOVDQA Y0, Y3; \
+	VPXOR Y11, Y11, Y11; \
+loop4:; \
+	CMPQ CX, $128; \
+	JB   loop1; \
+	VMOVDQU (SI), Y4; \
+	VMOVDQU 32(SI), Y5; \
+	VMOVDQU 64(SI), Y6; \
+	VMOVDQU 96(SI), Y7; \
+	NAN(Y4); \
+	NAN(Y5); \
+	NAN(Y6); \
+	NAN(Y7); \
+	OP Y4, Y0, Y0; \
+	OP Y5, Y1, Y1; \
+	OP Y6, Y2, Y2; \
+	OP Y7, Y3, Y3; \
+	ADDQ $128, SI; \
+	SUBQ $128, CX; \
+	JMP  loop4; \
+loop1:; \
+	CMPQ CX, $32; \
+	JB   done; \
+	VMOVDQU (SI), Y4; \
+	NAN(Y4); \
+	OP Y4, Y0, Y0; \
+	ADDQ $32, SI; \
+	SUBQ $32, CX; \
+	JMP  loop1; \
+done:; \
+	OP Y1, Y0, Y0; \
+	OP Y3, Y2, Y2; \
+	OP Y2, Y0, Y0; \
+	HALVE(OP); \
+	MOVQ X0, AX; \
+	MOVQ AX, bits+16(FP); \
+	MASK; \
+	TESTL AX, AX; \
+	SETNE nan+24(FP); \
+	VZEROUPPER; \
+	RET
+
+#define NO_NAN(Y)
+#define NO_MASK XORL AX, AX
+#define NAN_PS(Y) VCMPPS $3, Y, Y, Y12; VORPS Y12, Y11, Y11
+#define NAN_PD(Y) VCMPPD $3, Y, Y, Y12; VORPD Y12, Y11, Y11
+#define MASK_PS VMOVMSKPS Y11, AX
+#define MASK_PD VMOVMSKPD Y11, AX
+
+EXTREME(·minI8AVX2, VPBROADCASTB, VPMINSB, HALVE_8, 1, NO_NAN, NO_MASK)
+EXTREME(·maxI8AVX2, VPBROADCASTB, VPMAXSB, HALVE_8, 1, NO_NAN, NO_MASK)
+EXTREME(·minU8AVX2, VPBROADCASTB, VPMINUB, HALVE_8, 1, NO_NAN, NO_MASK)
+EXTREME(·maxU8AVX2, VPBROADCASTB, VPMAXUB, HALVE_8, 1, NO_NAN, NO_MASK)
+EXTREME(·minI16AVX2, VPBROADCASTW, VPMINSW, HALVE_16, 2, NO_NAN, NO_MASK)
+EXTREME(·maxI16AVX2, VPBROADCASTW, VPMAXSW, HALVE_16, 2, NO_NAN, NO_MASK)
+EXTREME(·minU16AVX2, VPBROADCASTW, VPMINUW, HALVE_16, 2, NO_NAN, NO_MASK)
+EXTREME(·maxU16AVX2, VPBROADCASTW, VPMAXUW, HALVE_16, 2, NO_NAN, NO_MASK)
+EXTREME(·minI32AVX2, VPBROADCASTD, VPMINSD, HALVE_32, 4, NO_NAN, NO_MASK)
+EXTREME(·maxI32AVX2, VPBROADCASTD, VPMAXSD, HALVE_32, 4, NO_NAN, NO_MASK)
+EXTREME(·minU32AVX2, VPBROADCASTD, VPMINUD, HALVE_32, 4, NO_NAN, NO_MASK)
+EXTREME(·maxU32AVX2, VPBROADCASTD, VPMAXUD, HALVE_32, 4, NO_NAN, NO_MASK)
+EXTREME(·minF32AVX2, VBROADCASTSS, VMINPS, HALVE_32, 4, NAN_PS, MASK_PS)
+EXTREME(·maxF32AVX2, VBROADCASTSS, VMAXPS, HALVE_32, 4, NAN_PS, MASK_PS)
+EXTREME(·minF64AVX2, VBROADCASTSD, VMINPD, HALVE_64, 8, NAN_PD, MASK_PD)
+EXTREME(·maxF64AVX2, VBROADCASTSD, VMAXPD, HALVE_64, 8, NAN_PD, MASK_PD)
+
+// ---- all pairwise squared distances of rows
+
+// Lanes 0..r-1 of a mask of 8 read at tailMask + 32 - 4r.
+DATA ·tailMask<>+0(SB)/8, $-1
+DATA ·tailMask<>+8(SB)/8, $-1
+DATA ·tailMask<>+16(SB)/8, $-1
+DATA ·tailMask<>+24(SB)/8, $-1
+DATA ·tailMask<>+32(SB)/8, $0
+DATA ·tailMask<>+40(SB)/8, $0
+DATA ·tailMask<>+48(SB)/8, $0
+DATA ·tailMask<>+56(SB)/8, $0
+GLOBL ·tailMask<>(SB), RODATA|NOPTR, $64
+
+// One step of 8 columns: two rows of a against four of b, the pair (i, j) in
+// Y(2j+i). LOAD(M, R) loads from M into R, masked or not.
+#define TILE_STEP(LOAD) \
+	LOAD((SI)(AX*1), Y8); \
+	LOAD((R8)(AX*1), Y9); \
+	LOAD((DI)(AX*1), Y10); \
+	TILE_COLUMN(Y0, Y1); \
+	LOAD((R11)(AX*1), Y10); \
+	TILE_COLUMN(Y2, Y3); \
+	LOAD((R12)(AX*1), Y10); \
+	TILE_COLUMN(Y4, Y5); \
+	LOAD((R13)(AX*1), Y10); \
+	TILE_COLUMN(Y6, Y7)
+
+#define TILE_COLUMN(A0, A1) \
+	VSUBPS Y10, Y8, Y11; \
+	VSUBPS Y10, Y9, Y12; \
+	VFMADD231PS Y11, Y11, A0; \
+	VFMADD231PS Y12, Y12, A1
+
+#define LOAD_ALL(M, R) VMOVUPS M, R
+#define LOAD_MASKED(M, R) VMASKMOVPS M, Y15, R
+
+#define TILE_FOLD(SHUF, LO, HI, X, Y, D) \
+	SHUF $LO, Y, X, Y12; \
+	SHUF $HI, Y, X, Y13; \
+	VADDPS Y13, Y12, D
+
+// func sqDistsF32AVX2(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)
+//
+// avx512_amd64.s's tile kernel for 2 rows of a at a time.
+TEXT ·sqDistsF32AVX2(SB), NOSPLIT, $0-64
+	MOVQ k+56(FP), CX
+	ANDQ $7, CX
+	SHLQ $2, CX
+	NEGQ CX
+	LEAQ ·tailMask<>+32(SB), AX
+	VMOVDQU (AX)(CX*1), Y15      // the last step's columns, none if k is a multiple of 8
+	MOVQ dst+0(FP), DX
+	MOVQ ldd+8(FP), BX
+	SHLQ $2, BX
+	MOVQ k+56(FP), R14
+	SHLQ $2, R14                // the bytes of a row
+	MOVQ R14, R10
+	ANDQ $-32, R10              // the bytes of its whole vectors
+	MOVQ lda+24(FP), AX
+	SHLQ $2, AX
+	MOVQ a+16(FP), SI
+	LEAQ (SI)(AX*1), R8
+	MOVQ ldb+40(FP), R9
+	SHLQ $2, R9                 // from a row of b to the next
+	MOVQ b+32(FP), DI
+	MOVQ m+48(FP), CX
+block:
+	CMPQ CX, $4
+	JB   done
+	LEAQ (DI)(R9*1), R11
+	LEAQ (R11)(R9*1), R12
+	LEAQ (R12)(R9*1), R13
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	XORQ AX, AX
+inner:
+	CMPQ AX, R10
+	JAE  tail
+	TILE_STEP(LOAD_ALL)
+	ADDQ $32, AX
+	JMP  inner
+tail:
+	CMPQ AX, R14
+	JAE  reduce
+	TILE_STEP(LOAD_MASKED)
+reduce:
+	TILE_FOLD(VPERM2F128, 0x20, 0x31, Y0, Y1, Y8)
+	TILE_FOLD(VPERM2F128, 0x20, 0x31, Y2, Y3, Y9)
+	TILE_FOLD(VPERM2F128, 0x20, 0x31, Y4, Y5, Y10)
+	TILE_FOLD(VPERM2F128, 0x20, 0x31, Y6, Y7, Y11)
+	TILE_FOLD(VSHUFPS, 0x44, 0xee, Y8, Y9, Y0)
+	TILE_FOLD(VSHUFPS, 0x44, 0xee, Y10, Y11, Y1)
+	TILE_FOLD(VSHUFPS, 0x88, 0xdd, Y0, Y1, Y2)
+	VMOVUPS X2, (DX)
+	VEXTRACTF128 $1, Y2, (DX)(BX*1)
+	ADDQ $16, DX
+	LEAQ (DI)(R9*4), DI
+	SUBQ $4, CX
+	JMP  block
+done:
+	VZEROUPPER
+	RET

@@ -1,0 +1,774 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// AVX-512 kernels (F, BW, DQ, VL). Each works on whole vectors only: n is a
+// multiple of the elements of one vector, and the Go side does the rest.
+// Loops run four vectors at a time into four accumulators, then one at a
+// time. Every function ends with VZEROUPPER, as Go's own SSE code expects.
+
+// Horizontal sum of the 8 doubles of Z0 into X0 (uses Z1).
+#define HSUM_PD \
+	VEXTRACTF64X4 $1, Z0, Y1; \
+	VADDPD Y1, Y0, Y0; \
+	VEXTRACTF128 $1, Y0, X1; \
+	VADDPD X1, X0, X0; \
+	VPERMILPD $1, X0, X1; \
+	VADDSD X1, X0, X0
+
+// Horizontal sum of the 8 quadwords of Z0 into AX (uses Z1).
+#define HSUM_Q \
+	VEXTRACTI64X4 $1, Z0, Y1; \
+	VPADDQ Y1, Y0, Y0; \
+	VEXTRACTI128 $1, Y0, X1; \
+	VPADDQ X1, X0, X0; \
+	VPSHUFD $0x4e, X0, X1; \
+	VPADDQ X1, X0, X0; \
+	MOVQ X0, AX
+
+// Z0 += Z1 + Z2 + Z3, pairwise, for an add instruction ADD.
+#define FOLD4(ADD) \
+	ADD Z1, Z0, Z0; \
+	ADD Z3, Z2, Z2; \
+	ADD Z2, Z0, Z0
+
+#define ZERO4 \
+	VPXORQ Z0, Z0, Z0; \
+	VPXORQ Z1, Z1, Z1; \
+	VPXORQ Z2, Z2, Z2; \
+	VPXORQ Z3, Z3, Z3
+
+// ---- float sums: float32 converted to float64 lanes; float64 compensated:
+// each lane keeps its sum and the exact rounding errors of its additions
+// (TwoSum), whose total is taken at the end.
+
+// func sumF32AVX512(p *float32, n int) float64
+TEXT ·sumF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	ZERO4
+loop4:
+	CMPQ CX, $32
+	JB   loop1
+	VCVTPS2PD (SI), Z4
+	VCVTPS2PD 32(SI), Z5
+	VCVTPS2PD 64(SI), Z6
+	VCVTPS2PD 96(SI), Z7
+	VADDPD Z4, Z0, Z0
+	VADDPD Z5, Z1, Z1
+	VADDPD Z6, Z2, Z2
+	VADDPD Z7, Z3, Z3
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop4
+loop1:
+	CMPQ CX, $8
+	JB   done
+	VCVTPS2PD (SI), Z4
+	VADDPD Z4, Z0, Z0
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  loop1
+done:
+	FOLD4(VADDPD)
+	HSUM_PD
+	MOVSD X0, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// A = A + B, rounded, and its rounding error (Knuth's TwoSum, exact whatever the magnitudes) taken from
+// C, which holds what is to be subtracted; E, T and U are temporaries, ONE holds 1.0. Only the sum is on
+// the chain of dependent additions: the error's five operations are not, and three of them run on the FMA
+// units as x*1 + y (one rounding, as x + y), beside the adders: 90 GB/s in L2 where seven additions gave 63.
+#define TWOSUM(A, B, E, T, U, C, ONE) \
+	VADDPD B, A, T; \
+	VSUBPD A, T, E; \
+	VSUBPD E, T, U; \
+	VFNMADD213PD A, ONE, U; \
+	VFNMADD213PD B, ONE, E; \
+	VFMADD213PD U, ONE, E; \
+	VSUBPD E, C, C; \
+	VMOVAPD T, A
+
+// func sumF64AVX512(p *float64, n int) (hi, lo float64)
+TEXT ·sumF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ $0x3ff0000000000000, AX
+	VPBROADCASTQ AX, Z31        // 1.0: x*1 + y is x + y rounded once, on the FMA units
+	ZERO4
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+loop4:
+	CMPQ CX, $32
+	JB   loop1
+	VMOVUPD (SI), Z8
+	VMOVUPD 64(SI), Z9
+	VMOVUPD 128(SI), Z10
+	VMOVUPD 192(SI), Z11
+	TWOSUM(Z0, Z8, Z12, Z16, Z20, Z4, Z31)
+	TWOSUM(Z1, Z9, Z13, Z17, Z21, Z5, Z31)
+	TWOSUM(Z2, Z10, Z14, Z18, Z22, Z6, Z31)
+	TWOSUM(Z3, Z11, Z15, Z19, Z23, Z7, Z31)
+	ADDQ $256, SI
+	SUBQ $32, CX
+	JMP  loop4
+loop1:
+	CMPQ CX, $8
+	JB   done
+	VMOVUPD (SI), Z8
+	TWOSUM(Z0, Z8, Z12, Z16, Z20, Z4, Z31)
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  loop1
+done:
+	// The compensations' total, then the lanes' sums added with their rounding errors (TwoSum) taken into
+	// it: the result is the lanes' sum less the compensations, rounded about once.
+	VADDPD Z5, Z4, Z4
+	VADDPD Z7, Z6, Z6
+	VADDPD Z6, Z4, Z4
+	TWOSUM(Z0, Z1, Z8, Z9, Z10, Z4, Z31)
+	TWOSUM(Z2, Z3, Z8, Z9, Z10, Z4, Z31)
+	TWOSUM(Z0, Z2, Z8, Z9, Z10, Z4, Z31)
+	VEXTRACTF64X4 $1, Z0, Y1
+	VEXTRACTF64X4 $1, Z4, Y5
+	VADDPD Y5, Y4, Y4
+	TWOSUM(Y0, Y1, Y8, Y9, Y10, Y4, Y31)
+	VEXTRACTF128 $1, Y0, X1
+	VEXTRACTF128 $1, Y4, X5
+	VADDPD X5, X4, X4
+	TWOSUM(X0, X1, X8, X9, X10, X4, X31)
+	VPERMILPD $1, X0, X1
+	VPERMILPD $1, X4, X5
+	VADDSD X5, X4, X4
+	TWOSUM(X0, X1, X8, X9, X10, X4, X31)
+	MOVSD X0, hi+16(FP)
+	VXORPD X1, X1, X1
+	VSUBSD X4, X1, X1
+	MOVSD X1, lo+24(FP)
+	VZEROUPPER
+	RET
+
+// ---- integer sums into wrapping 64-bit lanes
+
+// A sum of integers that LOAD widens to 8 quadwords, VBYTES bytes at a time.
+#define SUM_WIDENED(NAME, LOAD, VBYTES) \
+TEXT NAME(SB), NOSPLIT, $0-24; \
+	MOVQ p+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	IMULQ $VBYTES/8, CX; \
+	ZERO4; \
+loop4:; \
+	CMPQ CX, $4*VBYTES; \
+	JB   loop1; \
+	LOAD (SI), Z4; \
+	LOAD VBYTES(SI), Z5; \
+	LOAD 2*VBYTES(SI), Z6; \
+	LOAD 3*VBYTES(SI), Z7; \
+	VPADDQ Z4, Z0, Z0; \
+	VPADDQ Z5, Z1, Z1; \
+	VPADDQ Z6, Z2, Z2; \
+	VPADDQ Z7, Z3, Z3; \
+	ADDQ $4*VBYTES, SI; \
+	SUBQ $4*VBYTES, CX; \
+	JMP  loop4; \
+loop1:; \
+	CMPQ CX, $VBYTES; \
+	JB   done; \
+	LOAD (SI), Z4; \
+	VPADDQ Z4, Z0, Z0; \
+	ADDQ $VBYTES, SI; \
+	SUBQ $VBYTES, CX; \
+	JMP  loop1; \
+done:; \
+	FOLD4(VPADDQ); \
+	HSUM_Q; \
+	MOVQ AX, ret+16(FP); \
+	VZEROUPPER; \
+	RET
+
+// func sumI16AVX512(p unsafe.Pointer, n int) uint64
+SUM_WIDENED(·sumI16AVX512, VPMOVSXWQ, 16)
+// func sumU16AVX512(p unsafe.Pointer, n int) uint64
+SUM_WIDENED(·sumU16AVX512, VPMOVZXWQ, 16)
+// func sumI32AVX512(p unsafe.Pointer, n int) uint64
+SUM_WIDENED(·sumI32AVX512, VPMOVSXDQ, 32)
+// func sumU32AVX512(p unsafe.Pointer, n int) uint64
+SUM_WIDENED(·sumU32AVX512, VPMOVZXDQ, 32)
+// func sumI64AVX512(p unsafe.Pointer, n int) uint64
+SUM_WIDENED(·sumI64AVX512, VMOVDQU64, 64)
+
+// Bytes: VPSADBW against zero adds each 8 bytes into a quadword, 64 bytes an
+// instruction. Signed bytes are offset by 128 first (XOR 0x80) and the offset
+// taken back from the total. FLIP is that XOR, or nothing.
+#define SUM_BYTES(NAME, PREP, FLIP, UNDO) \
+TEXT NAME(SB), NOSPLIT, $0-24; \
+	MOVQ p+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	MOVQ CX, DX; \
+	ZERO4; \
+	VPXORQ Z31, Z31, Z31; \
+	PREP; \
+loop4:; \
+	CMPQ CX, $256; \
+	JB   loop1; \
+	VMOVDQU64 (SI), Z4; \
+	VMOVDQU64 64(SI), Z5; \
+	VMOVDQU64 128(SI), Z6; \
+	VMOVDQU64 192(SI), Z7; \
+	FLIP(Z4); \
+	FLIP(Z5); \
+	FLIP(Z6); \
+	FLIP(Z7); \
+	VPSADBW Z31, Z4, Z4; \
+	VPSADBW Z31, Z5, Z5; \
+	VPSADBW Z31, Z6, Z6; \
+	VPSADBW Z31, Z7, Z7; \
+	VPADDQ Z4, Z0, Z0; \
+	VPADDQ Z5, Z1, Z1; \
+	VPADDQ Z6, Z2, Z2; \
+	VPADDQ Z7, Z3, Z3; \
+	ADDQ $256, SI; \
+	SUBQ $256, CX; \
+	JMP  loop4; \
+loop1:; \
+	CMPQ CX, $64; \
+	JB   done; \
+	VMOVDQU64 (SI), Z4; \
+	FLIP(Z4); \
+	VPSADBW Z31, Z4, Z4; \
+	VPADDQ Z4, Z0, Z0; \
+	ADDQ $64, SI; \
+	SUBQ $64, CX; \
+	JMP  loop1; \
+done:; \
+	FOLD4(VPADDQ); \
+	HSUM_Q; \
+	UNDO; \
+	MOVQ AX, ret+16(FP); \
+	VZEROUPPER; \
+	RET
+
+#define NOTHING
+#define NO_FLIP(Z)
+#define BROADCAST_80 MOVL $0x80808080, AX; VPBROADCASTD AX, Z30
+#define FLIP_80(Z) VPXORQ Z30, Z, Z
+#define TAKE_128N SHLQ $7, DX; SUBQ DX, AX
+
+// func sumU8AVX512(p unsafe.Pointer, n int) uint64
+SUM_BYTES(·sumU8AVX512, NOTHING, NO_FLIP, NOTHING)
+// func sumI8AVX512(p unsafe.Pointer, n int) uint64
+SUM_BYTES(·sumI8AVX512, BROADCAST_80, FLIP_80, TAKE_128N)
+
+// ---- dot products and squared distances, in float64 lanes
+
+// func dotF32AVX512(x, y *float32, n int) float64
+TEXT ·dotF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ n+16(FP), CX
+	ZERO4
+loop4:
+	CMPQ CX, $32
+	JB   loop1
+	VCVTPS2PD (SI), Z4
+	VCVTPS2PD 32(SI), Z5
+	VCVTPS2PD 64(SI), Z6
+	VCVTPS2PD 96(SI), Z7
+	VCVTPS2PD (DI), Z8
+	VCVTPS2PD 32(DI), Z9
+	VCVTPS2PD 64(DI), Z10
+	VCVTPS2PD 96(DI), Z11
+	VFMADD231PD Z8, Z4, Z0
+	VFMADD231PD Z9, Z5, Z1
+	VFMADD231PD Z10, Z6, Z2
+	VFMADD231PD Z11, Z7, Z3
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP  loop4
+loop1:
+	CMPQ CX, $8
+	JB   done
+	VCVTPS2PD (SI), Z4
+	VCVTPS2PD (DI), Z8
+	VFMADD231PD Z8, Z4, Z0
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  loop1
+done:
+	FOLD4(VADDPD)
+	HSUM_PD
+	MOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func dotF64AVX512(x, y *float64, n int) float64
+TEXT ·dotF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ n+16(FP), CX
+	ZERO4
+loop4:
+	CMPQ CX, $32
+	JB   loop1
+	VMOVUPD (SI), Z4
+	VMOVUPD 64(SI), Z5
+	VMOVUPD 128(SI), Z6
+	VMOVUPD 192(SI), Z7
+	VFMADD231PD (DI), Z4, Z0
+	VFMADD231PD 64(DI), Z5, Z1
+	VFMADD231PD 128(DI), Z6, Z2
+	VFMADD231PD 192(DI), Z7, Z3
+	ADDQ $256, SI
+	ADDQ $256, DI
+	SUBQ $32, CX
+	JMP  loop4
+loop1:
+	CMPQ CX, $8
+	JB   done
+	VMOVUPD (SI), Z4
+	VFMADD231PD (DI), Z4, Z0
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JMP  loop1
+done:
+	FOLD4(VADDPD)
+	HSUM_PD
+	MOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sqDistF32AVX512(x, y *float32, n int) float64
+TEXT ·sqDistF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ n+16(FP), CX
+	ZERO4
+loop4:
+	CMPQ CX, $32
+	JB   loop1
+	VCVTPS2PD (SI), Z4
+	VCVTPS2PD 32(SI), Z5
+	VCVTPS2PD 64(SI), Z6
+	VCVTPS2PD 96(SI), Z7
+	VCVTPS2PD (DI), Z8
+	VCVTPS2PD 32(DI), Z9
+	VCVTPS2PD 64(DI), Z10
+	VCVTPS2PD 96(DI), Z11
+	VSUBPD Z8, Z4, Z4
+	VSUBPD Z9, Z5, Z5
+	VSUBPD Z10, Z6, Z6
+	VSUBPD Z11, Z7, Z7
+	VFMADD231PD Z4, Z4, Z0
+	VFMADD231PD Z5, Z5, Z1
+	VFMADD231PD Z6, Z6, Z2
+	VFMADD231PD Z7, Z7, Z3
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP  loop4
+loop1:
+	CMPQ CX, $8
+	JB   done
+	VCVTPS2PD (SI), Z4
+	VCVTPS2PD (DI), Z8
+	VSUBPD Z8, Z4, Z4
+	VFMADD231PD Z4, Z4, Z0
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  loop1
+done:
+	FOLD4(VADDPD)
+	HSUM_PD
+	MOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sqDistF64AVX512(x, y *float64, n int) float64
+TEXT ·sqDistF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ n+16(FP), CX
+	ZERO4
+loop4:
+	CMPQ CX, $32
+	JB   loop1
+	VMOVUPD (SI), Z4
+	VMOVUPD 64(SI), Z5
+	VMOVUPD 128(SI), Z6
+	VMOVUPD 192(SI), Z7
+	VSUBPD (DI), Z4, Z4
+	VSUBPD 64(DI), Z5, Z5
+	VSUBPD 128(DI), Z6, Z6
+	VSUBPD 192(DI), Z7, Z7
+	VFMADD231PD Z4, Z4, Z0
+	VFMADD231PD Z5, Z5, Z1
+	VFMADD231PD Z6, Z6, Z2
+	VFMADD231PD Z7, Z7, Z3
+	ADDQ $256, SI
+	ADDQ $256, DI
+	SUBQ $32, CX
+	JMP  loop4
+loop1:
+	CMPQ CX, $8
+	JB   done
+	VMOVUPD (SI), Z4
+	VSUBPD (DI), Z4, Z4
+	VFMADD231PD Z4, Z4, Z0
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JMP  loop1
+done:
+	FOLD4(VADDPD)
+	HSUM_PD
+	MOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// ---- in place: scale and axpy
+
+// An in-place map of 64-byte vectors: OP(Z) rewrites the vector in register Z,
+// with whatever PREP set up. n counts elements of ESIZE bytes.
+#define MAP_INPLACE(NAME, ARGS, PREP, OP, ESIZE) \
+TEXT NAME(SB), NOSPLIT, ARGS; \
+	MOVQ p+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	IMULQ $ESIZE, CX; \
+	PREP; \
+loop4:; \
+	CMPQ CX, $256; \
+	JB   loop1; \
+	VMOVDQU64 (SI), Z0; \
+	VMOVDQU64 64(SI), Z1; \
+	VMOVDQU64 128(SI), Z2; \
+	VMOVDQU64 192(SI), Z3; \
+	OP(Z0); \
+	OP(Z1); \
+	OP(Z2); \
+	OP(Z3); \
+	VMOVDQU64 Z0, (SI); \
+	VMOVDQU64 Z1, 64(SI); \
+	VMOVDQU64 Z2, 128(SI); \
+	VMOVDQU64 Z3, 192(SI); \
+	ADDQ $256, SI; \
+	SUBQ $256, CX; \
+	JMP  loop4; \
+loop1:; \
+	CMPQ CX, $64; \
+	JB   done; \
+	VMOVDQU64 (SI), Z0; \
+	OP(Z0); \
+	VMOVDQU64 Z0, (SI); \
+	ADDQ $64, SI; \
+	SUBQ $64, CX; \
+	JMP  loop1; \
+done:; \
+	VZEROUPPER; \
+	RET
+
+#define BCAST_F32 VBROADCASTSS a+16(FP), Z15
+#define BCAST_F64 VBROADCASTSD a+16(FP), Z15
+#define BCAST_W MOVQ a+16(FP), AX; VPBROADCASTW AX, Z15
+#define BCAST_D MOVQ a+16(FP), AX; VPBROADCASTD AX, Z15
+#define BCAST_Q MOVQ a+16(FP), AX; VPBROADCASTQ AX, Z15
+#define MUL_PS(Z) VMULPS Z15, Z, Z
+#define MUL_PD(Z) VMULPD Z15, Z, Z
+#define MUL_W(Z) VPMULLW Z15, Z, Z
+#define MUL_D(Z) VPMULLD Z15, Z, Z
+#define MUL_Q(Z) VPMULLQ Z15, Z, Z
+// Bytes have no multiply: the even bytes are the low bytes of 16-bit
+// products, the odd ones the low bytes of the products of the words shifted
+// down; Z14 keeps the even bytes (0x00ff in each word).
+#define BCAST_B BCAST_W; MOVL $0x00ff00ff, AX; VPBROADCASTD AX, Z14
+#define MUL_B(Z) \
+	VPSRLW $8, Z, Z13; \
+	VPMULLW Z15, Z, Z; \
+	VPMULLW Z15, Z13, Z13; \
+	VPSLLW $8, Z13, Z13; \
+	VPTERNLOGQ $0xec, Z14, Z13, Z
+
+// func scaleF32AVX512(p *float32, n int, a float32)
+MAP_INPLACE(·scaleF32AVX512, $0-20, BCAST_F32, MUL_PS, 4)
+// func scaleF64AVX512(p *float64, n int, a float64)
+MAP_INPLACE(·scaleF64AVX512, $0-24, BCAST_F64, MUL_PD, 8)
+// func scaleI8AVX512(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI8AVX512, $0-24, BCAST_B, MUL_B, 1)
+// func scaleI16AVX512(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI16AVX512, $0-24, BCAST_W, MUL_W, 2)
+// func scaleI32AVX512(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI32AVX512, $0-24, BCAST_D, MUL_D, 4)
+// func scaleI64AVX512(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI64AVX512, $0-24, BCAST_Q, MUL_Q, 8)
+
+// y += a*x, the product rounded before the sum. ESIZE bytes an element.
+#define AXPY(NAME, ARGS, BCAST, MUL, ADD, ESIZE) \
+TEXT NAME(SB), NOSPLIT, ARGS; \
+	MOVQ y+0(FP), SI; \
+	MOVQ x+8(FP), DI; \
+	MOVQ n+16(FP), CX; \
+	IMULQ $ESIZE, CX; \
+	BCAST a+24(FP), Z15; \
+loop4:; \
+	CMPQ CX, $256; \
+	JB   loop1; \
+	MUL (DI), Z15, Z0; \
+	MUL 64(DI), Z15, Z1; \
+	MUL 128(DI), Z15, Z2; \
+	MUL 192(DI), Z15, Z3; \
+	ADD (SI), Z0, Z0; \
+	ADD 64(SI), Z1, Z1; \
+	ADD 128(SI), Z2, Z2; \
+	ADD 192(SI), Z3, Z3; \
+	VMOVDQU64 Z0, (SI); \
+	VMOVDQU64 Z1, 64(SI); \
+	VMOVDQU64 Z2, 128(SI); \
+	VMOVDQU64 Z3, 192(SI); \
+	ADDQ $256, SI; \
+	ADDQ $256, DI; \
+	SUBQ $256, CX; \
+	JMP  loop4; \
+loop1:; \
+	CMPQ CX, $64; \
+	JB   done; \
+	MUL (DI), Z15, Z0; \
+	ADD (SI), Z0, Z0; \
+	VMOVDQU64 Z0, (SI); \
+	ADDQ $64, SI; \
+	ADDQ $64, DI; \
+	SUBQ $64, CX; \
+	JMP  loop1; \
+done:; \
+	VZEROUPPER; \
+	RET
+
+// func axpyF32AVX512(y, x *float32, n int, a float32)
+AXPY(·axpyF32AVX512, $0-28, VBROADCASTSS, VMULPS, VADDPS, 4)
+// func axpyF64AVX512(y, x *float64, n int, a float64)
+AXPY(·axpyF64AVX512, $0-32, VBROADCASTSD, VMULPD, VADDPD, 8)
+
+// ---- minima and maxima: the accumulators start as the first element
+
+// The extreme of Z0's lanes into its first lane, halving with OP: the 64-bit
+// steps, then those of narrower elements.
+#define HALVE_64(OP) \
+	VEXTRACTI64X4 $1, Z0, Y1; \
+	OP Y1, Y0, Y0; \
+	VEXTRACTI128 $1, Y0, X1; \
+	OP X1, X0, X0; \
+	VPSHUFD $0x4e, X0, X1; \
+	OP X1, X0, X0
+#define HALVE_32(OP) HALVE_64(OP); VPSHUFD $0xb1, X0, X1; OP X1, X0, X0
+#define HALVE_16(OP) HALVE_32(OP); VPSRLD $16, X0, X1; OP X1, X0, X0
+#define HALVE_8(OP) HALVE_16(OP); VPSRLW $8, X0, X1; OP X1, X0, X0
+
+// func NAME(p unsafe.Pointer, n int) (bits uint64, nan bool); n counts elements of ESIZE bytes.
+// NAN(Z) ORs into K1 the lanes of Z that are NaN (floats), or nothing.
+#define EXTREME(NAME, BCAST, OP, HALVE, ESIZE, NAN) \
+TEXT NAME(SB), NOSPLIT, $0-25; \
+	MOVQ p+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	IMULQ $ESIZE, CX; \
+	BCAST (SI), Z0; \
+	VMOVDQA64 Z0, Z1; \
+	VMOVDQA64 Z0, Z2; \
+	VMOVDQA64 Z0, Z3; \
+	KXORQ K1, K1, K1; \
+loop4:; \
+	CMPQ CX, $256; \
+	JB   loop1; \
+	VMOVDQU64 (SI), Z4; \
+	VMOVDQU64 64(SI), Z5; \
+	VMOVDQU64 128(SI), Z6; \
+	VMOVDQU64 192(SI), Z7; \
+	NAN(Z4); \
+	NAN(Z5); \
+	NAN(Z6); \
+	NAN(Z7); \
+	OP Z4, Z0, Z0; \
+	OP Z5, Z1, Z1; \
+	OP Z6, Z2, Z2; \
+	OP Z7, Z3, Z3; \
+	ADDQ $256, SI; \
+	SUBQ $256, CX; \
+	JMP  loop4; \
+loop1:; \
+	CMPQ CX, $64; \
+	JB   done; \
+	VMOVDQU64 (SI), Z4; \
+	NAN(Z4); \
+	OP Z4, Z0, Z0; \
+	ADDQ $64, SI; \
+	SUBQ $64, CX; \
+	JMP  loop1; \
+done:; \
+	OP Z1, Z0, Z0; \
+	OP Z3, Z2, Z2; \
+	OP Z2, Z0, Z0; \
+	HALVE(OP); \
+	MOVQ X0, AX; \
+	MOVQ AX, bits+16(FP); \
+	KORTESTQ K1, K1; \
+	SETNE nan+24(FP); \
+	VZEROUPPER; \
+	RET
+
+#define NO_NAN(Z)
+#define NAN_PS(Z) VCMPPS $3, Z, Z, K2; KORW K2, K1, K1
+#define NAN_PD(Z) VCMPPD $3, Z, Z, K2; KORB K2, K1, K1
+
+EXTREME(·minI8AVX512, VPBROADCASTB, VPMINSB, HALVE_8, 1, NO_NAN)
+EXTREME(·maxI8AVX512, VPBROADCASTB, VPMAXSB, HALVE_8, 1, NO_NAN)
+EXTREME(·minU8AVX512, VPBROADCASTB, VPMINUB, HALVE_8, 1, NO_NAN)
+EXTREME(·maxU8AVX512, VPBROADCASTB, VPMAXUB, HALVE_8, 1, NO_NAN)
+EXTREME(·minI16AVX512, VPBROADCASTW, VPMINSW, HALVE_16, 2, NO_NAN)
+EXTREME(·maxI16AVX512, VPBROADCASTW, VPMAXSW, HALVE_16, 2, NO_NAN)
+EXTREME(·minU16AVX512, VPBROADCASTW, VPMINUW, HALVE_16, 2, NO_NAN)
+EXTREME(·maxU16AVX512, VPBROADCASTW, VPMAXUW, HALVE_16, 2, NO_NAN)
+EXTREME(·minI32AVX512, VPBROADCASTD, VPMINSD, HALVE_32, 4, NO_NAN)
+EXTREME(·maxI32AVX512, VPBROADCASTD, VPMAXSD, HALVE_32, 4, NO_NAN)
+EXTREME(·minU32AVX512, VPBROADCASTD, VPMINUD, HALVE_32, 4, NO_NAN)
+EXTREME(·maxU32AVX512, VPBROADCASTD, VPMAXUD, HALVE_32, 4, NO_NAN)
+EXTREME(·minI64AVX512, VPBROADCASTQ, VPMINSQ, HALVE_64, 8, NO_NAN)
+EXTREME(·maxI64AVX512, VPBROADCASTQ, VPMAXSQ, HALVE_64, 8, NO_NAN)
+EXTREME(·minU64AVX512, VPBROADCASTQ, VPMINUQ, HALVE_64, 8, NO_NAN)
+EXTREME(·maxU64AVX512, VPBROADCASTQ, VPMAXUQ, HALVE_64, 8, NO_NAN)
+EXTREME(·minF32AVX512, VBROADCASTSS, VMINPS, HALVE_32, 4, NAN_PS)
+EXTREME(·maxF32AVX512, VBROADCASTSS, VMAXPS, HALVE_32, 4, NAN_PS)
+EXTREME(·minF64AVX512, VBROADCASTSD, VMINPD, HALVE_64, 8, NAN_PD)
+EXTREME(·maxF64AVX512, VBROADCASTSD, VMAXPD, HALVE_64, 8, NAN_PD)
+
+// ---- all pairwise squared distances of rows
+
+// One step of 16 columns (c) of the tile kernel, loads masked by K: four rows
+// of a against four of b, the pair (i, j) accumulated in Z(4j+i).
+#define TILE_STEP(K) \
+	VMOVUPS.Z (SI)(AX*1), K, Z16; \
+	VMOVUPS.Z (R8)(AX*1), K, Z17; \
+	VMOVUPS.Z (R9)(AX*1), K, Z18; \
+	VMOVUPS.Z (R10)(AX*1), K, Z19; \
+	VMOVUPS.Z (DI)(AX*1), K, Z20; \
+	VMOVUPS.Z (R11)(AX*1), K, Z25; \
+	VMOVUPS.Z (R12)(AX*1), K, Z26; \
+	VMOVUPS.Z (R13)(AX*1), K, Z27; \
+	TILE_COLUMN(Z20, Z0, Z1, Z2, Z3); \
+	TILE_COLUMN(Z25, Z4, Z5, Z6, Z7); \
+	TILE_COLUMN(Z26, Z8, Z9, Z10, Z11); \
+	TILE_COLUMN(Z27, Z12, Z13, Z14, Z15)
+
+// The four rows of a (Z16-Z19) against one row B of b, into A0-A3.
+#define TILE_COLUMN(B, A0, A1, A2, A3) \
+	VSUBPS B, Z16, Z21; \
+	VSUBPS B, Z17, Z22; \
+	VSUBPS B, Z18, Z23; \
+	VSUBPS B, Z19, Z24; \
+	VFMADD231PS Z21, Z21, A0; \
+	VFMADD231PS Z22, Z22, A1; \
+	VFMADD231PS Z23, Z23, A2; \
+	VFMADD231PS Z24, Z24, A3
+
+// Adds the halves of X and Y's blocks selected by the shuffles LO and HI into D.
+#define TILE_FOLD(SHUF, LO, HI, X, Y, D) \
+	SHUF $LO, Y, X, Z24; \
+	SHUF $HI, Y, X, Z25; \
+	VADDPS Z25, Z24, D
+
+// func sqDistsF32AVX512(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)
+//
+// The distances of 4 rows of a (k float32 each, lda apart: 0 repeats one) to
+// m rows of b (m a multiple of 4, ldb apart) into 4 rows of dst, ldd
+// elements apart. Each pair's 16 lanes are summed by a transposing reduction
+// of the 16 accumulators, whose result is the 4x4 block in row order.
+TEXT ·sqDistsF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ k+56(FP), CX
+	ANDQ $15, CX
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K2                // the last step's columns, none if k is a multiple of 16
+	KXNORW K1, K1, K1
+	MOVQ dst+0(FP), DX
+	MOVQ ldd+8(FP), BX
+	SHLQ $2, BX
+	MOVQ k+56(FP), R14
+	SHLQ $2, R14
+	ANDQ $-64, R14              // the bytes of a row's whole vectors
+	MOVQ lda+24(FP), AX
+	SHLQ $2, AX
+	MOVQ a+16(FP), SI
+	LEAQ (SI)(AX*1), R8
+	LEAQ (R8)(AX*1), R9
+	LEAQ (R9)(AX*1), R10
+	MOVQ ldb+40(FP), R15
+	SHLQ $2, R15                // from a row of b to the next
+	MOVQ b+32(FP), DI
+	MOVQ m+48(FP), CX
+block:
+	CMPQ CX, $4
+	JB   done
+	LEAQ (DI)(R15*1), R11
+	LEAQ (R11)(R15*1), R12
+	LEAQ (R12)(R15*1), R13
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPS Z8, Z8, Z8
+	VXORPS Z9, Z9, Z9
+	VXORPS Z10, Z10, Z10
+	VXORPS Z11, Z11, Z11
+	VXORPS Z12, Z12, Z12
+	VXORPS Z13, Z13, Z13
+	VXORPS Z14, Z14, Z14
+	VXORPS Z15, Z15, Z15
+	XORQ AX, AX
+inner:
+	CMPQ AX, R14
+	JAE  tail
+	TILE_STEP(K1)
+	ADDQ $64, AX
+	JMP  inner
+tail:
+	KORTESTW K2, K2
+	JZ   reduce
+	TILE_STEP(K2)
+reduce:
+	// 16 vectors of 16 lanes to 16 sums: halves of 256, 128, 64 and 32 bits.
+	TILE_FOLD(VSHUFF32X4, 0x44, 0xee, Z0, Z1, Z16)
+	TILE_FOLD(VSHUFF32X4, 0x44, 0xee, Z2, Z3, Z17)
+	TILE_FOLD(VSHUFF32X4, 0x44, 0xee, Z4, Z5, Z18)
+	TILE_FOLD(VSHUFF32X4, 0x44, 0xee, Z6, Z7, Z19)
+	TILE_FOLD(VSHUFF32X4, 0x44, 0xee, Z8, Z9, Z20)
+	TILE_FOLD(VSHUFF32X4, 0x44, 0xee, Z10, Z11, Z21)
+	TILE_FOLD(VSHUFF32X4, 0x44, 0xee, Z12, Z13, Z22)
+	TILE_FOLD(VSHUFF32X4, 0x44, 0xee, Z14, Z15, Z23)
+	TILE_FOLD(VSHUFF32X4, 0x88, 0xdd, Z16, Z17, Z0)
+	TILE_FOLD(VSHUFF32X4, 0x88, 0xdd, Z18, Z19, Z1)
+	TILE_FOLD(VSHUFF32X4, 0x88, 0xdd, Z20, Z21, Z2)
+	TILE_FOLD(VSHUFF32X4, 0x88, 0xdd, Z22, Z23, Z3)
+	TILE_FOLD(VSHUFPS, 0x44, 0xee, Z0, Z1, Z4)
+	TILE_FOLD(VSHUFPS, 0x44, 0xee, Z2, Z3, Z5)
+	TILE_FOLD(VSHUFPS, 0x88, 0xdd, Z4, Z5, Z16)
+	VMOVUPS X16, (DX)
+	VEXTRACTF32X4 $1, Z16, (DX)(BX*1)
+	VEXTRACTF32X4 $2, Z16, (DX)(BX*2)
+	LEAQ (DX)(BX*2), AX
+	ADDQ BX, AX
+	VEXTRACTF32X4 $3, Z16, (AX)
+	ADDQ $16, DX
+	LEAQ (DI)(R15*4), DI
+	SUBQ $4, CX
+	JMP  block
+done:
+	VZEROUPPER
+	RET

@@ -1,0 +1,72 @@
+package vec
+
+import (
+	"fmt"
+	"testing"
+)
+
+// benchPaths runs bench on every path, for 1k, 64k and 1M elements of T.
+func benchPaths[T Number](b *testing.B, name string, bench func(b *testing.B, x []T)) {
+	saved := active
+	defer func() { active = saved }()
+	for _, p := range paths {
+		active = p
+		for _, n := range []int{1 << 10, 1 << 16, 1 << 20} {
+			x := make([]T, n)
+			for i := range x {
+				x[i] = T(i % 7)
+			}
+			b.Run(fmt.Sprintf("%s/%s/%d", name, p.path, n), func(b *testing.B) {
+				b.SetBytes(int64(n) * int64(sizeOf[T]()))
+				for range b.N {
+					bench(b, x)
+				}
+			})
+		}
+	}
+}
+
+func sizeOf[T Number]() int { return 1 << kindOf[T]().log2size() }
+
+var sink float64
+
+func BenchmarkSum(b *testing.B) {
+	benchPaths(b, "float32", func(b *testing.B, x []float32) { sink += Sum(x) })
+	benchPaths(b, "float64", func(b *testing.B, x []float64) { sink += Sum(x) })
+	benchPaths(b, "int32", func(b *testing.B, x []int32) { sink += float64(SumInt(x)) })
+}
+
+func BenchmarkScale(b *testing.B) {
+	benchPaths(b, "float32", func(b *testing.B, x []float32) { Scale(x, 1) })
+	benchPaths(b, "float64", func(b *testing.B, x []float64) { Scale(x, 1) })
+	benchPaths(b, "int32", func(b *testing.B, x []int32) { Scale(x, 1) })
+}
+
+func BenchmarkDot(b *testing.B) {
+	benchPaths(b, "float32", func(b *testing.B, x []float32) { sink += Dot(x, x) })
+	benchPaths(b, "float64", func(b *testing.B, x []float64) { sink += Dot(x, x) })
+}
+
+func BenchmarkMax(b *testing.B) {
+	benchPaths(b, "float32", func(b *testing.B, x []float32) { sink += float64(Max(x)) })
+	benchPaths(b, "int32", func(b *testing.B, x []int32) { sink += float64(Max(x)) })
+}
+
+func BenchmarkSqDists(b *testing.B) {
+	saved := active
+	defer func() { active = saved }()
+	const n, k = 1000, 64
+	a := make([]float32, n*k)
+	for i := range a {
+		a[i] = float32(i%13) / 7
+	}
+	dst := make([]float32, n*n)
+	for _, p := range paths {
+		active = p
+		b.Run(p.path, func(b *testing.B) {
+			for range b.N {
+				SqDists(dst, a, a, k)
+			}
+		})
+	}
+}

@@ -1,0 +1,40 @@
+//go:build !purego
+
+package vec
+
+import "unsafe"
+
+// The assembly kernels of neon_arm64.s: whole vectors only.
+
+func sumF32NEON(p *float32, n int) float64
+func sumF64NEON(p *float64, n int) (hi, lo float64)
+func sumI32NEON(p unsafe.Pointer, n int) uint64
+func sumU32NEON(p unsafe.Pointer, n int) uint64
+func sumI64NEON(p unsafe.Pointer, n int) uint64
+func dotF32NEON(x, y *float32, n int) float64
+func dotF64NEON(x, y *float64, n int) float64
+func sqDistF32NEON(x, y *float32, n int) float64
+func sqDistF64NEON(x, y *float64, n int) float64
+func scaleF32NEON(p *float32, n int, a float32)
+func scaleF64NEON(p *float64, n int, a float64)
+func scaleI8NEON(p unsafe.Pointer, n int, a uint64)
+func scaleI16NEON(p unsafe.Pointer, n int, a uint64)
+func scaleI32NEON(p unsafe.Pointer, n int, a uint64)
+func axpyF32NEON(y, x *float32, n int, a float32)
+func axpyF64NEON(y, x *float64, n int, a float64)
+func minI8NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
+func maxI8NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
+func minU8NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
+func maxU8NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
+func minI16NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
+func maxI16NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
+func minU16NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
+func maxU16NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
+func minI32NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
+func maxI32NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
+func minU32NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
+func maxU32NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
+func minF32NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
+func maxF32NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
+func minF64NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
+func maxF64NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)

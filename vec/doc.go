@@ -1,0 +1,33 @@
+// Package vec holds the vector kernels that Go code on tensors is built
+// from: sums, dot products, squared distances, scaling, axpy and minima and
+// maxima over slices of Go numbers, a tile kernel for all pairwise squared
+// distances of two sets of rows, and [Parallel], which runs a range of rows
+// on every core.
+//
+// On amd64 the kernels use AVX-512 (F, BW, DQ, VL) or AVX2 with FMA, chosen
+// at start-up by what the CPU has, and on arm64 NEON, which every arm64 CPU
+// has ([Path] says which); a pure-Go path is always built, and the build tag
+// purego selects it everywhere. (NEON has no kernel yet for 8- and 16-bit
+// integer sums, 64-bit integer products and extremes, and SqDists, which
+// take the pure-Go kernels there; AVX2 none for 64-bit integer products and
+// extremes.) Each path gives the same results to the bit where the result
+// does not depend on the order of additions ([Scale], [Axpy], [Min], [Max],
+// integer sums); float reductions differ from one path to another only in
+// their rounding, within the bounds each function states. The kernels are
+// written in Go assembly, which every Go toolchain from Go 1.24 on builds
+// with no setting or experiment.
+//
+// The kernels work on the calling goroutine, in steps short enough for the
+// runtime to preempt between them (a garbage collection does not wait for a
+// long sum). [Parallel] spreads work over up to [Threads] goroutines, a
+// count read at start-up from the environment variable
+// GODLPACK_NUM_THREADS (a positive integer; otherwise the cores Go sees,
+// runtime.GOMAXPROCS) and set with [SetThreads]; while it does, the
+// runtime keeps a P more than the goroutines it uses, for calls from other
+// threads.
+//
+// Float reductions of float32 data accumulate in float64: [Sum], [Dot] and
+// [SqDist] return float64. [Sum] is compensated and pairwise, and is at
+// least as accurate as NumPy's pairwise summation for float32 and float64
+// alike. No kernel allocates.
+package vec

@@ -1,0 +1,63 @@
+package vec_test
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/godlpack/godlpack/vec"
+)
+
+func Example() {
+	x := []float32{1, 2, 3, 4, 5}
+	y := []float32{5, 4, 3, 2, 1}
+	fmt.Println(vec.Sum(x), vec.Dot(x, y), vec.SqDist(x, y), vec.Min(x), vec.Max(y))
+	vec.Axpy(y, 2, x) // y += 2*x
+	vec.Scale(x, -1)
+	fmt.Println(x, y)
+	counts := []uint8{200, 100, 7}
+	fmt.Println(vec.SumUint(counts), vec.SumInt([]int16{-3, 1}))
+	// Output:
+	// 15 35 40 1 5
+	// [-1 -2 -3 -4 -5] [7 8 9 10 11]
+	// 307 -2
+}
+
+// Rows on every core: the norm of each row of a row-major matrix, each
+// goroutine taking a range of rows.
+func ExampleParallel() {
+	const rows, cols = 1000, 256
+	m := make([]float64, rows*cols)
+	for i := range m {
+		m[i] = float64(i % cols)
+	}
+	norms := make([]float64, rows)
+	vec.Parallel(rows, 8*cols, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := m[i*cols : (i+1)*cols]
+			norms[i] = math.Sqrt(vec.Dot(row, row))
+		}
+	})
+	fmt.Printf("%.2f %.2f\n", norms[0], norms[rows-1])
+	// Output: 2357.90 2357.90
+}
+
+// All the pairwise squared distances of two sets of rows, by the tile kernel.
+func ExampleSqDists() {
+	a := []float32{0, 0, 1, 1, 2, 2} // three rows of two
+	b := []float32{1, 0, 3, 4}       // two rows of two
+	d := make([]float32, 3*2)
+	vec.SqDists(d, a, b, 2)
+	fmt.Println(d)
+	// Output: [1 25 1 13 5 5]
+}
+
+// A float32 sum in float64: the small terms survive the large one.
+func ExampleSum() {
+	x := []float32{1 << 24, 1, 1, 1, 1}
+	var naive float32
+	for _, v := range x {
+		naive += v
+	}
+	fmt.Println(naive, vec.Sum(x))
+	// Output: 1.6777216e+07 1.677722e+07
+}

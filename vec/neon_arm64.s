@@ -1,0 +1,403 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// NEON kernels (Advanced SIMD, which every arm64 CPU has), as avx2_amd64.s's
+// with 16-byte vectors. n is a multiple of the elements of one vector.
+//
+// Go's assembler names few float and widening NEON instructions before Go
+// 1.27, and go.mod asks only for Go 1.24: those are encoded here as WORDs,
+// each macro's operands the register numbers in the order of Go's vector
+// instructions (m, n, d: Vd = Vn op Vm). The kernels' tests, cross-built
+// and run under qemu-aarch64 (make arm64-test), check every one.
+
+#define FADD4S(m, n, d) WORD $(0x4E20D400 | ((m)<<16) | ((n)<<5) | (d))
+#define FADD2D(m, n, d) WORD $(0x4E60D400 | ((m)<<16) | ((n)<<5) | (d))
+#define FSUB4S(m, n, d) WORD $(0x4EA0D400 | ((m)<<16) | ((n)<<5) | (d))
+#define FSUB2D(m, n, d) WORD $(0x4EE0D400 | ((m)<<16) | ((n)<<5) | (d))
+#define FMUL4S(m, n, d) WORD $(0x6E20DC00 | ((m)<<16) | ((n)<<5) | (d))
+#define FMUL2D(m, n, d) WORD $(0x6E60DC00 | ((m)<<16) | ((n)<<5) | (d))
+#define FMLA2D(m, n, d) WORD $(0x4E60CC00 | ((m)<<16) | ((n)<<5) | (d)) // Vd += Vn*Vm, fused
+#define FMIN4S(m, n, d) WORD $(0x4EA0F400 | ((m)<<16) | ((n)<<5) | (d)) // NaN if either is
+#define FMIN2D(m, n, d) WORD $(0x4EE0F400 | ((m)<<16) | ((n)<<5) | (d))
+#define FMAX4S(m, n, d) WORD $(0x4E20F400 | ((m)<<16) | ((n)<<5) | (d))
+#define FMAX2D(m, n, d) WORD $(0x4E60F400 | ((m)<<16) | ((n)<<5) | (d))
+#define ORR16B(m, n, d) WORD $(0x4EA01C00 | ((m)<<16) | ((n)<<5) | (d))
+#define ADD2D(m, n, d) WORD $(0x4EE08400 | ((m)<<16) | ((n)<<5) | (d))
+#define SADDW(m, n, d) WORD $(0x0EA01000 | ((m)<<16) | ((n)<<5) | (d))  // Vd.2D = Vn.2D + Vm.2S sign-extended
+#define SADDW2(m, n, d) WORD $(0x4EA01000 | ((m)<<16) | ((n)<<5) | (d)) // the same from Vm's upper two
+#define UADDW(m, n, d) WORD $(0x2EA01000 | ((m)<<16) | ((n)<<5) | (d))  // zero-extended
+#define UADDW2(m, n, d) WORD $(0x6EA01000 | ((m)<<16) | ((n)<<5) | (d))
+#define MUL16B(m, n, d) WORD $(0x4E209C00 | ((m)<<16) | ((n)<<5) | (d))
+#define MUL8H(m, n, d) WORD $(0x4E609C00 | ((m)<<16) | ((n)<<5) | (d))
+#define MUL4S(m, n, d) WORD $(0x4EA09C00 | ((m)<<16) | ((n)<<5) | (d))
+#define FCVTL(n, d) WORD $(0x0E617800 | ((n)<<5) | (d))                  // Vd.2D = Vn.2S widened
+#define FCVTL2(n, d) WORD $(0x4E617800 | ((n)<<5) | (d))                 // from Vn's upper two
+#define FADDP2D(n, d) WORD $(0x7E70D800 | ((n)<<5) | (d))                // Dd = Vn.D[0] + Vn.D[1]
+#define ADDP2D(n, d) WORD $(0x5EF1B800 | ((n)<<5) | (d))
+// Integer minima and maxima of SIZE (0 bytes, 1 halfwords, 2 words), and across a vector.
+#define SMIN(size, m, n, d) WORD $(0x4E206C00 | ((size)<<22) | ((m)<<16) | ((n)<<5) | (d))
+#define SMAX(size, m, n, d) WORD $(0x4E206400 | ((size)<<22) | ((m)<<16) | ((n)<<5) | (d))
+#define UMIN(size, m, n, d) WORD $(0x6E206C00 | ((size)<<22) | ((m)<<16) | ((n)<<5) | (d))
+#define UMAX(size, m, n, d) WORD $(0x6E206400 | ((size)<<22) | ((m)<<16) | ((n)<<5) | (d))
+#define SMINV(size, n, d) WORD $(0x4E31A800 | ((size)<<22) | ((n)<<5) | (d))
+#define SMAXV(size, n, d) WORD $(0x4E30A800 | ((size)<<22) | ((n)<<5) | (d))
+#define UMINV(size, n, d) WORD $(0x6E31A800 | ((size)<<22) | ((n)<<5) | (d))
+#define UMAXV(size, n, d) WORD $(0x6E30A800 | ((size)<<22) | ((n)<<5) | (d))
+#define FMINV4S(n, d) WORD $(0x6EB0F800 | ((n)<<5) | (d))
+#define FMAXV4S(n, d) WORD $(0x6E30F800 | ((n)<<5) | (d))
+#define FMINP2D(n, d) WORD $(0x7EF0F800 | ((n)<<5) | (d))
+#define FMAXP2D(n, d) WORD $(0x7E70F800 | ((n)<<5) | (d))
+
+#define ZERO4 \
+	VEOR V16.B16, V16.B16, V16.B16; \
+	VEOR V17.B16, V17.B16, V17.B16; \
+	VEOR V18.B16, V18.B16, V18.B16; \
+	VEOR V19.B16, V19.B16, V19.B16
+
+// ---- float sums
+
+// func sumF32NEON(p *float32, n int) float64
+TEXT ·sumF32NEON(SB), NOSPLIT, $0-24
+	MOVD p+0(FP), R0
+	MOVD n+8(FP), R1
+	ZERO4
+loop2:
+	CMP  $8, R1
+	BLT  loop1
+	VLD1.P 32(R0), [V0.S4, V1.S4]
+	FCVTL(0, 2)
+	FCVTL2(0, 3)
+	FCVTL(1, 4)
+	FCVTL2(1, 5)
+	FADD2D(2, 16, 16)
+	FADD2D(3, 17, 17)
+	FADD2D(4, 18, 18)
+	FADD2D(5, 19, 19)
+	SUB  $8, R1
+	B    loop2
+loop1:
+	CBZ  R1, done
+	VLD1.P 16(R0), [V0.S4]
+	FCVTL(0, 2)
+	FCVTL2(0, 3)
+	FADD2D(2, 16, 16)
+	FADD2D(3, 17, 17)
+	SUB  $4, R1
+	B    loop1
+done:
+	FADD2D(17, 16, 16)
+	FADD2D(19, 18, 18)
+	FADD2D(18, 16, 16)
+	FADDP2D(16, 0)
+	FMOVD F0, ret+16(FP)
+	RET
+
+// A = A + B and its exact rounding error taken from C (TwoSum, as in avx512_amd64.s); E, T, U temporaries.
+#define TWOSUM(A, B, E, T, U, C) \
+	FADD2D(B, A, T); \
+	FSUB2D(A, T, E); \
+	FSUB2D(E, T, U); \
+	FSUB2D(U, A, U); \
+	FSUB2D(E, B, E); \
+	FADD2D(U, E, E); \
+	FSUB2D(E, C, C); \
+	ORR16B(T, T, A)
+
+// func sumF64NEON(p *float64, n int) (hi, lo float64)
+TEXT ·sumF64NEON(SB), NOSPLIT, $0-32
+	MOVD p+0(FP), R0
+	MOVD n+8(FP), R1
+	ZERO4
+loop2:
+	CMP  $4, R1
+	BLT  loop1
+	VLD1.P 32(R0), [V0.D2, V1.D2]
+	TWOSUM(16, 0, 24, 25, 26, 18)
+	TWOSUM(17, 1, 27, 28, 29, 19)
+	SUB  $4, R1
+	B    loop2
+loop1:
+	CBZ  R1, done
+	VLD1.P 16(R0), [V0.D2]
+	TWOSUM(16, 0, 24, 25, 26, 18)
+	SUB  $2, R1
+	B    loop1
+done:
+	FADD2D(19, 18, 18)
+	TWOSUM(16, 17, 24, 25, 26, 18)
+	VEXT $8, V16.B16, V16.B16, V20.B16
+	VEXT $8, V18.B16, V18.B16, V21.B16
+	FADD2D(21, 18, 18)
+	TWOSUM(16, 20, 24, 25, 26, 18)
+	FMOVD F16, hi+16(FP)
+	FNEGD F18, F18
+	FMOVD F18, lo+24(FP)
+	RET
+
+// ---- integer sums into wrapping 64-bit lanes
+
+// Words widened by ADDW (SADDW or UADDW) and ADDW2 into 64-bit lanes.
+#define SUM_WORDS(NAME, ADDW, ADDW2) \
+TEXT NAME(SB), NOSPLIT, $0-24; \
+	MOVD p+0(FP), R0; \
+	MOVD n+8(FP), R1; \
+	ZERO4; \
+loop2:; \
+	CMP  $8, R1; \
+	BLT  loop1; \
+	VLD1.P 32(R0), [V0.S4, V1.S4]; \
+	ADDW(0, 16, 16); \
+	ADDW2(0, 17, 17); \
+	ADDW(1, 18, 18); \
+	ADDW2(1, 19, 19); \
+	SUB  $8, R1; \
+	B    loop2; \
+loop1:; \
+	CBZ  R1, done; \
+	VLD1.P 16(R0), [V0.S4]; \
+	ADDW(0, 16, 16); \
+	ADDW2(0, 17, 17); \
+	SUB  $4, R1; \
+	B    loop1; \
+done:; \
+	ADD2D(17, 16, 16); \
+	ADD2D(19, 18, 18); \
+	ADD2D(18, 16, 16); \
+	ADDP2D(16, 0); \
+	FMOVD F0, ret+16(FP); \
+	RET
+
+// func sumI32NEON(p unsafe.Pointer, n int) uint64
+SUM_WORDS(·sumI32NEON, SADDW, SADDW2)
+// func sumU32NEON(p unsafe.Pointer, n int) uint64
+SUM_WORDS(·sumU32NEON, UADDW, UADDW2)
+
+// func sumI64NEON(p unsafe.Pointer, n int) uint64
+TEXT ·sumI64NEON(SB), NOSPLIT, $0-24
+	MOVD p+0(FP), R0
+	MOVD n+8(FP), R1
+	ZERO4
+loop2:
+	CMP  $4, R1
+	BLT  loop1
+	VLD1.P 32(R0), [V0.D2, V1.D2]
+	ADD2D(0, 16, 16)
+	ADD2D(1, 17, 17)
+	SUB  $4, R1
+	B    loop2
+loop1:
+	CBZ  R1, done
+	VLD1.P 16(R0), [V0.D2]
+	ADD2D(0, 16, 16)
+	SUB  $2, R1
+	B    loop1
+done:
+	ADD2D(17, 16, 16)
+	ADDP2D(16, 0)
+	FMOVD F0, ret+16(FP)
+	RET
+
+// ---- dot products and squared distances, in float64 lanes
+
+// LOAD fetches two vectors of x (R0) and of y (R1) as four of doubles each:
+// x in V2-V5, y in V6-V9. STEP elements a time.
+#define LOAD_F32 \
+	VLD1.P 32(R0), [V0.S4, V1.S4]; \
+	FCVTL(0, 2); \
+	FCVTL2(0, 3); \
+	FCVTL(1, 4); \
+	FCVTL2(1, 5); \
+	VLD1.P 32(R1), [V0.S4, V1.S4]; \
+	FCVTL(0, 6); \
+	FCVTL2(0, 7); \
+	FCVTL(1, 8); \
+	FCVTL2(1, 9)
+#define LOAD_F64 \
+	VLD1.P 32(R0), [V2.D2, V3.D2]; \
+	VLD1.P 32(R0), [V4.D2, V5.D2]; \
+	VLD1.P 32(R1), [V6.D2, V7.D2]; \
+	VLD1.P 32(R1), [V8.D2, V9.D2]
+
+#define DOT_TERM(X, Y, ACC) FMLA2D(Y, X, ACC)
+#define SQ_TERM(X, Y, ACC) FSUB2D(Y, X, X); FMLA2D(X, X, ACC)
+
+// A reduction of two float arrays, 8 elements a time (n a multiple of 8; the
+// Go side leaves the rest).
+#define PAIR(NAME, LOAD, TERM) \
+TEXT NAME(SB), NOSPLIT, $0-32; \
+	MOVD x+0(FP), R0; \
+	MOVD y+8(FP), R1; \
+	MOVD n+16(FP), R2; \
+	ZERO4; \
+loop:; \
+	CBZ  R2, done; \
+	LOAD; \
+	TERM(2, 6, 16); \
+	TERM(3, 7, 17); \
+	TERM(4, 8, 18); \
+	TERM(5, 9, 19); \
+	SUB  $8, R2; \
+	B    loop; \
+done:; \
+	FADD2D(17, 16, 16); \
+	FADD2D(19, 18, 18); \
+	FADD2D(18, 16, 16); \
+	FADDP2D(16, 0); \
+	FMOVD F0, ret+24(FP); \
+	RET
+
+// func dotF32NEON(x, y *float32, n int) float64
+PAIR(·dotF32NEON, LOAD_F32, DOT_TERM)
+// func dotF64NEON(x, y *float64, n int) float64
+PAIR(·dotF64NEON, LOAD_F64, DOT_TERM)
+// func sqDistF32NEON(x, y *float32, n int) float64
+PAIR(·sqDistF32NEON, LOAD_F32, SQ_TERM)
+// func sqDistF64NEON(x, y *float64, n int) float64
+PAIR(·sqDistF64NEON, LOAD_F64, SQ_TERM)
+
+// ---- in place: scale and axpy, 32 bytes a time (n elements of ESIZE bytes, a multiple of 32 bytes)
+
+#define MAP_INPLACE(NAME, ARGS, PREP, OP, ESIZE) \
+TEXT NAME(SB), NOSPLIT, ARGS; \
+	MOVD p+0(FP), R0; \
+	MOVD n+8(FP), R1; \
+	MOVD $ESIZE, R3; \
+	MUL  R3, R1; \
+	PREP; \
+loop:; \
+	CBZ  R1, done; \
+	VLD1 (R0), [V0.B16, V1.B16]; \
+	OP(0); \
+	OP(1); \
+	VST1.P [V0.B16, V1.B16], 32(R0); \
+	SUB  $32, R1; \
+	B    loop; \
+done:; \
+	RET
+
+#define BCAST_F32 MOVD $a+16(FP), R2; VLD1R (R2), [V31.S4]
+#define BCAST_F64 MOVD $a+16(FP), R2; VLD1R (R2), [V31.D2]
+#define BCAST_B MOVD a+16(FP), R2; VDUP R2, V31.B16
+#define BCAST_H MOVD a+16(FP), R2; VDUP R2, V31.H8
+#define BCAST_S MOVD a+16(FP), R2; VDUP R2, V31.S4
+#define MUL_F32(v) FMUL4S(31, v, v)
+#define MUL_F64(v) FMUL2D(31, v, v)
+#define MUL_B(v) MUL16B(31, v, v)
+#define MUL_H(v) MUL8H(31, v, v)
+#define MUL_S(v) MUL4S(31, v, v)
+
+// func scaleF32NEON(p *float32, n int, a float32)
+MAP_INPLACE(·scaleF32NEON, $0-20, BCAST_F32, MUL_F32, 4)
+// func scaleF64NEON(p *float64, n int, a float64)
+MAP_INPLACE(·scaleF64NEON, $0-24, BCAST_F64, MUL_F64, 8)
+// func scaleI8NEON(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI8NEON, $0-24, BCAST_B, MUL_B, 1)
+// func scaleI16NEON(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI16NEON, $0-24, BCAST_H, MUL_H, 2)
+// func scaleI32NEON(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI32NEON, $0-24, BCAST_S, MUL_S, 4)
+
+// y += a*x, the product rounded before the sum.
+#define AXPY(NAME, ARGS, ARRANGEMENT, FMULT, FSUM, ESIZE) \
+TEXT NAME(SB), NOSPLIT, ARGS; \
+	MOVD y+0(FP), R0; \
+	MOVD x+8(FP), R1; \
+	MOVD n+16(FP), R2; \
+	MOVD $ESIZE, R3; \
+	MUL  R3, R2; \
+	MOVD $a+24(FP), R4; \
+	VLD1R (R4), [V31.ARRANGEMENT]; \
+loop:; \
+	CBZ  R2, done; \
+	VLD1.P 32(R1), [V2.B16, V3.B16]; \
+	VLD1 (R0), [V0.B16, V1.B16]; \
+	FMULT(31, 2, 2); \
+	FMULT(31, 3, 3); \
+	FSUM(2, 0, 0); \
+	FSUM(3, 1, 1); \
+	VST1.P [V0.B16, V1.B16], 32(R0); \
+	SUB  $32, R2; \
+	B    loop; \
+done:; \
+	RET
+
+// func axpyF32NEON(y, x *float32, n int, a float32)
+AXPY(·axpyF32NEON, $0-28, S4, FMUL4S, FADD4S, 4)
+// func axpyF64NEON(y, x *float64, n int, a float64)
+AXPY(·axpyF64NEON, $0-32, D2, FMUL2D, FADD2D, 8)
+
+// ---- minima and maxima, 32 bytes a time: the accumulators start as the first element
+
+// OP(m, n, d) combines two vectors, ACROSS(n, d) a vector's lanes into its
+// first; MOVE moves that lane's bits to R2.
+#define EXTREME(NAME, ARRANGEMENT, OP, ACROSS, MOVE, ESIZE) \
+TEXT NAME(SB), NOSPLIT, $0-25; \
+	MOVD p+0(FP), R0; \
+	MOVD n+8(FP), R1; \
+	MOVD $ESIZE, R3; \
+	MUL  R3, R1; \
+	VLD1R (R0), [V16.ARRANGEMENT]; \
+	VORR V16.B16, V16.B16, V17.B16; \
+loop:; \
+	CBZ  R1, done; \
+	VLD1.P 32(R0), [V0.B16, V1.B16]; \
+	OP(0, 16, 16); \
+	OP(1, 17, 17); \
+	SUB  $32, R1; \
+	B    loop; \
+done:; \
+	OP(17, 16, 16); \
+	ACROSS(16, 0); \
+	MOVE; \
+	MOVD R2, bits+16(FP); \
+	MOVB ZR, nan+24(FP); \
+	RET
+
+#define SMIN_B(m, n, d) SMIN(0, m, n, d)
+#define SMAX_B(m, n, d) SMAX(0, m, n, d)
+#define UMIN_B(m, n, d) UMIN(0, m, n, d)
+#define UMAX_B(m, n, d) UMAX(0, m, n, d)
+#define SMIN_H(m, n, d) SMIN(1, m, n, d)
+#define SMAX_H(m, n, d) SMAX(1, m, n, d)
+#define UMIN_H(m, n, d) UMIN(1, m, n, d)
+#define UMAX_H(m, n, d) UMAX(1, m, n, d)
+#define SMIN_S(m, n, d) SMIN(2, m, n, d)
+#define SMAX_S(m, n, d) SMAX(2, m, n, d)
+#define UMIN_S(m, n, d) UMIN(2, m, n, d)
+#define UMAX_S(m, n, d) UMAX(2, m, n, d)
+#define SMINV_B(n, d) SMINV(0, n, d)
+#define SMAXV_B(n, d) SMAXV(0, n, d)
+#define UMINV_B(n, d) UMINV(0, n, d)
+#define UMAXV_B(n, d) UMAXV(0, n, d)
+#define SMINV_H(n, d) SMINV(1, n, d)
+#define SMAXV_H(n, d) SMAXV(1, n, d)
+#define UMINV_H(n, d) UMINV(1, n, d)
+#define UMAXV_H(n, d) UMAXV(1, n, d)
+#define SMINV_S(n, d) SMINV(2, n, d)
+#define SMAXV_S(n, d) SMAXV(2, n, d)
+#define UMINV_S(n, d) UMINV(2, n, d)
+#define UMAXV_S(n, d) UMAXV(2, n, d)
+#define MOVE_B VMOV V0.B[0], R2
+#define MOVE_H VMOV V0.H[0], R2
+#define MOVE_S VMOV V0.S[0], R2
+#define MOVE_D VMOV V0.D[0], R2
+
+EXTREME(·minI8NEON, B16, SMIN_B, SMINV_B, MOVE_B, 1)
+EXTREME(·maxI8NEON, B16, SMAX_B, SMAXV_B, MOVE_B, 1)
+EXTREME(·minU8NEON, B16, UMIN_B, UMINV_B, MOVE_B, 1)
+EXTREME(·maxU8NEON, B16, UMAX_B, UMAXV_B, MOVE_B, 1)
+EXTREME(·minI16NEON, H8, SMIN_H, SMINV_H, MOVE_H, 2)
+EXTREME(·maxI16NEON, H8, SMAX_H, SMAXV_H, MOVE_H, 2)
+EXTREME(·minU16NEON, H8, UMIN_H, UMINV_H, MOVE_H, 2)
+EXTREME(·maxU16NEON, H8, UMAX_H, UMAXV_H, MOVE_H, 2)
+EXTREME(·minI32NEON, S4, SMIN_S, SMINV_S, MOVE_S, 4)
+EXTREME(·maxI32NEON, S4, SMAX_S, SMAXV_S, MOVE_S, 4)
+EXTREME(·minU32NEON, S4, UMIN_S, UMINV_S, MOVE_S, 4)
+EXTREME(·maxU32NEON, S4, UMAX_S, UMAXV_S, MOVE_S, 4)
+// Floats: NEON's FMIN and FMAX give NaN when either operand is, so a NaN
+// reaches the result with no lane of its own to track.
+EXTREME(·minF32NEON, S4, FMIN4S, FMINV4S, MOVE_S, 4)
+EXTREME(·maxF32NEON, S4, FMAX4S, FMAXV4S, MOVE_S, 4)
+EXTREME(·minF64NEON, D2, FMIN2D, FMINP2D, MOVE_D, 8)
+EXTREME(·maxF64NEON, D2, FMAX2D, FMAXP2D, MOVE_D, 8)
