@@ -4,11 +4,13 @@
 // element. It never trusts a field it has not checked.
 //
 // [Import] takes ownership of a managed tensor (from a capsule, see package
-// capsule, or any raw pointer) as a [Tensor]: typed views of contiguous data
-// ([Slice], [WritableSlice]), iteration over any strides ([Elements], [Raw]),
-// copies ([Tensor.CopyTo], [Tensor.CopyFrom]), and [Tensor.Release], which
-// calls the producer's deleter exactly once. [Inspect] only validates and
-// describes, for callers that manage the tensor's lifetime themselves.
+// capsule, or any raw pointer) as a [Tensor]: copies ([Tensor.CopyTo],
+// [Tensor.CopyFrom]), and [Tensor.Release], which calls the producer's
+// deleter exactly once. [Inspect] only validates and describes, as a [View],
+// for callers that manage the tensor's lifetime themselves. One set of
+// element functions reads a Tensor, a View, or anything embedding a View (a
+// [Viewer]: package pymodule's arguments): typed views of contiguous data
+// ([Slice]) and iteration over any strides ([Elements], [Raw]).
 package consumer
 
 import (

@@ -34,7 +34,10 @@ func ExampleImport() {
 	defer t.Release()
 	fmt.Println(t.Shape, t.Strides, t.DType, t.Device, t.ReadOnly())
 
-	x, err := consumer.WritableSlice[float64](t)
+	if err := t.CheckWritable(); err != nil {
+		panic(err)
+	}
+	x, err := consumer.Slice[float64](t)
 	if err != nil {
 		panic(err)
 	}

@@ -123,123 +123,123 @@ func (t *Tensor) CheckWritable() error {
 	return t.View.CheckWritable()
 }
 
-func checkType[T dlpack.Element](t *Tensor) error {
-	if want := dlpack.DataTypeOf[T](); t.DType != want {
-		return dtypeMismatch(t.DType, want)
+// A Viewer is a tensor that the element functions ([Slice], [Elements],
+// [Raw]) read: a *[View], whose memory the caller keeps valid; a *[Tensor],
+// which they refuse once it is released ([ErrReleased]); or a type that
+// embeds a View, such as package pymodule's tensor arguments. One set of
+// functions serves them all.
+type Viewer interface {
+	// CheckReadable is [View.CheckReadable], or [Tensor.CheckReadable].
+	CheckReadable() error
+	view() *View
+}
+
+func (v *View) view() *View { return v }
+
+// checkType holds x to T and to memory Go may read now.
+func checkType[T dlpack.Element](x Viewer) (*View, error) {
+	v := x.view()
+	if want := dlpack.DataTypeOf[T](); v.DType != want {
+		return nil, dtypeMismatch(v.DType, want)
 	}
-	return t.CheckReadable()
+	return v, x.CheckReadable()
 }
 
 // Slice returns the data of a C-contiguous tensor as a []T of its
 // [dlpack.Extent.Elements] elements, without copying. T must match the dtype
 // ([ErrDType]) and the tensor must be C-contiguous ([ErrLayout]) and
-// CPU-accessible ([ErrDevice]). The slice is valid until [Tensor.Release]; it
-// must not be written unless [Tensor.CheckWritable] returns nil (see
-// [WritableSlice]).
+// CPU-accessible ([ErrDevice]), and not released ([ErrReleased]). The slice
+// is valid until a [Tensor]'s [Tensor.Release], or while the caller keeps a
+// [View]'s memory valid; it must not be written unless x's CheckWritable
+// returns nil.
 //
 // A Go bool must be 0 or 1, as DLPack's bool bytes are meant to be; Slice
 // does not read the data to check. For bytes from a producer that may hold
 // other values, read them with [Raw][uint8] and test for nonzero.
-func Slice[T dlpack.Element](t *Tensor) ([]T, error) {
-	if err := checkType[T](t); err != nil {
+func Slice[T dlpack.Element](x Viewer) ([]T, error) {
+	v, err := checkType[T](x)
+	if err != nil {
 		return nil, err
 	}
-	return contiguous[T](&t.View)
+	if err := v.CheckContiguous(v.DType); err != nil {
+		return nil, err
+	}
+	return unsafe.Slice((*T)(v.dataOrEmpty()), v.Extent.Elements), nil
 }
 
-// ViewSlice is [Slice] for a [View] whose memory the caller keeps valid
-// (package pymodule's tensor arguments, package ops' view kernels): T must
-// match the dtype ([ErrDType]), and the data must be C-contiguous
-// ([ErrLayout]) and CPU-accessible ([ErrDevice]). The slice may be written
-// only if [View.CheckWritable] returns nil.
-func ViewSlice[T dlpack.Element](v *View) ([]T, error) {
-	if want := dlpack.DataTypeOf[T](); v.DType != want {
-		return nil, dtypeMismatch(v.DType, want)
+// CheckContiguous returns nil if v's data is a C-contiguous array of
+// elements of dtype dt in memory Go may read, which [Slice] then returns,
+// and otherwise an error wrapping [ErrDType], [ErrDevice] or [ErrLayout]:
+// the one rule of [Slice], for a caller that makes the slice itself (a
+// method of a concrete View allocates nothing, where an interface may).
+func (v *View) CheckContiguous(dt dlpack.DataType) error {
+	if v.DType != dt {
+		return dtypeMismatch(v.DType, dt)
 	}
 	if err := v.CheckReadable(); err != nil {
-		return nil, err
+		return err
 	}
-	return contiguous[T](v)
-}
-
-// contiguous is the end of [Slice] and [ViewSlice], whose checks passed.
-func contiguous[T dlpack.Element](v *View) ([]T, error) {
 	if !v.Extent.CContiguous {
-		return nil, fmt.Errorf("%w: shape %v with strides %v is not C-contiguous", ErrLayout, v.Shape, v.Strides)
+		return fmt.Errorf("%w: shape %v with strides %v is not C-contiguous", ErrLayout, v.Shape, v.Strides)
 	}
-	if v.Extent.Elements == 0 {
-		return []T{}, nil
-	}
-	return unsafe.Slice((*T)(v.Data), v.Extent.Elements), nil
+	return nil
 }
 
-// WritableSlice is [Slice] for a tensor that may be written: it also fails
-// with [ErrReadOnly].
-func WritableSlice[T dlpack.Element](t *Tensor) ([]T, error) {
-	if err := t.CheckWritable(); err != nil {
-		return nil, err
+// emptyElement is where an empty slice points: a Slice of no elements is empty, never nil.
+var emptyElement [8]byte
+
+// dataOrEmpty is v's data, or for a tensor of no elements, whose data may be NULL, emptyElement.
+func (v *View) dataOrEmpty() unsafe.Pointer {
+	if v.Extent.Elements == 0 {
+		return unsafe.Pointer(&emptyElement)
 	}
-	return Slice[T](t)
+	return v.Data
 }
 
 // Elements returns an iterator over pointers to every element of a tensor
 // of any strides, in C (row-major) order, for reading, or for writing when
-// [Tensor.CheckWritable] returns nil. T must match the dtype and the data
-// must be CPU-accessible. The pointers are valid until [Tensor.Release]. A
-// bool tensor has [Slice]'s caveat.
-func Elements[T dlpack.Element](t *Tensor) (iter.Seq[*T], error) {
-	if err := checkType[T](t); err != nil {
+// x's CheckWritable returns nil. T must match the dtype and the data must be
+// CPU-accessible, and a [Tensor] not released (the iterator yields nothing
+// once it is). A bool tensor has [Slice]'s caveat.
+func Elements[T dlpack.Element](x Viewer) (iter.Seq[*T], error) {
+	v, err := checkType[T](x)
+	if err != nil {
 		return nil, err
 	}
-	return walk[T](t), nil
+	return walk[T](x, v), nil
 }
 
 // Raw is [Elements] for data types Go has no type for, such as float16,
 // bfloat16 and the float8 types: it yields the elements' bits as a T of
 // the same size, which the caller decodes. It fails with [ErrDType] only
 // when the item size differs from T's.
-func Raw[T ~uint8 | ~uint16 | ~uint32 | ~uint64](t *Tensor) (iter.Seq[*T], error) {
-	if size := int(unsafe.Sizeof(*new(T))); t.ItemSize() != size {
-		return nil, fmt.Errorf("%w: %v elements are not %d bytes wide", ErrDType, t.DType, size)
+func Raw[T ~uint8 | ~uint16 | ~uint32 | ~uint64](x Viewer) (iter.Seq[*T], error) {
+	v := x.view()
+	if size := int(unsafe.Sizeof(*new(T))); v.itemSize() != size {
+		return nil, fmt.Errorf("%w: %v elements are not %d bytes wide", ErrDType, v.DType, size)
 	}
-	if err := t.CheckReadable(); err != nil {
+	if err := x.CheckReadable(); err != nil {
 		return nil, err
 	}
-	return walk[T](t), nil
+	return walk[T](x, v), nil
 }
 
-// walk iterates over the elements of t as values of type T.
-func walk[T any](t *Tensor) iter.Seq[*T] {
-	seq := walkView[T](t.View)
+// walk iterates over the elements of v, x's view, as values of type T, as
+// long as x may be read when the loop starts.
+func walk[T any](x Viewer, v *View) iter.Seq[*T] {
 	return func(yield func(*T) bool) {
-		if !t.released.Load() {
-			seq(yield)
+		if x.CheckReadable() == nil {
+			Walk(v, yield)
 		}
 	}
-}
-
-// ViewElements is [Elements] for a [View] whose memory the caller keeps valid
-// and CPU-readable (package pymodule's tensor arguments): an iterator over
-// pointers to every element, of any strides, in C order. T must match the
-// dtype ([ErrDType] otherwise).
-func ViewElements[T dlpack.Element](v View) (iter.Seq[*T], error) {
-	if want := dlpack.DataTypeOf[T](); v.DType != want {
-		return nil, dtypeMismatch(v.DType, want)
-	}
-	return walkView[T](v), nil
 }
 
 func dtypeMismatch(got, want dlpack.DataType) error {
 	return fmt.Errorf("%w: the tensor holds %v, not %v", ErrDType, got, want)
 }
 
-// walkView iterates over the elements of v as values of type T.
-func walkView[T any](v View) iter.Seq[*T] {
-	return func(yield func(*T) bool) { Walk(&v, yield) }
-}
-
 // Walk calls yield with a pointer to every element of v, of any strides, in
-// C order, until yield returns false: [ViewElements] without its dtype check,
+// C order, until yield returns false: [Elements] without its checks,
 // for an iterator of the caller's own that the compiler can inline (a loop
 // over it then allocates nothing). T must be v's element type.
 func Walk[T any](v *View, yield func(*T) bool) {

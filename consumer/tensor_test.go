@@ -68,6 +68,45 @@ func TestReleaseOnce(t *testing.T) {
 	if _, err := consumer.Slice[int32](x); !errors.Is(err, consumer.ErrReleased) {
 		t.Errorf("Slice after Release: %v, want ErrReleased", err)
 	}
+	if _, err := consumer.Elements[int32](x); !errors.Is(err, consumer.ErrReleased) {
+		t.Errorf("Elements after Release: %v, want ErrReleased", err)
+	}
+}
+
+// TestOneElementAPI: a Tensor, its View, and a type that embeds a View (as
+// package pymodule's arguments do) are all read by the same functions, to
+// the same elements; an iterator made before a Tensor's release yields
+// nothing after it.
+func TestOneElementAPI(t *testing.T) {
+	m, s := export(t, 6, producer.Layout{Shape: []int64{2, 3}}, dlpack.Current)
+	x := importT(t, m)
+	type argument struct {
+		consumer.View
+		_ [8]byte
+	}
+	a := argument{View: x.View}
+	for _, v := range []consumer.Viewer{x, &x.View, &a} {
+		got, err := consumer.Slice[int32](v)
+		if err != nil || len(got) != 6 || &got[0] != &s[0] {
+			t.Errorf("Slice(%T) = %v, %v; want the 6 elements at %p", v, got, err, &s[0])
+		}
+		it, err := consumer.Elements[int32](v)
+		n := 0
+		for p := range it {
+			if p != &s[n] {
+				t.Errorf("Elements(%T): element %d at %p, want %p", v, n, p, &s[n])
+			}
+			n++
+		}
+		if err != nil || n != 6 {
+			t.Errorf("Elements(%T) yielded %d elements, %v; want 6", v, n, err)
+		}
+	}
+	it, _ := consumer.Elements[int32](x)
+	x.Release()
+	for range it {
+		t.Fatal("an iterator of a released Tensor yielded an element")
+	}
 }
 
 func TestImportInvalidCallsDeleter(t *testing.T) {
@@ -216,8 +255,8 @@ func TestRaw(t *testing.T) {
 	}
 }
 
-// TestViewChecks: a View's checks and ViewSlice say what the data is, as a
-// Tensor's do, but for release, which a View cannot know.
+// TestViewChecks: a View's checks and Slice of a View say what the data is,
+// as a Tensor's do, but for release, which a View cannot know.
 func TestViewChecks(t *testing.T) {
 	cuda := dlpack.Device{Type: dlpack.CUDA}
 	tests := []struct {
@@ -247,14 +286,14 @@ func TestViewChecks(t *testing.T) {
 		if err := v.CheckWritable(); !errors.Is(err, tt.writeErr) || (err == nil) != (tt.writeErr == nil) {
 			t.Errorf("%s: CheckWritable = %v, want %v", tt.name, err, tt.writeErr)
 		}
-		got, err := consumer.ViewSlice[int32](&v)
+		got, err := consumer.Slice[int32](&v)
 		if !errors.Is(err, tt.sliceErr) || (err == nil) != (tt.sliceErr == nil) {
-			t.Errorf("%s: ViewSlice = %v, want %v", tt.name, err, tt.sliceErr)
+			t.Errorf("%s: Slice = %v, want %v", tt.name, err, tt.sliceErr)
 		} else if err == nil && (len(got) != 4 || &got[0] != &s[0]) {
-			t.Errorf("%s: ViewSlice = %v at %p, want the 4 elements at %p", tt.name, got, got, &s[0])
+			t.Errorf("%s: Slice = %v at %p, want the 4 elements at %p", tt.name, got, got, &s[0])
 		}
-		if _, err := consumer.ViewSlice[float32](&v); !errors.Is(err, consumer.ErrDType) {
-			t.Errorf("%s: ViewSlice[float32] of int32 = %v, want ErrDType", tt.name, err)
+		if _, err := consumer.Slice[float32](&v); !errors.Is(err, consumer.ErrDType) {
+			t.Errorf("%s: Slice[float32] of int32 = %v, want ErrDType", tt.name, err)
 		}
 		x.Release()
 		// The Tensor's own checks also say whether it was released.

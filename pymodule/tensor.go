@@ -103,35 +103,33 @@ func (t Tensor) Index(i int64) Tensor {
 	return s
 }
 
-// Slice returns the elements of t, a C-contiguous tensor of element type T
-// in memory the CPU reads, as a []T over its memory: no copy, valid while t
-// is (until the function returns). Only a writable parameter's elements may
-// be written. Its error says what t is instead: another dtype (TypeError),
-// strides that are not C order (ValueError), memory on a device
-// (BufferError). A parameter declared "tensor[T, C]" always gives one.
-func Slice[T dlpack.Element](t Tensor) ([]T, error) {
-	if want := dlpack.DataTypeOf[T](); t.DType != want {
-		return nil, cpython.Errorf(cpython.TypeError, "pymodule.Slice[%v] of a %v tensor", want, t.DType)
-	}
-	if !t.CPUAccessible() {
-		return nil, cpython.Errorf(cpython.BufferError, "pymodule.Slice of a tensor on %v, which the CPU cannot read",
-			t.Device)
-	}
-	if !t.Extent.CContiguous {
-		return nil, cpython.Errorf(cpython.ValueError, "pymodule.Slice of a tensor that is not C-contiguous (strides %v)",
-			t.Strides)
+// Slice returns the elements of t as a []T over its memory, without a copy,
+// for an argument whose declaration guarantees a C-contiguous tensor of T in
+// memory the CPU reads ("tensor[float32, C]", "tensor[float32, (*, *), C,
+// convert]"): valid while t is (until the function returns); only a
+// writable parameter's elements may be written. Where the declaration does
+// not guarantee it, Slice panics (the call raises RuntimeError with what t
+// is instead): read such a tensor with [consumer.Slice], which returns the
+// error (a TypeError, ValueError or BufferError from a bound function), or
+// with [Elements].
+func Slice[T dlpack.Element](t Tensor) []T {
+	// consumer.Slice's rule, through the View's method: an interface of &t would move t to the heap each call.
+	if err := t.CheckContiguous(dlpack.DataTypeOf[T]()); err != nil {
+		panic(fmt.Sprintf("pymodule.Slice[%v]: %v", dlpack.DataTypeOf[T](), err))
 	}
 	if t.Extent.Elements == 0 {
-		return []T{}, nil
+		return []T{}
 	}
-	return unsafe.Slice((*T)(t.Data), t.Extent.Elements), nil
+	return unsafe.Slice((*T)(t.Data), t.Extent.Elements)
 }
 
 // Elements returns an iterator over pointers to every element of t, of any
 // strides, in C (row-major) order: for reading, or for writing a tensor whose
-// parameter is writable. T must be the Go type of t's dtype (Elements panics
-// otherwise, which the caller sees as a RuntimeError).
-// A loop over it allocates nothing.
+// parameter is writable. It is [consumer.Elements] for an argument whose
+// declaration holds it to T: T must be the Go type of t's dtype (Elements
+// panics otherwise, which the caller sees as a RuntimeError). A loop over it
+// allocates nothing, and over a C-contiguous tensor the compiler inlines it
+// into the caller's with its body.
 func Elements[T dlpack.Element](t Tensor) iter.Seq[*T] {
 	return func(yield func(*T) bool) {
 		if t.Extent.CContiguous && t.DType == dlpack.DataTypeOf[T]() {

@@ -108,3 +108,37 @@ func TestIndex(t *testing.T) {
 		})
 	}
 }
+
+// TestSlice: a tensor whose declaration guarantees its dtype and order is
+// its elements, read through consumer.Slice with no allocation; any other
+// panics, saying what it is.
+func TestSlice(t *testing.T) {
+	data := []float32{0, 1, 2, 3, 4, 5}
+	x := tensorOver(t, data, []int64{2, 3}, []int64{3, 1})
+	if s := pymodule.Slice[float32](x); len(s) != 6 || &s[0] != &data[0] {
+		t.Errorf("Slice = %v at %p, want the 6 elements at %p", s, s, &data[0])
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = pymodule.Slice[float32](x) }); n != 0 {
+		t.Errorf("Slice allocates %v times a call, want 0", n)
+	}
+	for _, tt := range []struct {
+		name string
+		x    pymodule.Tensor
+		call func(pymodule.Tensor)
+		want string
+	}{
+		{"dtype", x, func(x pymodule.Tensor) { pymodule.Slice[int32](x) },
+			"pymodule.Slice[int32]: consumer: data type mismatch: the tensor holds float32, not int32"},
+		{"order", tensorOver(t, data, []int64{3, 2}, []int64{1, 3}), func(x pymodule.Tensor) { pymodule.Slice[float32](x) },
+			"pymodule.Slice[float32]: consumer: layout mismatch: shape [3 2] with strides [1 3] is not C-contiguous"},
+	} {
+		func() {
+			defer func() {
+				if got := fmt.Sprint(recover()); got != tt.want {
+					t.Errorf("%s: Slice panicked with %q, want %q", tt.name, got, tt.want)
+				}
+			}()
+			tt.call(tt.x)
+		}()
+	}
+}

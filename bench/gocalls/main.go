@@ -50,7 +50,7 @@ func PyInit_gocalls() *C.PyObject {
 }
 
 func sum(x T) float64 {
-	s, _ := pymodule.Slice[float32](x)
+	s := pymodule.Slice[float32](x)
 	var total float32
 	for _, v := range s {
 		total += v
@@ -59,7 +59,7 @@ func sum(x T) float64 {
 }
 
 func scale(x T, a float64) {
-	s, _ := pymodule.Slice[float32](x)
+	s := pymodule.Slice[float32](x)
 	for i := range s {
 		s[i] *= float32(a)
 	}
@@ -74,7 +74,7 @@ func ones(n int64) (pymodule.Array, error) {
 }
 
 func halves(x T) (pymodule.Array, float64, error) {
-	s, _ := pymodule.Slice[float32](x)
+	s := pymodule.Slice[float32](x)
 	out, v, err := pymodule.NewArray[float32](int64(len(s)))
 	var total float32
 	for i := range v {

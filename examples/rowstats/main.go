@@ -46,7 +46,7 @@ func norms[T float32 | float64](x pymodule.Tensor) (pymodule.Array, error) {
 		for i := lo; i < hi; i++ {
 			row := x.Index(int64(i))
 			if row.Extent.CContiguous { // a contiguous row: package vec's kernel, in float64
-				s, _ := pymodule.Slice[T](row)
+				s := pymodule.Slice[T](row)
 				norms[i] = T(math.Sqrt(vec.Dot(s, s)))
 				continue
 			}

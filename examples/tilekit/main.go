@@ -140,8 +140,8 @@ func sqdist(a, b pymodule.Tensor) (pymodule.Array, error) {
 	if a.Shape[1] != b.Shape[1] {
 		return pymodule.Array{}, TilekitError.Errorf("rows of %d and %d columns", a.Shape[1], b.Shape[1])
 	}
-	av, _ := pymodule.Slice[float32](a) // C-contiguous float32, as declared (converted if it was not)
-	bv, _ := pymodule.Slice[float32](b)
+	av := pymodule.Slice[float32](a) // C-contiguous float32, as declared (converted if it was not)
+	bv := pymodule.Slice[float32](b)
 	n, m, k := int(a.Shape[0]), int(b.Shape[0]), int(a.Shape[1])
 	out, d, err := pymodule.NewArray[float32](int64(n), int64(m))
 	if err == nil { // rows of a on every core, each range by the tile kernel

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/pymodule"
 )
@@ -232,13 +233,23 @@ var classItems = []pymodule.Item{
 	pymodule.Const("LIMIT", int64(1000)),
 	pymodule.Def("collect", "", pymodule.F0R(collect), "Run Go's GC: the Counters it freed so far."),
 	pymodule.Def("slice_sum", "x, /", pymodule.F1RE(func(x pymodule.Tensor) (float32, error) {
-		s, err := pymodule.Slice[float32](x)
+		s, err := consumer.Slice[float32](&x) // the error says what x is, as the exception it selects
 		var sum float32
 		for _, v := range s {
 			sum += v
 		}
 		return sum, err
 	}), "The sum of a C-contiguous float32 tensor, read as a []float32."),
+	pymodule.Def("declared_sum", "x: tensor[float32, C, convert], /", pymodule.F1R(func(x pymodule.Tensor) float32 {
+		var sum float32
+		for _, v := range pymodule.Slice[float32](x) { // as declared: no error can happen
+			sum += v
+		}
+		return sum
+	}), "The sum of a float32 tensor, declared C-contiguous (converted if it was not)."),
+	pymodule.Def("undeclared_slice", "x, /", pymodule.F1R(func(x pymodule.Tensor) int {
+		return len(pymodule.Slice[float32](x)) // declared as any tensor: panics for any other
+	}), "pymodule.Slice of a tensor the declaration does not hold to float32 and C order."),
 	pymodule.Def("dot", "a, b, /", pymodule.F2RE(dot), "The dot product of two vectors, read as []float64."),
 	pymodule.Def("halve_", "x: tensor[writable], /", pymodule.F1(func(x []float32) {
 		for i := range x {

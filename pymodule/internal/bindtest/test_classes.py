@@ -459,10 +459,16 @@ def test_an_error_message_of_any_bytes_raises_its_own_exception(kind: str, excep
 def test_slice_of_a_c_contiguous_tensor() -> None:
     assert b.slice_sum(np.arange(5, dtype=np.float32)) == 10.0
     assert b.slice_sum(torch.ones((2, 3))) == 6.0 and b.slice_sum(np.zeros((0, 3), np.float32)) == 0.0
-    with pytest.raises(TypeError, match=r"^slice_sum\(\): pymodule\.Slice\[float32\] of a float64 tensor$"):
+    with pytest.raises(TypeError, match=r"^slice_sum\(\): data type mismatch: the tensor holds float64, not float32$"):
         b.slice_sum(np.ones(3))
-    with pytest.raises(ValueError, match=r"^slice_sum\(\): pymodule\.Slice of a tensor that is not C-contiguous"):
+    with pytest.raises(ValueError, match=r"^slice_sum\(\): layout mismatch: shape \[2 3\] with strides \[1 2\] is not "
+                                         r"C-contiguous$"):
         b.slice_sum(np.ones((3, 2), np.float32).T)
+    # Declared C-contiguous float32, pymodule.Slice cannot fail: the binder converts what is not.
+    assert b.declared_sum(np.ones((3, 2), np.float32).T) == 6.0 and b.declared_sum(np.arange(4)) == 6.0
+    with pytest.raises(RuntimeError, match=r"^undeclared_slice\(\): internal error: pymodule\.Slice\[float32\]: "
+                                           r"consumer: data type mismatch: the tensor holds int64, not float32$"):
+        b.undeclared_slice(np.arange(4))
 
 
 def test_slice_parameters_take_1d_tensors_converted_to_their_dtype() -> None:
