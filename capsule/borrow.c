@@ -5,6 +5,7 @@
  * calls need neither.
  */
 #include <string.h>
+#include "borrow.h"
 #include "capsule.h"
 
 /*

@@ -185,17 +185,6 @@ int gdl_exchange_take(PyObject *x, const gdl_request *req, gdl_taken *out);
 int gdl_exchange_borrow(PyObject *x, const gdl_request *req, int64_t *shape_buf, int64_t *strides_buf,
                         gdl_taken *out);
 
-/*
- * gdl_is_ndarray reports whether tp is NumPy's ndarray (the exact, static
- * type; a subclass may answer the protocol otherwise): a comparison once
- * gdl_find_ndarray has met it.
- */
-extern PyTypeObject *gdl_ndarray_type;
-bool gdl_find_ndarray(PyTypeObject *tp);
-static inline bool gdl_is_ndarray(PyTypeObject *tp) {
-	return tp == gdl_ndarray_type || (gdl_ndarray_type == NULL && gdl_find_ndarray(tp));
-}
-
 /* A tensor gdl_import imported. The caller owns managed: it deletes it once, or adopts it (gdl_source_adopt). */
 typedef struct {
 	void *managed;
@@ -275,14 +264,12 @@ int gdl_validate(void *managed, bool versioned, int64_t *strides_buf, gdl_inspec
 void gdl_source_fill(gdl_source *s, gdl_owner *owner, const gdl_inspected *v, uint64_t flags);
 
 /*
- * gdl_device_refused holds a tensor on device d to the device req asks for,
- * the rule of gdl_import (and of from_dlpack's short cut for its own
- * Tensors): 0, or -1 with BufferError.
+ * gdl_device_refused holds a tensor on device d to the device req asks for
+ * (req->has_device, which callers test first: most requests ask none), the
+ * rule of gdl_import and of from_dlpack's short cut for its own Tensors: 0,
+ * or -1 with BufferError.
  */
-int gdl_device_refused_slow(const gdl_request *req, DLDevice d);
-static inline int gdl_device_refused(const gdl_request *req, DLDevice d) {
-	return req->has_device ? gdl_device_refused_slow(req, d) : 0;
-}
+int gdl_device_refused(const gdl_request *req, DLDevice d);
 
 /* ---- Exporting types: __dlpack__, __dlpack_device__ and the C exchange API (exporter.c) ---- */
 

@@ -1,6 +1,7 @@
 /* The consumer side's checks of a taken tensor, shared by every importer. */
 #include <stdarg.h>
 #include <string.h>
+#include "fork.h"
 #include "capsule.h"
 #include "_cgo_export.h"
 
@@ -38,7 +39,7 @@ void gdl_imported_release(gdl_imported *im) {
 		gdl_delete_keeping_error(im->managed, im->versioned);
 }
 
-int gdl_device_refused_slow(const gdl_request *req, DLDevice d) {
+int gdl_device_refused(const gdl_request *req, DLDevice d) {
 	if (req->device.device_type == kDLCPU && !gdl_is_cpu_accessible(d)) {
 		PyErr_Format(PyExc_BufferError, "device='cpu' was asked for, but the producer returned data on device (%d, %d)",
 		             (int)d.device_type, (int)d.device_id);
@@ -86,7 +87,7 @@ static inline __attribute__((always_inline)) int hold(gdl_taken *tk, const gdl_r
 	bool cpu = gdl_is_cpu_accessible(v->device), copied = (v->flags & GDL_FLAG_IS_COPIED) != 0;
 	/* A legacy tensor cannot say that it may be written. */
 	bool read_only = !v->versioned || (v->flags & GDL_FLAG_READ_ONLY) != 0;
-	if (gdl_device_refused(req, v->device) != 0) {
+	if (req->has_device && gdl_device_refused(req, v->device) != 0) {
 		gdl_taken_release(tk); /* keeps the exception */
 		return -1;
 	}

@@ -5,6 +5,7 @@
  * calls back into it.
  */
 #include <string.h>
+#include "borrow.h"
 #include "capsule.h"
 
 /* The keyword-name tuples of __dlpack__ calls, one per combination, made once and kept as the names are. */

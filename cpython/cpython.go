@@ -50,6 +50,7 @@ package cpython
 #cgo CFLAGS: -I${SRCDIR}/../dlpack -I${SRCDIR}/../producer -O2 -Wall -Wextra -Wno-unused-parameter
 #cgo LDFLAGS: ${SRCDIR}/exports.so -Wl,--unresolved-symbols=ignore-in-object-files
 #include "cpython.h"
+#include "fork.h"
 #include "runtime.h"
 */
 import "C"

@@ -4,6 +4,7 @@
  * returned to).
  */
 #include <unistd.h>
+#include "fork.h"
 #include "cpython.h"
 
 __thread gdl_fork_exit *gdl_fork_exit_top;

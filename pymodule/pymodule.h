@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 
+#include "fork.h"
 #include "tensor.h"
 #include "kinds.h"
 

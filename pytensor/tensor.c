@@ -125,7 +125,7 @@ static PyObject *tensor_share(TensorObject *src, bool cpu) {
 PyObject *gdl_tensor_import(PyObject *x, const gdl_request *req) {
 	if (Py_IS_TYPE(x, gdl_library_types.tensor) && req->copy != 1) {
 		TensorObject *t = (TensorObject *)x;
-		if (gdl_device_refused(req, t->src.view.device) != 0)
+		if (req->has_device && gdl_device_refused(req, t->src.view.device) != 0)
 			return NULL;
 		return tensor_share(t, req->has_device && req->device.device_type == kDLCPU);
 	}
