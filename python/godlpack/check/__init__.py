@@ -13,7 +13,8 @@ From Python::
     failures = [r for r in report.results if r.outcome is Outcome.FAIL and r.level == "must"]
 """
 
-from godlpack.check._model import Check, Difference, Failed, Level, NotApplicable, Outcome, Result, Side
+from godlpack.check._model import Check, Outcome, Result, Side
+from godlpack.check._verdicts import Difference, Failed, Level, NotApplicable
 from godlpack.check._run import Report, TargetError, all_checks, run_in_process, run_isolated, select_checks
 from godlpack.check._adapters import load_target
 from godlpack.check._target import DeviceArrays, Target, array_api_target

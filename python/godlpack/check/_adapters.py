@@ -12,7 +12,7 @@ import importlib
 from typing import Any, Callable
 
 from godlpack.check._device import KDL_CUDA
-from godlpack.check._model import NotApplicable
+from godlpack.check._verdicts import NotApplicable
 from godlpack.check._target import Array, DeviceArrays, Target, array_api_target, library, namespace_dtypes
 from godlpack.check._values import DTYPES, FLOAT32, DType
 

@@ -16,16 +16,8 @@ from typing import Any, Callable, Optional, Union
 from godlpack.check._device import KDL_CUDA, RULE_STREAM, stream_fault
 from godlpack.check._dlpack import IS_COPIED, READ_ONLY, Decoded
 from godlpack.check._memory import CONSUMER, InstrumentedProducer, Memory, asks_versioned, negotiated
-from godlpack.check._model import (
-    VERDICTS,
-    Check,
-    Difference,
-    Failed,
-    Level,
-    NotApplicable,
-    describe_exception,
-    registrar,
-)
+from godlpack.check._model import VERDICTS, Check, describe_exception, registrar
+from godlpack.check._verdicts import Difference, Failed, Level, NotApplicable
 from godlpack.check._producer import MATRIX, RULE_TENSOR, VECTOR, Elements, data_of, read
 from godlpack.check._target import Target
 from godlpack.check._values import DTYPES, FLOAT32, DType, show

@@ -10,15 +10,8 @@ from typing import Any, Callable, Optional, cast
 from godlpack.check import _exchange as exchange
 from godlpack.check._device import RULE_STREAM, device_name, host_readable, read_device_elements, reading_stream
 from godlpack.check._dlpack import IS_COPIED, READ_ONLY, Decoded, contiguous_strides, decode_dltensor, decode_managed
-from godlpack.check._model import (
-    VERDICTS,
-    Check,
-    Difference,
-    Failed,
-    NotApplicable,
-    describe_exception,
-    registrar,
-)
+from godlpack.check._model import VERDICTS, Check, describe_exception, registrar
+from godlpack.check._verdicts import Difference, Failed, NotApplicable
 from godlpack.check._taking import Taken, version_text
 from godlpack.check._target import DeviceArrays, Target
 from godlpack.check._values import (

@@ -6,7 +6,8 @@ import os
 import shutil
 from typing import IO, Any, Optional
 
-from godlpack.check._model import LEVELS, Outcome
+from godlpack.check._model import Outcome
+from godlpack.check._verdicts import LEVELS
 from godlpack.check._run import Report
 
 MARK = {Outcome.PASS: "pass", Outcome.FAIL: "FAIL", Outcome.NOT_APPLICABLE: "n/a", Outcome.DIFFERENCE: "diff"}

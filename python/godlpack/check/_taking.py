@@ -21,7 +21,7 @@ from godlpack.check._dlpack import (
     capsule_name,
     decode_managed,
 )
-from godlpack.check._model import Failed
+from godlpack.check._verdicts import Failed
 
 UNCONSUMED = ("dltensor", "dltensor_versioned")
 # Every trampoline ever installed: a producer may call a deleter long after the check let its Taken go (a capsule

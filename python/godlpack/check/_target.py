@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from godlpack.check._device import Runtime, system_runtime
-from godlpack.check._model import NotApplicable
+from godlpack.check._verdicts import NotApplicable
 from godlpack.check._values import DTYPES, DType
 
 Array = Any
