@@ -482,8 +482,11 @@ func scale[T vec.Number](v *consumer.View, m T) {
 	}
 	if inner, ok := rows(v); ok {
 		if count := v.Extent.Elements / inner; vec.Workers(int(count), 2*int(inner*itemSize[T]())) > 1 {
+			// The goroutines' own copy of the view: were they to capture v, v would escape, and the caller's
+			// view (a bound function's argument) would move to the heap at every call, small ones too.
+			w := *v
 			vec.Parallel(int(count), 2*int(inner*itemSize[T]()), func(lo, hi int) {
-				forRowRange(v, itemSize[T](), int64(lo), int64(hi), func(p unsafe.Pointer) { vec.Scale(elements[T](p, inner), m) })
+				forRowRange(&w, itemSize[T](), int64(lo), int64(hi), func(p unsafe.Pointer) { vec.Scale(elements[T](p, inner), m) })
 			})
 			return
 		}
