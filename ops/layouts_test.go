@@ -225,12 +225,13 @@ func TestLayouts(t *testing.T) {
 }
 
 // TestLayoutsSplit runs the kernels on tensors large enough to be split
-// over four goroutines (vec.ParallelGrain bytes each at least): every
-// kernel's parallel branch, on a 4-byte and an 8-byte dtype of each kind.
+// over two goroutines or more (vec.ParallelGrain bytes each at least):
+// every kernel's parallel branch, on a 4-byte and an 8-byte dtype of each
+// kind.
 func TestLayoutsSplit(t *testing.T) {
 	checkNoLeak(t)
 	defer vec.SetThreads(vec.SetThreads(4))
-	r, c := int64(4*vec.ParallelGrain/4/4096), int64(4096) // 4 grains of 4-byte elements
+	r, c := int64(2*vec.ParallelGrain/4/4096), int64(4096) // 2 grains of 4-byte elements
 	split := []string{"contiguous", "Fortran order", "rows with gaps", "transposed 3-d"}
 	t.Run("int32", func(t *testing.T) { testLayouts[int32](t, dlpack.Int32, r, c, split...) })
 	t.Run("uint64", func(t *testing.T) { testLayouts[uint64](t, dlpack.Uint64, r, c, split...) })

@@ -12,12 +12,13 @@ import (
 // [Parallel] gives a goroutine: a range of less than twice as much runs on
 // the calling goroutine alone. Measured on this project's 2-core AMD EPYC,
 // shared with other work: a second goroutine starts, runs and is waited for
-// in 6-25 us on idle cores and 50-200 us on busy ones, and one core alone
-// already draws what memory gives (an in-place scale or a sum of 16M float32
-// take the same time on one goroutine as on two), so splitting a call of
-// less than 8 MiB lost (a scale of 1 MiB took 16 us on one goroutine, 67 us
-// on two) while a compute-bound kernel (SqDists) gains from it.
-const ParallelGrain = 4 << 20
+// in 6-25 us on idle cores and 50-200 us on busy ones, and one core already
+// draws about what memory gives. Splits of 8-16 MB of cold data gained 10-28%
+// on a quiet machine, splits of 8 MB that sat in the caches lost (an in-place
+// scale of 1M float64, 16 MB of work, took 219 us on two goroutines and
+// 117 us on one), and above 64 MB the two took the same time; a
+// compute-bound kernel (SqDists) gains from every split.
+const ParallelGrain = 8 << 20
 
 // threads is the most goroutines Parallel uses.
 var threads atomic.Int64

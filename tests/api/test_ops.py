@@ -439,7 +439,7 @@ def test_thread_count_setting() -> None:
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "uint8", "int64"])
 def test_large_kernels_give_the_same_results_on_any_thread_count(dtype: str) -> None:
     rng = np.random.default_rng(7)
-    n = 3_000_001
+    n = 5_000_001  # 20 MB of float32, 40 MB of int64: split, at 8 MiB a goroutine
     if dtype.startswith("float"):
         a = (rng.standard_normal(n) * 1000).astype(dtype)
     else:

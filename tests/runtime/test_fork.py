@@ -227,7 +227,6 @@ def test_a_fork_during_argument_conversion_never_enters_go(name: str) -> None:
 
 
 @pytest.mark.filterwarnings("ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
-@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
 def test_a_fork_while_kernels_run_on_every_core() -> None:
     """A fork while another thread's kernels run split over worker goroutines, the GIL released: the child's calls
     raise, none hangs, and the parent's kernels finish with the right results."""
@@ -261,6 +260,7 @@ def test_a_fork_while_kernels_run_on_every_core() -> None:
     assert failures == []
 
 
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
 def test_os_fork_child_releases_tensors() -> None:
     """Dropping tensors, capsules and NumPy views in the child frees them in C and never hangs."""
     t = godlpack.from_dlpack(np.arange(8.0))

@@ -129,11 +129,14 @@ def time_calls(call, sums, seconds):
             return
 """
 
-# Preemption in godlpack's runtime: one thread sums a 512 MiB array in Go, GIL released, again and again, while
-# this one times small godlpack.full calls, whose Go allocations now and then start a garbage collection.
+# Preemption in godlpack's runtime: one thread sums every fourth element of a 512 MiB array in Go, GIL released,
+# again and again, while this one times small godlpack.full calls, whose Go allocations now and then start a
+# garbage collection. A strided sum is a loop over elements that calls nothing, which only async preemption stops
+# (about 60 ms); a contiguous one runs package vec's kernels, which the runtime can stop between any two (and
+# which take 17 ms for the whole array: too short beside a call's normal wait on a busy machine).
 PREEMPTION = """
 import threading, time
-big = np.ones(1 << 26, dtype=np.float64)
+big = np.ones(1 << 26, dtype=np.float64)[::4]
 sums, stop = [], threading.Event()
 def kernel():
     while not stop.is_set():
