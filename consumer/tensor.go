@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/preempt"
 	"github.com/godlpack/godlpack/strided"
 )
 
@@ -300,7 +301,7 @@ func (v *View) copyTo(dst []byte) error {
 		return nil
 	}
 	if v.itemSize() == 0 {
-		copy(dst, unsafe.Slice((*byte)(v.Data), n))
+		preempt.Copy(dst, unsafe.Slice((*byte)(v.Data), n))
 		return nil
 	}
 	strided.Copy(unsafe.Pointer(&dst[0]), nil, v.Data, v.Strides, v.Shape, v.itemSize())
@@ -343,7 +344,7 @@ func (v *View) CopyFrom(src *View) error {
 	}
 	size := v.itemSize()
 	if size == 0 { // packed sub-byte data is contiguous on both sides
-		copy(unsafe.Slice((*byte)(v.Data), v.Extent.DenseBytes), unsafe.Slice((*byte)(src.Data), src.Extent.DenseBytes))
+		preempt.Copy(unsafe.Slice((*byte)(v.Data), v.Extent.DenseBytes), unsafe.Slice((*byte)(src.Data), src.Extent.DenseBytes))
 		return nil
 	}
 	from, fromStrides := src.Data, src.Strides

@@ -33,6 +33,7 @@ import (
 
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/preempt"
 	"github.com/godlpack/godlpack/minifloat"
 	"github.com/godlpack/godlpack/scalar"
 	"github.com/godlpack/godlpack/vec"
@@ -510,10 +511,6 @@ func scaleHalf(v *consumer.View, f float64, enc func(float64) uint16, dec func(u
 	})
 }
 
-// copyStep is the most bytes one goroutine copies between two chances for
-// the runtime to preempt it (a memmove cannot be preempted).
-const copyStep = 1 << 20
-
 // Copy copies src's elements into dst in place, whatever the strides of
 // either, as [consumer.View.CopyFrom] does: same shape ([consumer.ErrLayout]),
 // same dtype ([consumer.ErrDType]), and src may overlap dst (the result is
@@ -530,29 +527,9 @@ func Copy(dst, src *consumer.View) error {
 	bytes := int(n) * dst.DType.ItemSize()
 	d, s := elements[byte](pd, int64(bytes)), elements[byte](ps, int64(bytes))
 	if consumer.Overlap(dst, src) || vec.Workers(bytes, 2) == 1 {
-		copyBytes(d, s) // a memmove: right for overlapping spans too
+		preempt.Copy(d, s) // a memmove: right for overlapping spans too
 		return nil
 	}
-	vec.Parallel(bytes, 2, func(lo, hi int) { copyBytes(d[lo:hi], s[lo:hi]) })
+	vec.Parallel(bytes, 2, func(lo, hi int) { preempt.Copy(d[lo:hi], s[lo:hi]) })
 	return nil
-}
-
-// copyBytes copies s into d in steps that the runtime can preempt between,
-// backwards when d starts inside s, as a memmove would.
-func copyBytes(d, s []byte) {
-	if len(d) <= copyStep {
-		copy(d, s)
-		return
-	}
-	if uintptr(unsafe.Pointer(&d[0])) > uintptr(unsafe.Pointer(&s[0])) {
-		for hi := len(d); hi > 0; hi -= copyStep {
-			lo := max(hi-copyStep, 0)
-			copy(d[lo:hi], s[lo:hi])
-		}
-		return
-	}
-	for lo := 0; lo < len(d); lo += copyStep {
-		hi := min(lo+copyStep, len(d))
-		copy(d[lo:hi], s[lo:hi])
-	}
 }

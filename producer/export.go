@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/preempt"
 	"github.com/godlpack/godlpack/strided"
 )
 
@@ -240,7 +241,7 @@ func CopyOf(data unsafe.Pointer, l Layout) (*Buffer, error) {
 		return c, nil
 	}
 	if size := l.DType.StorageSize(l.Flags.Has(dlpack.IsSubbyteTypePadded)); size == 0 {
-		copy(c.Bytes(), unsafe.Slice((*byte)(data), nbytes)) // packed data is contiguous
+		preempt.Copy(c.Bytes(), unsafe.Slice((*byte)(data), nbytes)) // packed data is contiguous
 	} else {
 		strided.Copy(c.data, nil, data, strides, l.Shape, size)
 	}

@@ -4,7 +4,6 @@ package producer
 import "C"
 
 import (
-	"fmt"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
@@ -29,13 +28,16 @@ var leased spare.Slots[Buffer]
 // AllocLease is [Alloc] as a [Lease]: C memory of nbytes bytes aligned to
 // [Alignment], with unspecified contents, and [ErrNoMemory] when memory runs
 // out.
-func AllocLease(nbytes int) (Lease, error) {
-	if nbytes < 0 {
-		return Lease{}, fmt.Errorf("producer: negative buffer size %d", nbytes)
-	}
-	o := allocOwner(nbytes)
-	if o == nil {
-		return Lease{}, fmt.Errorf("%w: cannot allocate %d bytes", ErrNoMemory, nbytes)
+func AllocLease(nbytes int) (Lease, error) { return allocLease(nbytes, false) }
+
+// AllocLeaseZeroed is [AllocZeroed] as a [Lease]: every byte zero, large
+// buffers without a clear.
+func AllocLeaseZeroed(nbytes int) (Lease, error) { return allocLease(nbytes, true) }
+
+func allocLease(nbytes int, zeroed bool) (Lease, error) {
+	o, err := allocOwner(nbytes, zeroed)
+	if err != nil {
+		return Lease{}, err
 	}
 	b := leased.Take()
 	if b == nil {

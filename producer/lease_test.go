@@ -204,3 +204,45 @@ func TestGiveContiguous(t *testing.T) {
 		t.Errorf("%d owners alive after the leases, %d before", got, before)
 	}
 }
+
+// TestZeroedBuffersAreZero: AllocZeroed and AllocLeaseZeroed give zero bytes
+// whether the block is fresh from C, a small spare that a released buffer
+// left dirty (taken by Go), or large enough for calloc to map it.
+func TestZeroedBuffersAreZero(t *testing.T) {
+	type alloc func(n int) (unsafe.Pointer, func(), error)
+	buffer := func(n int) (unsafe.Pointer, func(), error) {
+		b, err := producer.AllocZeroed(n)
+		if err != nil {
+			return nil, nil, err
+		}
+		return b.Pointer(), b.Release, nil
+	}
+	lease := func(n int) (unsafe.Pointer, func(), error) {
+		l, err := producer.AllocLeaseZeroed(n)
+		return l.Pointer(), l.Release, err
+	}
+	for _, tt := range []struct {
+		name  string
+		alloc alloc
+	}{{"AllocZeroed", buffer}, {"AllocLeaseZeroed", lease}} {
+		for _, n := range []int{0, 1, 100, 256, 257, 5000, 64 << 20} {
+			for round := range 3 { // the later rounds reuse the spares the dirty blocks went back to
+				p, release, err := tt.alloc(n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				mem := unsafe.Slice((*byte)(p), n)
+				if i := slices.IndexFunc(mem, func(b byte) bool { return b != 0 }); i >= 0 {
+					t.Errorf("%s(%d), round %d: byte %d is %#x, want 0", tt.name, n, round, i, mem[i])
+				}
+				for i := range mem {
+					mem[i] = 0xAB
+				}
+				release()
+			}
+		}
+	}
+	if _, err := producer.AllocZeroed(-1); err == nil {
+		t.Error("AllocZeroed(-1) succeeded")
+	}
+}

@@ -121,13 +121,21 @@ static gdl_owner *take_spare(void) {
 	return NULL;
 }
 
-gdl_owner *gdl_owner_alloc(size_t nbytes, void **data) {
+/*
+ * owner_alloc is gdl_owner_alloc, and gdl_owner_alloc_zeroed when zeroed: a
+ * fresh block comes from calloc, which maps large ones from the kernel
+ * already zero (no memset), and a spare is cleared by hand.
+ */
+static gdl_owner *owner_alloc(size_t nbytes, void **data, bool zeroed) {
 	if (nbytes > SIZE_MAX - 2 * GDL_ALIGN)
 		return NULL;
 	bool small = nbytes <= GDL_SMALL_BYTES;
 	gdl_owner *o = small ? take_spare() : NULL;
+	if (o != NULL && zeroed)
+		memset((char *)o + GDL_ALIGN, 0, nbytes);
 	if (o == NULL) {
-		void *block = malloc(2 * GDL_ALIGN + (small ? GDL_SMALL_BYTES : nbytes));
+		size_t size = 2 * GDL_ALIGN + (small ? GDL_SMALL_BYTES : nbytes);
+		void *block = zeroed ? calloc(1, size) : malloc(size);
 		if (block == NULL)
 			return NULL;
 		o = (gdl_owner *)(((uintptr_t)block + GDL_ALIGN - 1) & ~(uintptr_t)(GDL_ALIGN - 1));
@@ -143,6 +151,10 @@ gdl_owner *gdl_owner_alloc(size_t nbytes, void **data) {
 		*data = (char *)o + GDL_ALIGN;
 	return o;
 }
+
+gdl_owner *gdl_owner_alloc(size_t nbytes, void **data) { return owner_alloc(nbytes, data, false); }
+
+gdl_owner *gdl_owner_alloc_zeroed(size_t nbytes, void **data) { return owner_alloc(nbytes, data, true); }
 
 static int shut_down;
 

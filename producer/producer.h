@@ -77,6 +77,15 @@ extern int64_t gdl_live_owners; /* its count, which Go's taking of a spare block
 gdl_owner *gdl_owner_alloc(size_t nbytes, void **data);
 
 /*
+ * gdl_owner_alloc_zeroed is gdl_owner_alloc with the data zeroed, by calloc:
+ * a large block comes zero from the kernel, its pages filled as they are
+ * first written, where a memset would fault every page in at once (and, done
+ * in Go, hold off the garbage collector for as long, as clear cannot be
+ * preempted).
+ */
+gdl_owner *gdl_owner_alloc_zeroed(size_t nbytes, void **data);
+
+/*
  * Small blocks are kept for reuse: gdl_owner_alloc gives a block of up to
  * GDL_SMALL_BYTES the room of GDL_SMALL_BYTES, and its release puts it back
  * among GDL_SPARES spares, which the next small allocation takes (malloc and

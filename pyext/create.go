@@ -58,22 +58,22 @@ func goCreate(a *C.gdl_create_args) (rc C.int) {
 		}
 	}
 	nbytes := ext.Bytes()
-	b, err := producer.Alloc(int(nbytes))
+	alloc := producer.Alloc
+	if a.kind == C.GDL_ZEROS {
+		alloc = producer.AllocZeroed // zero from calloc: no clear, which the collector would wait for
+	}
+	b, err := alloc(int(nbytes))
 	if err != nil {
 		return fail(fmt.Errorf("cannot allocate %d bytes for a %v tensor of shape %v: %w", nbytes, dt, shape, err))
 	}
 	defer b.Release()
 	buf := b.Bytes()
-	cpython.WithoutGIL(nbytes, func() {
-		switch a.kind {
-		case C.GDL_ZEROS:
-			clear(buf)
-		case C.GDL_FULL:
-			scalar.Fill(buf, fill)
-		case C.GDL_ARANGE:
-			err = arange.Write(dt, buf, start, step)
-		}
-	})
+	switch a.kind {
+	case C.GDL_FULL:
+		cpython.WithoutGIL(nbytes, func() { scalar.Fill(buf, fill) })
+	case C.GDL_ARANGE:
+		cpython.WithoutGIL(nbytes, func() { err = arange.Write(dt, buf, start, step) })
+	}
 	if err != nil {
 		return fail(err)
 	}

@@ -127,11 +127,9 @@ static bool create_in_c(const gdl_create_args *a, gdl_source *s) {
 	    !gdl_contiguous(a->ndim, a->shape, a->dtype, false, (int64_t *)s->view.strides, &elements, &nbytes) ||
 	    nbytes >= GDL_C_CREATE_MAX)
 		return false;
-	gdl_owner *owner = gdl_owner_alloc((size_t)nbytes, &data);
+	gdl_owner *owner = (a->kind == GDL_ZEROS ? gdl_owner_alloc_zeroed : gdl_owner_alloc)((size_t)nbytes, &data);
 	if (owner == NULL)
 		return false; /* goCreate raises the MemoryError */
-	if (a->kind == GDL_ZEROS)
-		memset(data, 0, (size_t)nbytes);
 	s->owner = owner;
 	s->view.data = data;
 	s->view.device = (DLDevice){kDLCPU, 0};

@@ -326,7 +326,7 @@ func (a Array) Release() {
 
 // NewArray returns a C-contiguous [Array] of the given shape and element type
 // T in C memory (never the Go heap, so that a size the caller chooses never
-// aborts the process), and its elements as a slice to fill. Its error is a
+// aborts the process), and its elements, all zero, as a slice to fill. Its error is a
 // MemoryError when memory runs out, a ValueError for a negative or
 // overflowing shape.
 func NewArray[T dlpack.Element](shape ...int64) (Array, []T, error) {
@@ -341,13 +341,11 @@ func NewArray[T dlpack.Element](shape ...int64) (Array, []T, error) {
 	if !ok || n > (1<<62)/size {
 		return Array{}, nil, cpython.Errorf(cpython.ValueError, "cannot make a tensor of shape %v", slices.Clone(shape)) // a copy: shape stays off the heap
 	}
-	b, err := producer.AllocLease(int(n * size))
+	b, err := producer.AllocLeaseZeroed(int(n * size)) // no clear: Go's cannot be preempted, and pages fill as written
 	if err != nil {
 		return Array{}, nil, err
 	}
-	s := unsafe.Slice((*T)(b.Pointer()), n)
-	clear(s)
-	return arrayOf(b, shape, dt), s, nil
+	return arrayOf(b, shape, dt), unsafe.Slice((*T)(b.Pointer()), n), nil
 }
 
 // FromSlice returns an [Array] over the elements of s, without copying them:

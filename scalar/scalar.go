@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/preempt"
 	"github.com/godlpack/godlpack/minifloat"
 )
 
@@ -228,7 +229,7 @@ func Fill(dst, elem []byte) {
 	}
 	n := copy(dst, elem)
 	for n < len(dst) {
-		n += copy(dst[n:], dst[:n])
+		n += preempt.Copy(dst[n:], dst[:n])
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/preempt"
 )
 
 // Copy copies the elements of a strided source into a strided destination
@@ -152,7 +153,7 @@ func copyTiled(dst, src unsafe.Pointer, n0, ds0, ss0, n1, ds1, ss1 int64, size i
 }
 
 func copyBytes(dst, src unsafe.Pointer, n int64) {
-	copy(unsafe.Slice((*byte)(dst), n), unsafe.Slice((*byte)(src), n))
+	preempt.Copy(unsafe.Slice((*byte)(dst), n), unsafe.Slice((*byte)(src), n))
 }
 
 // copyStrided copies n elements of size bytes each with the given byte

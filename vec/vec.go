@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"unsafe"
+
+	"github.com/godlpack/godlpack/internal/preempt"
 )
 
 // Float is the set of float types the float kernels take.
@@ -320,7 +322,7 @@ func extreme[T Number](x []T, name string, kernel *[kinds]func(p unsafe.Pointer,
 // dst's length is not the count of pairs.
 func SqDists[T Float](dst, a, b []T, k int) {
 	if k == 0 && len(a) == 0 && len(b) == 0 {
-		clear(dst)
+		preempt.Clear(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), len(dst)*int(unsafe.Sizeof(T(0)))))
 		return
 	}
 	if k <= 0 || len(a)%k != 0 || len(b)%k != 0 {

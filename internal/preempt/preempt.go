@@ -1,6 +1,9 @@
-// Package preempt works around a defect of the Go runtime that cgo callbacks
-// from foreign threads (every call from Python) run into: a thread can lose
-// async preemption for good.
+// Package preempt keeps long Go work preemptible, so that a garbage
+// collection, and every call into Go that waits for one, never waits for it
+// to end: [Copy] and [Clear] move large memory in pieces the runtime can stop
+// between, and [Restore] works around a defect of the Go runtime that cgo
+// callbacks from foreign threads (every call from Python) run into: a thread
+// can lose async preemption for good.
 //
 // The runtime sends a goroutine's thread a SIGURG to preempt it and sends no
 // other until the signal has been handled in Go code. A signal that arrives

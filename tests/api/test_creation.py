@@ -76,3 +76,13 @@ def test_zeros_and_full_layouts() -> None:
     assert np.array_equal(np.from_dlpack(f), np.full((3, 2), 2.5))
     big = godlpack.full(1 << 18, 7, dtype="int32")  # large enough that Go fills it without the GIL
     assert np.all(np.from_dlpack(big) == 7)
+
+
+@pytest.mark.parametrize("nbytes", [1, 8, 256, 257, 4096, 1 << 20, 64 << 20])
+def test_zeros_are_zero_in_a_block_a_full_tensor_left_dirty(nbytes: int) -> None:
+    # Small blocks go back among the spares as released, dirty; zeros takes them without a memset of its own, and
+    # large ones from calloc, which the kernel maps zero: each must still be zero, in C's path and in Go's.
+    for _ in range(3):
+        godlpack.full(nbytes, 0xAB, dtype="uint8")  # made and released at once
+        for z in (godlpack.zeros(nbytes, dtype="uint8"), godlpack.zeros((1, nbytes), dtype="uint8")):
+            assert not np.from_dlpack(z).any()
