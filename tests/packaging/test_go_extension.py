@@ -115,7 +115,8 @@ def test_go_extension_project_to_a_wheel_beside_godlpack(name: str, tmp_path: Pa
 
     assert TAG.search(wheel.name), wheel.name
     with zipfile.ZipFile(wheel) as z:
-        files = {n for n in z.namelist() if not n.startswith(f"{dist}.dist-info/")}
+        # Files only: auditwheel's repair writes the package's folder as an entry of its own.
+        files = {n for n in z.namelist() if not n.startswith(f"{dist}.dist-info/") and not n.endswith("/")}
         # The extension is its package's __init__, with the stub and the PEP 561 marker: nothing else (no stray C
         # header, no module of the project's folder).
         so = f"{module}/__init__.cpython-{ver.replace('.', '')}-x86_64-linux-gnu.so"
