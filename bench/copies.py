@@ -3,7 +3,9 @@
 A copy of a 64 Mi-element float32 tensor (contiguous, and transposed) into fresh C-contiguous memory:
 godlpack.from_dlpack(t, copy=True) of a zero-copy Tensor t of x against NumPy (numpy.array(x, order="C")) and
 PyTorch (x.contiguous() / x.clone()), as GB/s of data copied, the median of several rounds. (bench/exchange.py
-shows that zero-copy exchanges cost the same at 1 element and at 1 GiB.)
+shows that zero-copy exchanges cost the same at 1 element and at 1 GiB.) Then new tensors of that size:
+zeros (then written once by a copy into it, as a result is: zeros from calloc are zero pages until written)
+and full, against NumPy's and PyTorch's, in milliseconds.
 
     python bench/copies.py [--rounds 5] [--readme docs/speed.md]
 """
@@ -60,6 +62,24 @@ def main() -> None:
         p = median_seconds((lambda: t.clone()) if x.flags.c_contiguous else (lambda: t.contiguous()), args.rounds)
         gb = x.nbytes / 1e9
         lines.append(f"| {name} | {gb / g:.2f} | {gb / n:.2f} | {gb / p:.2f} | {n / g:.2f}x |")
+    lines += [
+        "",
+        f"a new tensor of {N * 4 >> 20} MiB of float32, ms, median of {args.rounds} rounds:",
+        "",
+        "| made by | godlpack | NumPy | PyTorch | godlpack time / NumPy's |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    one = np.ones(N, dtype=np.float32)
+    made = {
+        "zeros, then written": (lambda: np.copyto(np.from_dlpack(godlpack.zeros(N, dtype="float32")), one),
+                                lambda: np.copyto(np.zeros(N, dtype=np.float32), one),
+                                lambda: torch.zeros(N, dtype=torch.float32).copy_(torch.from_numpy(one))),
+        "full(n, 2.5)": (lambda: godlpack.full(N, 2.5, dtype="float32"), lambda: np.full(N, 2.5, dtype=np.float32),
+                         lambda: torch.full((N,), 2.5, dtype=torch.float32)),
+    }
+    for name, (g_make, n_make, p_make) in made.items():
+        g, n, p = (median_seconds(f, args.rounds) for f in (g_make, n_make, p_make))
+        lines.append(f"| {name} | {g * 1e3:.1f} | {n * 1e3:.1f} | {p * 1e3:.1f} | {g / n:.2f}x |")
     text = "\n".join(lines)
     print(text)
     if args.readme:
