@@ -25,7 +25,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -158,43 +157,39 @@ func sumFloats[T vec.Float](v *consumer.View) float64 {
 	if p, n, ok := span(v); ok {
 		return vec.ParallelSum(elements[T](p, n))
 	}
-	var total compensated
 	if inner, ok := rows(v); ok {
-		forRows(v, itemSize[T](), func(p unsafe.Pointer) { total.add(vec.Sum(elements[T](p, inner))) })
-		return total.value()
+		var total vec.Accumulator
+		forRows(v, itemSize[T](), func(p unsafe.Pointer) { total.Add(vec.Sum(elements[T](p, inner))) })
+		if s := total.Value(); exact[T](s) {
+			return s
+		}
 	}
+	var total vec.Accumulator
 	consumer.Walk(v, func(p *T) bool {
-		total.add(float64(*p))
-		return true
+		total.Add(float64(*p))
+		return !total.NaN()
 	})
-	return total.value()
+	return total.Value()
+}
+
+// exact reports whether s, a sum of the sums of rows of T, is the sum of
+// their elements by vec's rule for special values: a finite s is, and so is
+// any s of float32 rows, which cannot overflow float64. An infinite float64
+// row's sum may be a partial sum's overflow, which only the elements' own
+// terms tell from an infinite element.
+func exact[T vec.Float](s float64) bool {
+	return s-s == 0 || unsafe.Sizeof(T(0)) == 4
 }
 
 // sumHalves sums 16-bit floats decoded by dec.
 func sumHalves(v *consumer.View, dec func(uint16) float64) float64 {
-	var total compensated
+	var total vec.Accumulator
 	consumer.Walk(v, func(p *uint16) bool {
-		total.add(dec(*p))
-		return true
+		total.Add(dec(*p))
+		return !total.NaN()
 	})
-	return total.value()
+	return total.Value()
 }
-
-// compensated is a Neumaier sum: the sum, and the rounding errors of its
-// additions, added at the end.
-type compensated struct{ sum, lost float64 }
-
-func (c *compensated) add(x float64) {
-	t := c.sum + x
-	if math.Abs(c.sum) >= math.Abs(x) {
-		c.lost += (c.sum - t) + x
-	} else {
-		c.lost += (x - t) + c.sum
-	}
-	c.sum = t
-}
-
-func (c *compensated) value() float64 { return c.sum + c.lost }
 
 // Dot returns the dot product of x and y, the sum of the products of their
 // elements at the same index: both must have the same shape
@@ -263,27 +258,37 @@ func dotFloats[T vec.Float](x, y *consumer.View) float64 {
 	if px, py, n, ok := paired(x, y); ok {
 		return vec.ParallelDot(elements[T](px, n), elements[T](py, n))
 	}
-	var total compensated
-	forPairedRows(x, y, itemSize[T](), func(px, py unsafe.Pointer, n, sx, sy int64) {
-		if sx == 1 && sy == 1 {
-			total.add(vec.Dot(elements[T](px, n), elements[T](py, n)))
+	if s := dotRows[T](x, y, true); exact[T](s) {
+		return s
+	}
+	return dotRows[T](x, y, false)
+}
+
+// dotRows returns the dot product of x and y, each pair of contiguous rows
+// by vec.Dot where byRows is set, else product by product.
+func dotRows[T vec.Float](x, y *consumer.View, byRows bool) float64 {
+	var total vec.Accumulator
+	size := itemSize[T]()
+	forPairedRows(x, y, size, func(px, py unsafe.Pointer, n, sx, sy int64) {
+		if byRows && sx == 1 && sy == 1 {
+			total.Add(vec.Dot(elements[T](px, n), elements[T](py, n)))
 			return
 		}
 		for i := range n {
-			total.add(float64(*(*T)(unsafe.Add(px, i*sx*itemSize[T]()))) * float64(*(*T)(unsafe.Add(py, i*sy*itemSize[T]()))))
+			total.AddProduct(float64(*(*T)(unsafe.Add(px, i*sx*size))), float64(*(*T)(unsafe.Add(py, i*sy*size))))
 		}
 	})
-	return total.value()
+	return total.Value()
 }
 
 func dotHalves(x, y *consumer.View, dec func(uint16) float64) float64 {
-	var total compensated
+	var total vec.Accumulator
 	forPairedRows(x, y, 2, func(px, py unsafe.Pointer, n, sx, sy int64) {
 		for i := range n {
-			total.add(dec(*(*uint16)(unsafe.Add(px, 2*i*sx))) * dec(*(*uint16)(unsafe.Add(py, 2*i*sy))))
+			total.AddProduct(dec(*(*uint16)(unsafe.Add(px, 2*i*sx))), dec(*(*uint16)(unsafe.Add(py, 2*i*sy))))
 		}
 	})
-	return total.value()
+	return total.Value()
 }
 
 // dotIntegers multiplies and sums integers in R's wrapping arithmetic: vec has

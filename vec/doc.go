@@ -30,4 +30,14 @@
 // [SqDist] return float64. [Sum] is compensated and pairwise, and is at
 // least as accurate as NumPy's pairwise summation for float32 and float64
 // alike. No kernel allocates.
+//
+// The float reductions ([Sum], [ParallelSum], [Dot], [ParallelDot],
+// [SqDist], and an [Accumulator]'s sum) keep one rule for special values:
+// the result is NaN only where IEEE arithmetic on the exact terms gives NaN
+// (a NaN element, a product inf·0, terms of both infinities); otherwise an
+// infinite term makes it that infinity, and a sum of finite terms is their
+// exact sum rounded once, an infinity where that overflows float64. Where
+// only a partial sum (or a product) overflows, the result is an infinity or
+// the exact value, never NaN. [SqDists], which accumulates in T, gives what
+// T's arithmetic on its terms gives.
 package vec

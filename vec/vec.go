@@ -47,16 +47,30 @@ func halve(n int) int {
 	return (blocks + 1) / 2 * leaf
 }
 
-// A dd is a float sum not yet rounded: hi + lo exactly, |lo| small.
+// A dd is a float sum not yet rounded: hi + lo exactly, |lo| small. Once
+// hi is not finite (an infinity or NaN among the terms, or an overflow), it
+// is the sum, and lo, whose rounding errors came from additions to an
+// infinity (inf - inf), means nothing: [finish] decides what it is.
 type dd struct{ hi, lo float64 }
 
 // plus adds the sums a and b, keeping the rounding error of their his.
 func (a dd) plus(b dd) dd {
 	s, e := twoSum(a.hi, b.hi)
+	if !finite(s) {
+		return dd{s, 0}
+	}
 	return dd{s, (a.lo + b.lo) + e}
 }
 
-func (a dd) value() float64 { return a.hi + a.lo }
+func (a dd) value() float64 {
+	if !finite(a.hi) {
+		return a.hi
+	}
+	return a.hi + a.lo
+}
+
+// finite reports whether x is neither an infinity nor NaN.
+func finite(x float64) bool { return x-x == 0 }
 
 // Sum returns the sum of x's elements, in float64 for float32 too, about as
 // accurately as one rounding of the exact sum: float32 elements are added
@@ -68,9 +82,18 @@ func (a dd) value() float64 { return a.hi + a.lo }
 // 2⁻⁴² times it (a float32 x: at most a few thousand exact additions in a
 // lane): NumPy's pairwise sum, whose error grows as log2(len(x))·2⁻⁵³
 // (float64) or ·2⁻²⁴ (float32) times that sum, is no more accurate. An empty
-// x sums to 0.
+// x sums to 0. NaN and the infinities follow the package's rule: NaN only
+// from a NaN element or infinities of both signs, never from an overflow.
 func Sum[T Float](x []T) float64 {
-	return sum(x).value()
+	if s := sum(x).value(); finite(s) || isFloat32[T]() {
+		return s
+	}
+	return resumOf(x)
+}
+
+// resumOf is x's sum by resum, for a sum that came out NaN.
+func resumOf[T Float](x []T) float64 {
+	return resum(len(x), func(lo, hi int) dd { return sum(x[lo:hi]) }, func(a *Accumulator, i int) { a.Add(float64(x[i])) })
 }
 
 func sum[T Float](x []T) dd {
@@ -103,7 +126,10 @@ func ParallelSum[T Float](x []T) float64 {
 	if w <= 1 {
 		return Sum(x)
 	}
-	return parallelTree(len(x), w, func(lo, hi int) dd { return sum(x[lo:hi]) }).value()
+	if s := parallelTree(len(x), w, func(lo, hi int) dd { return sum(x[lo:hi]) }).value(); finite(s) || isFloat32[T]() {
+		return s
+	}
+	return resumOf(x)
 }
 
 // parallelTree reduces [0, n) as the pairwise tree of [halve] does, its top
@@ -163,7 +189,17 @@ func sumInt[T Integer](x []T, k kind) uint64 {
 // length.
 func Dot[T Float](x, y []T) float64 {
 	sameLength("Dot", len(x), len(y))
-	return dot(x, y).value()
+	if s := dot(x, y).value(); finite(s) || isFloat32[T]() {
+		return s
+	}
+	return redotOf(x, y)
+}
+
+// redotOf is the dot product of x and y by resum, for a sum that came out
+// NaN.
+func redotOf[T Float](x, y []T) float64 {
+	return resum(len(x), func(lo, hi int) dd { return dot(x[lo:hi], y[lo:hi]) },
+		func(a *Accumulator, i int) { a.AddProduct(float64(x[i]), float64(y[i])) })
 }
 
 func dot[T Float](x, y []T) dd {
@@ -196,7 +232,10 @@ func ParallelDot[T Float](x, y []T) float64 {
 	if w <= 1 {
 		return Dot(x, y)
 	}
-	return parallelTree(len(x), w, func(lo, hi int) dd { return dot(x[lo:hi], y[lo:hi]) }).value()
+	if s := parallelTree(len(x), w, func(lo, hi int) dd { return dot(x[lo:hi], y[lo:hi]) }).value(); finite(s) || isFloat32[T]() {
+		return s
+	}
+	return redotOf(x, y)
 }
 
 // SqDist returns the squared Euclidean distance of x and y, the sum of
@@ -204,10 +243,19 @@ func ParallelDot[T Float](x, y []T) float64 {
 // length.
 func SqDist[T Float](x, y []T) float64 {
 	sameLength("SqDist", len(x), len(y))
-	if isFloat32[T]() {
-		return sqDistF32(as[float32](x), as[float32](y)).value()
+	if s := sqDist(x, y).value(); finite(s) || isFloat32[T]() {
+		return s
 	}
-	return sqDistF64(as[float64](x), as[float64](y)).value()
+	return resum(len(x), func(lo, hi int) dd { return sqDist(x[lo:hi], y[lo:hi]) }, func(a *Accumulator, i int) {
+		a.addSquare(float64(x[i]), float64(y[i]))
+	})
+}
+
+func sqDist[T Float](x, y []T) dd {
+	if isFloat32[T]() {
+		return sqDistF32(as[float32](x), as[float32](y))
+	}
+	return sqDistF64(as[float64](x), as[float64](y))
 }
 
 func sqDistF32(x, y []float32) dd {
