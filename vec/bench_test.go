@@ -2,6 +2,7 @@ package vec
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 )
 
@@ -69,4 +70,22 @@ func BenchmarkSqDists(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkGCAfterASplit times a garbage collection (runtime.GC) before and
+// after a split over far more goroutines than the cores (a thread count of
+// 1<<20, as set_num_threads(10**6) gives): each P the split left would make
+// every later collection slower, and the split leaves none.
+func BenchmarkGCAfterASplit(b *testing.B) {
+	collect := func(b *testing.B) {
+		for b.Loop() {
+			runtime.GC()
+		}
+		b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "Ps")
+	}
+	b.Run("before", collect)
+	saved := SetThreads(1 << 20)
+	Parallel(300, 1<<40, func(lo, hi int) {})
+	SetThreads(saved)
+	b.Run("after", collect)
 }

@@ -23,8 +23,9 @@
 // count read at start-up from the environment variable
 // GODLPACK_NUM_THREADS (a positive integer; otherwise the cores Go sees,
 // runtime.GOMAXPROCS) and set with [SetThreads]; while it does, the
-// runtime keeps a P more than the goroutines it uses, for calls from other
-// threads.
+// runtime keeps a P more than the goroutines it uses (within the CPUs + 1),
+// for calls from other threads, and GOMAXPROCS is restored when the last
+// split running returns.
 //
 // Float reductions of float32 data accumulate in float64: [Sum], [Dot] and
 // [SqDist] return float64. [Sum] is compensated and pairwise, and is at

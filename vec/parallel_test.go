@@ -2,8 +2,10 @@ package vec
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestParallelCoversEachIndexOnce(t *testing.T) {
@@ -65,12 +67,74 @@ func TestSetThreads(t *testing.T) {
 	}
 }
 
+// TestParallelLeavesTheRuntimeASpareP holds a split to a P beyond its
+// goroutines while it runs, within the CPUs + 1, and to the P count it
+// found once the last of the splits running at once has returned.
 func TestParallelLeavesTheRuntimeASpareP(t *testing.T) {
 	defer SetThreads(SetThreads(3))
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	Parallel(3, 1<<30, func(lo, hi int) {})
-	if got := runtime.GOMAXPROCS(0); got != 4 {
-		t.Errorf("GOMAXPROCS after a split over 3 goroutines: %d, want 4", got)
+	ceiling := runtime.NumCPU() + 1
+	var during atomic.Int32
+	Parallel(3, 1<<30, func(lo, hi int) { during.Store(int32(runtime.GOMAXPROCS(0))) })
+	if got, want := int(during.Load()), min(4, ceiling); got != want {
+		t.Errorf("GOMAXPROCS during a split over 3 goroutines: %d, want %d", got, want)
+	}
+	if got := runtime.GOMAXPROCS(0); got != 2 {
+		t.Errorf("GOMAXPROCS after a split: %d, want 2 as before", got)
+	}
+
+	// A thread count far beyond the cores, and splits that run at once: each sees at most the CPUs + 1.
+	SetThreads(1 << 20)
+	var most atomic.Int32
+	var splits sync.WaitGroup
+	start := make(chan struct{})
+	for range 4 {
+		splits.Add(1)
+		go func() {
+			defer splits.Done()
+			<-start
+			Parallel(300, 1<<40, func(lo, hi int) {
+				for {
+					m := most.Load()
+					if p := int32(runtime.GOMAXPROCS(0)); p <= m || most.CompareAndSwap(m, p) {
+						break
+					}
+				}
+				time.Sleep(time.Millisecond)
+			})
+		}()
+	}
+	close(start)
+	splits.Wait()
+	if got := int(most.Load()); got > ceiling || got < min(3, ceiling) {
+		t.Errorf("GOMAXPROCS during splits over 300 goroutines: %d, want at most %d (the CPUs + 1)", got, ceiling)
+	}
+	if got := runtime.GOMAXPROCS(0); got != 2 {
+		t.Errorf("GOMAXPROCS after concurrent splits: %d, want 2 as before", got)
+	}
+
+	// A P count that something else set during a split stays.
+	Parallel(3, 1<<30, func(lo, hi int) {
+		if lo == 0 {
+			runtime.GOMAXPROCS(1)
+		}
+	})
+	if got := runtime.GOMAXPROCS(0); got != 1 {
+		t.Errorf("GOMAXPROCS set to 1 during a split: %d after it", got)
+	}
+}
+
+// TestParallelSumRestoresTheRuntimesPs splits a float sum (the pairwise
+// tree's goroutines) with a thread count beyond the cores.
+func TestParallelSumRestoresTheRuntimesPs(t *testing.T) {
+	defer SetThreads(SetThreads(1 << 20))
+	before := runtime.GOMAXPROCS(0)
+	x := make([]float32, 3*ParallelGrain/4)
+	if Workers(len(x), 4) < 3 {
+		t.Fatalf("a sum of %d float32 is not split", len(x))
+	}
+	if ParallelSum(x); runtime.GOMAXPROCS(0) != before {
+		t.Errorf("GOMAXPROCS after ParallelSum: %d, want %d as before", runtime.GOMAXPROCS(0), before)
 	}
 }
 

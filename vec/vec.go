@@ -135,7 +135,8 @@ func ParallelSum[T Float](x []T) float64 {
 // parallelTree reduces [0, n) as the pairwise tree of [halve] does, its top
 // halves on w goroutines, reduce(lo, hi) giving the sum of a subtree.
 func parallelTree(n, w int, reduce func(lo, hi int) dd) dd {
-	sparePs(w)
+	beginSplit(w)
+	defer endSplit()
 	return parallelSubtree(0, n, w, reduce)
 }
 
