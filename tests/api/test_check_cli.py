@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from child_env import TESTS, child_env
 from godlpack.check import Target, load_target
 
@@ -126,10 +128,13 @@ def test_a_consumer_that_dies_in_its_first_kernel_on_unaligned_data_fails_once(t
     """TensorFlow imports data off a 64-byte boundary and aborts in its first kernel on it (tensor.cc 'Check
     failed: IsAligned()'): the checker computes on each unaligned import, and the abort fails
     consumer.layout.unaligned (a should rule: dlpack.h 'recommended to not rely on the data pointer being correctly
-    aligned'); the unaligned tensor with a byte_offset is not applicable because of it."""
+    aligned'); the unaligned tensor with a byte_offset is not applicable because of it. A library that crashes
+    cannot answer: the run fails, though the rule is a should rule."""
     out = tmp_path / "r.json"
     done = run_cli("check_targets:aborting_kernel", "--only", "consumer", "-k", "layout", "--json", str(out))
-    assert done.returncode == 0, done.stdout + done.stderr  # a should rule
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert ("the library could not answer: it crashed in consumer.layout.unaligned. That fails the run, whatever the "
+            "level of the check.") in done.stdout
     results = results_of(out)
     failed = {c: r for c, r in results.items() if r["outcome"] == "fail"}
     assert list(failed) == ["consumer.layout.unaligned"]
@@ -163,6 +168,39 @@ def test_a_library_that_hangs_twice_in_a_row_is_stopped(tmp_path: Path) -> None:
     first = results[0]["check"]
     assert all(r["cause"] == first and r["detail"].startswith(f"because of {first}") for r in results[1:])
     assert "the library hung in" in results[1]["detail"]
+
+
+@pytest.mark.parametrize("fault, lost", [("hang", "hung"), ("stop", "stopped"), ("exit", "exited")])
+@pytest.mark.parametrize("at, check", [("first", "producer.max_version.absent"),
+                                       ("later", "producer.max_version.0.x")])
+def test_a_library_that_cannot_answer_a_should_check_fails_the_run(tmp_path: Path, fault: str, lost: str, at: str,
+                                                                     check: str) -> None:
+    """Issue 48, defect 2: a library that hung in its first check, a should check, got exit status 0, every later
+    check n/a. Not answering (hang, stop, exit) fails the run whatever the check's level, and the report says so in
+    one line, in the table and in the JSON."""
+    out = tmp_path / "r.json"
+    done = run_cli("check_targets:unanswering", "--only", "producer", "-k", "max_version", "--timeout", "4",
+                   "--json", str(out), CHECK_TARGET_FAULT=fault, CHECK_TARGET_AT=at)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    report = json.loads(out.read_text())
+    assert report["failed"] is True
+    target = report["targets"][0]
+    line = f"the library could not answer: it {lost} in {check}. That fails the run, whatever the level of the check."
+    assert target["unanswered"] == line
+    assert line in done.stdout
+    results = {r["check"]: r for r in target["results"]}
+    assert results[check]["outcome"] == "fail" and results[check]["level"] == "should"
+    assert results[check]["lost"] == lost
+    assert all(r["lost"] == "" for c, r in results.items() if c != check)
+    assert all(r["outcome"] == "pass" for c, r in results.items() if c != check)  # a new worker went on
+
+
+def test_a_library_that_answers_has_no_unanswered_line(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    done = run_cli("numpy", "--only", "producer", "-k", "max_version", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(out.read_text())["targets"][0]["unanswered"] == ""
+    assert "could not answer" not in done.stdout
 
 
 def test_a_message_the_terminal_cannot_print_still_gives_the_report(tmp_path: Path) -> None:

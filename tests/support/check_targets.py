@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import signal
 import time
 from typing import Any
 
@@ -83,3 +84,25 @@ def aborting_kernel() -> Target:
         return compute(x)
 
     return dataclasses.replace(godlpack, name="aborting", compute=aligned_only)
+
+
+def unanswering() -> Target:
+    """NumPy, whose export cannot answer one check: the environment's CHECK_TARGET_FAULT says how ("hang", "stop":
+    SIGSTOP to its own process, "exit": os._exit(0)) and CHECK_TARGET_AT in which ("first", the legacy export of
+    producer.max_version.absent, or "later", max_version=(0, 8) of producer.max_version.0.x: both should rules)."""
+    numpy = load_target("numpy")
+    export = numpy.export
+    fault, at = os.environ["CHECK_TARGET_FAULT"], os.environ["CHECK_TARGET_AT"]
+
+    def unanswered(x: Any, **kwargs: Any) -> Any:
+        if kwargs.get("max_version", "absent") == {"first": "absent", "later": (0, 8)}[at]:
+            if fault == "hang":
+                while True:
+                    time.sleep(60)
+            elif fault == "stop":
+                os.kill(os.getpid(), signal.SIGSTOP)
+            elif fault == "exit":
+                os._exit(0)
+        return export(x, **kwargs)
+
+    return dataclasses.replace(numpy, name="unanswering", export=unanswered)

@@ -25,6 +25,11 @@ class Outcome(enum.StrEnum):
     DIFFERENCE = "difference"
 
 
+# How a library may fail to answer a check at all (Result.lost): it hangs (no answer within --timeout), stops its
+# own process (SIGSTOP), crashes (a signal such as SIGSEGV or SIGABRT), is killed by another signal, or exits.
+# Such a library fails the run whatever the level of the check it hit: nothing after it could be asked.
+LOST = ("hung", "stopped", "crashed", "killed", "exited")
+
 # A check's own verdicts: a body that catches what the library raises (`except Exception`) lets these through.
 VERDICTS = (Failed, NotApplicable, Difference)
 
@@ -62,10 +67,14 @@ class Result:
     # The check whose failure made this one not applicable (see Failed.cause); "" where none did. Before
     # attribute_causes, the checks a failure names as the owners of its defect, space-separated.
     cause: str = ""
+    # How the library failed to answer this check at all, seen from outside (LOST): "" where it answered.
+    lost: str = ""
 
     def counts(self, strict: bool = False) -> bool:
-        """Whether this result fails a run: a failure of a must rule, or of a should rule when strict."""
-        return self.outcome is Outcome.FAIL and (self.level == "must" or (strict and self.level == "should"))
+        """Whether this result fails a run: a failure of a must rule, or of a should rule when strict; and a library
+        that could not answer (it hung, stopped, crashed, was killed or exited), whatever the check's level."""
+        return self.outcome is Outcome.FAIL and (bool(self.lost) or self.level == "must"
+                                                 or (strict and self.level == "should"))
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -129,11 +138,11 @@ def run_body(check: Check, target: "Target") -> Result:
     return Result(target.name, check.id, check.side, check.group, outcome, detail, rule, level, cause)
 
 
-def failure(check: Check, target: str, detail: str, cause: Optional[str] = None) -> Result:
-    """A failure of check seen from outside its body (the process died, it hung), at the check's own level; its
-    cause is the check's own (Check.cause) unless given."""
+def failure(check: Check, target: str, detail: str, cause: Optional[str] = None, lost: str = "") -> Result:
+    """A failure of check seen from outside its body (the process died, it hung: how, lost), at the check's own
+    level; its cause is the check's own (Check.cause) unless given."""
     return Result(target, check.id, check.side, check.group, Outcome.FAIL, detail, check.rule, check.level,
-                  check.cause if cause is None else cause)
+                  check.cause if cause is None else cause, lost)
 
 
 def attribute_causes(results: Iterable[Result]) -> list[Result]:

@@ -51,6 +51,8 @@ def write_table(reports: list[Report], stream: IO[str], colour: bool) -> None:
         stream.write(paint("1", title) + "\n")
         for note in report.notes:
             stream.write(f"  ({note})\n")
+        if report.unanswered():
+            stream.write("  " + paint(COLOUR[Outcome.FAIL], report.unanswered()) + "\n")
         side = group = None
         id_width = max((len(r.check) for r in report.results), default=0)
         for r in report.results:
@@ -67,7 +69,8 @@ def write_table(reports: list[Report], stream: IO[str], colour: bool) -> None:
 
 def document(reports: list[Report], strict: bool = False, errors: Optional[dict[str, str]] = None) -> dict[str, Any]:
     """The run as JSON: "failed" says what the exit status says (a must rule failed, or a should rule under
-    --strict); "errors" names the targets that could not be loaded and why."""
+    --strict, or a library could not answer a check: each target's "unanswered" says so in a line); "errors" names
+    the targets that could not be loaded and why."""
     from godlpack._version import __version__
 
     return {

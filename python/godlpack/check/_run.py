@@ -5,8 +5,9 @@ before it runs it, reports each result, and says when it is done, each a message
 own (the library may print what it likes on stdout). The results are read message by message: a process the
 library's import forked (a worker pool, a server) may hold the pipe open long after the worker ended, so neither
 the end of the pipe nor the end of the worker alone says that the run is over. When the worker dies, by a signal,
-an abort or an exit, the check it had announced fails with what was seen, and a new worker goes on with the checks
-after it; one that says nothing for `timeout` seconds is killed the same way. A library that hangs in two checks
+an abort or an exit, or stops itself (SIGSTOP), the check it had announced fails with what was seen, and a new worker
+goes on with the checks after it; one that says nothing for `timeout` seconds is killed the same way. A library that
+could not answer a check so fails the run whatever the check's level (Result.lost). A library that hangs in two checks
 in a row is stopped there: the first hang is its one failure, and the checks after it are not applicable because
 of it. Whatever the worker's process group still holds when it ends (the processes the library started) is
 killed with it.
@@ -64,8 +65,17 @@ class Report:
     notes: list[str]
 
     def failed(self, strict: bool = False) -> bool:
-        """Whether a must rule failed (or a should rule, when strict): what the exit status counts."""
+        """Whether a must rule failed (or a should rule, when strict), or the library could not answer a check:
+        what the exit status counts."""
         return any(r.counts(strict) for r in self.results)
+
+    def unanswered(self) -> str:
+        """One line that says which checks the library could not answer and how, "" where it answered every one."""
+        lost = [f"{r.lost} in {r.check}" for r in self.results if r.lost and r.outcome is Outcome.FAIL]
+        if not lost:
+            return ""
+        return (f"the library could not answer: it {'; '.join(lost)}. That fails the run, whatever the level of the "
+                f"check{'s' if len(lost) > 1 else ''}.")
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -73,6 +83,7 @@ class Report:
             "name": self.name,
             "version": self.version,
             "notes": self.notes,
+            "unanswered": self.unanswered(),
             "results": [r.to_json() for r in self.results],
         }
 
@@ -102,11 +113,11 @@ class TargetError(Exception):
 
 @dataclass
 class Lost:
-    """The check a worker was running when it died or hung, and what was seen."""
+    """The check a worker was running when it died, stopped or hung, what was seen, and how it was lost (LOST)."""
 
     check: str
     what: str
-    hung: bool
+    how: str
 
 
 def run_isolated(spec: str, checks: list[Check], timeout: float = 120.0) -> Report:
@@ -129,15 +140,16 @@ def run_isolated(spec: str, checks: list[Check], timeout: float = 120.0) -> Repo
         if lost is not None:
             c = by_id[lost.check]
             done.add(lost.check)
-            if lost.hung and first_hang is not None:
+            hung = lost.how == "hung"
+            if hung and first_hang is not None:
                 # The second hang in a row: the library is stopped, its first hang named as the cause of the rest.
                 stopped = f"not run: the library hung in {first_hang} and again in {c.id}, and was stopped"
                 results += [failure(by_id[i], name, stopped, cause=first_hang) for i in remaining if i not in done]
-                results.append(failure(c, name, stopped, cause=first_hang))
+                results.append(failure(c, name, stopped, cause=first_hang, lost=lost.how))
                 break
-            if lost.hung:
+            if hung:
                 first_hang = c.id
-            results.append(failure(c, name, lost.what, cause=c.id if lost.hung else None))
+            results.append(failure(c, name, lost.what, cause=c.id if hung else None, lost=lost.how))
         elif not got and remaining:
             raise TargetError("the worker ended without running a check")
         remaining = [i for i in remaining if i not in done]
@@ -222,13 +234,18 @@ def _run_worker(spec: str, ids: list[str], timeout: float) -> tuple[dict[str, ob
                     while messages.take(0.0):
                         pass
                     break
-                if time.monotonic() >= deadline:
+                stopped = _stopped(process)
+                if stopped or time.monotonic() >= deadline:
                     _kill(process)
-                    if messages.current is not None:
-                        lost = Lost(messages.current, f"hung: no answer in {timeout:.0f} s (the worker was killed)",
-                                    True)
+                    if messages.current is None:
+                        messages.header.setdefault("error", f"{spec} {'stopped' if stopped else 'did not load in'} "
+                                                   f"{'its process' if stopped else f'{timeout:.0f} s'}")
+                    elif stopped:
+                        lost = Lost(messages.current, f"stopped: the process stopped itself ({stopped}) while running "
+                                    "it (the worker was killed)", "stopped")
                     else:
-                        messages.header.setdefault("error", f"{spec} did not load in {timeout:.0f} s")
+                        lost = Lost(messages.current, f"hung: no answer in {timeout:.0f} s (the worker was killed)",
+                                    "hung")
                     break
         finally:
             os.close(read_end)
@@ -238,8 +255,9 @@ def _run_worker(spec: str, ids: list[str], timeout: float) -> tuple[dict[str, ob
         if lost is None and current is not None:
             stderr.seek(0)
             tail = _last_words(stderr.read().decode("utf-8", "replace"))
-            lost = Lost(current, f"the process died while running it ({_status_text(status)})"
-                        + (": " + " | ".join(tail) if tail else ""), False)
+            how = _how_it_ended(status)
+            lost = Lost(current, f"the process {'exited' if how == 'exited' else 'died'} while running it "
+                        f"({_status_text(status)})" + (": " + " | ".join(tail) if tail else ""), how)
         if not header:
             stderr.seek(0)
             text = stderr.read().decode("utf-8", "replace").strip().splitlines()
@@ -267,6 +285,31 @@ def _ended(process: "subprocess.Popen[bytes]") -> bool:
     except ChildProcessError:
         return True
     return info is not None
+
+
+def _stopped(process: "subprocess.Popen[bytes]") -> str:
+    """The signal that stopped the worker (SIGSTOP, SIGTSTP ...), "" while it runs or after it ended."""
+    try:
+        info = os.waitid(os.P_PID, process.pid, os.WSTOPPED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return ""
+    if info is None or info.si_code != os.CLD_STOPPED:
+        return ""
+    try:
+        return signal.Signals(info.si_status).name
+    except ValueError:
+        return f"signal {info.si_status}"
+
+
+# The signals a process dies of by its own fault, rather than another's kill.
+_CRASHES = {signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGABRT, signal.SIGSYS, signal.SIGTRAP}
+
+
+def _how_it_ended(status: int) -> str:
+    """How a worker that ended in a check was lost (LOST): it crashed, was killed by another signal, or exited."""
+    if status >= 0:
+        return "exited"
+    return "crashed" if -status in {int(s) for s in _CRASHES} else "killed"
 
 
 def _finish(process: "subprocess.Popen[bytes]") -> int:
