@@ -195,6 +195,19 @@ def test_a_library_that_cannot_answer_a_should_check_fails_the_run(tmp_path: Pat
     assert all(r["outcome"] == "pass" for c, r in results.items() if c != check)  # a new worker went on
 
 
+def test_a_library_that_closes_the_result_pipe_and_hangs_still_times_out(tmp_path: Path) -> None:
+    """The checker itself waited forever for a worker whose library closed the worker's result pipe (closerange, as a
+    library that daemonizes does) and then hung: the closed pipe ended the wait for messages, and nothing bounded the
+    wait for the worker to end."""
+    out = tmp_path / "r.json"
+    done = run_cli("check_targets:closing_then_hanging", "--only", "producer", "-k", "max_version", "--timeout", "4",
+                   "--json", str(out), timeout=120)
+    assert done.returncode == 1, done.stderr
+    results = results_of(out)
+    assert results["producer.max_version.absent"]["lost"] == "hung"
+    assert all(r["outcome"] == "pass" for c, r in results.items() if c != "producer.max_version.absent")
+
+
 def test_a_library_that_answers_has_no_unanswered_line(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
     done = run_cli("numpy", "--only", "producer", "-k", "max_version", "--json", str(out))

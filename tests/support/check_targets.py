@@ -106,3 +106,19 @@ def unanswering() -> Target:
         return export(x, **kwargs)
 
     return dataclasses.replace(numpy, name="unanswering", export=unanswered)
+
+
+def closing_then_hanging() -> Target:
+    """NumPy, whose legacy export closes every file descriptor above stderr (the worker's result pipe among them,
+    as a library that daemonizes may) and then never returns."""
+    numpy = load_target("numpy")
+    export = numpy.export
+
+    def close_and_hang(x: Any, **kwargs: Any) -> Any:
+        if "max_version" not in kwargs:
+            os.closerange(3, 4096)
+            while True:
+                time.sleep(60)
+        return export(x, **kwargs)
+
+    return dataclasses.replace(numpy, name="closing", export=close_and_hang)

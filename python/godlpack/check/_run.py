@@ -228,12 +228,16 @@ def _run_worker(spec: str, ids: list[str], timeout: float) -> tuple[dict[str, ob
                 if messages.take(min(_POLL, max(0.0, deadline - time.monotonic()))):
                     deadline = time.monotonic() + timeout  # an answer: the check (or the next) has its time anew
                     continue
-                if messages.closed or _ended(process):
+                if _ended(process):
                     # Whatever the worker wrote before it ended is in the pipe: read it, then stop waiting (a
                     # process the library forked may keep the pipe open).
                     while messages.take(0.0):
                         pass
                     break
+                if messages.closed:
+                    # The pipe closed under a worker that runs on (the library closed the descriptor): nothing more
+                    # will come, and the worker is given until the deadline to end.
+                    time.sleep(_POLL)
                 stopped = _stopped(process)
                 if stopped or time.monotonic() >= deadline:
                     _kill(process)
