@@ -126,3 +126,24 @@ def test_deleters_on_many_foreign_threads() -> None:
             assert not th.is_alive()
         assert c.lt_deleted() - start == 1
     assert live() == base
+
+
+def test_a_thread_count_beyond_the_cores_leaves_the_runtime_as_it_was() -> None:
+    """Issue 48, defect 3: set_num_threads(10**6) and one large sum left godlpack's Go runtime with a P per worker
+    for good (287 on 2 cores, 154 OS threads, each collection 30 times slower). A split gets at most the CPUs + 1
+    while it runs, and the count it found afterwards: the process keeps about the threads it had."""
+    import os
+
+    def threads() -> int:
+        return len(os.listdir("/proc/self/task"))
+
+    saved = godlpack.get_num_threads()
+    x = np.ones(40_000_000)  # 320 MB: up to 40 workers of 8 MiB
+    godlpack.ops.sum(x)  # the runtime's own threads for a split of its usual size, once
+    before = threads()
+    godlpack.set_num_threads(10**6)
+    try:
+        assert godlpack.ops.sum(x) == 40_000_000
+    finally:
+        godlpack.set_num_threads(saved)
+    assert threads() <= before + (os.cpu_count() or 1) + 2, (before, threads())
