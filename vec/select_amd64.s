@@ -169,14 +169,18 @@ TEXT NAME(SB), NOSPLIT, $0-24; \
 loop4:; \
 	CMPQ CX, $(4*LANES); \
 	JB   loop1; \
-	CMP  $PRED, (SI), Z0, K1; \
-	CMP  $PRED, 64(SI), Z1, K2; \
-	CMP  $PRED, 128(SI), Z2, K3; \
-	CMP  $PRED, 192(SI), Z3, K4; \
-	MOVV (SI), K1, Z0; \
-	MOVV 64(SI), K2, Z1; \
-	MOVV 128(SI), K3, Z2; \
-	MOVV 192(SI), K4, Z3; \
+	MOVV (SI), Z16; \
+	MOVV 64(SI), Z17; \
+	MOVV 128(SI), Z18; \
+	MOVV 192(SI), Z19; \
+	CMP  $PRED, Z16, Z0, K1; \
+	CMP  $PRED, Z17, Z1, K2; \
+	CMP  $PRED, Z18, Z2, K3; \
+	CMP  $PRED, Z19, Z3, K4; \
+	MOVV Z16, K1, Z0; \
+	MOVV Z17, K2, Z1; \
+	MOVV Z18, K3, Z2; \
+	MOVV Z19, K4, Z3; \
 	MOVI Z8, K1, Z4; \
 	MOVI Z9, K2, Z5; \
 	MOVI Z10, K3, Z6; \
