@@ -29,7 +29,7 @@ from typing import Any
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # PyTorch's idle OpenMP threads sleep rather than spin
 
 from calls import OUT, ROOT, build_go  # noqa: E402
-from rounds import Call, measure  # noqa: E402
+from rounds import Call, measure, verdict  # noqa: E402
 
 K = 10
 SIZES = (100_000, 1_000_000)
@@ -151,10 +151,7 @@ def main() -> None:
         per_round |= measure(argmax, args.rounds, max(1, 5_000_000 // n))
     text, all_met = report(per_round, args.rounds, (before, os.getloadavg()[0]))
     print(text)
-    if not all_met:
-        print("\nsome targets were missed", file=sys.stderr)
-        if args.check:
-            sys.exit(1)
+    verdict(all_met, args.check)
 
 
 if __name__ == "__main__":
