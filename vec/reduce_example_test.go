@@ -17,11 +17,12 @@ func ExampleTopK_tiles() {
 	for i := range corpus {
 		corpus[i] = float32(i / dim % 100)
 	}
-	type part struct {
+	type part struct { // a tile's k nearest to each query, and its distances
 		nearest [queries]vec.TopK[float32]
 		dists   []float32
 	}
-	best := vec.Reduce(rows, tile, 5*queries*dim, func(lo, hi int, p *part) *part {
+	rowNanos := queries * dim / 20.0 // the tile kernel: about 20 squared differences a nanosecond
+	best := vec.Reduce(rows, tile, rowNanos, func(lo, hi int, p *part) *part {
 		if p == nil {
 			p = &part{dists: make([]float32, queries*tile)}
 		}
