@@ -39,7 +39,7 @@ import sysconfig
 from pathlib import Path
 from typing import Any
 
-from rounds import Call, measure, ratio, timer
+from rounds import Call, measure, ratio, timer, verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "bench"
@@ -273,10 +273,7 @@ def main() -> None:
         from readme import rewrite_section
 
         rewrite_section(args.readme, "calls-bench", "bench/calls.py", text)
-    if not all_met:
-        print("\nsome targets were missed", file=sys.stderr)
-        if args.check:
-            sys.exit(1)
+    verdict(all_met, args.check)
 
 
 if __name__ == "__main__":

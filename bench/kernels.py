@@ -38,7 +38,7 @@ os.environ["OPENBLAS_NUM_THREADS"] = "1"  # before NumPy loads its BLAS: np.dot 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from calls import OUT, ROOT, build_go, build_nanobind  # noqa: E402
-from rounds import Call, measure, ratio  # noqa: E402
+from rounds import Call, measure, ratio, verdict  # noqa: E402
 
 SIZES = (1_000, 64_000, 1_000_000, 16_000_000)
 DTYPES = ("float32", "float64", "int32")
@@ -261,10 +261,7 @@ def main() -> None:
 
         rewrite_section(args.readme, "kernels-bench", "bench/kernels.py", text, args.plot,
                         "GB/s against size: godlpack, NumPy, PyTorch and nanobind, and the copy limit")
-    if not all_met:
-        print("\nsome targets were missed", file=sys.stderr)
-        if args.check:
-            sys.exit(1)
+    verdict(all_met, args.check)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import statistics
+import sys
 import timeit
 from typing import Any, Callable, Union
 
@@ -40,3 +41,11 @@ def measure(calls: dict[str, Call], rounds: int, number: int) -> dict[str, list[
 def ratio(per_round: dict[str, list[float]], measured: str, anchor: str) -> float:
     """The median of measured / anchor over the rounds."""
     return statistics.median(m / a for m, a in zip(per_round[measured], per_round[anchor]))
+
+
+def verdict(all_met: bool, check: bool) -> None:
+    """Say on stderr that a target was missed, and with --check exit 1 for it."""
+    if not all_met:
+        print("\nsome targets were missed", file=sys.stderr)
+        if check:
+            sys.exit(1)

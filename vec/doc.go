@@ -1,8 +1,10 @@
 // Package vec holds the vector kernels that Go code on tensors is built
 // from: sums, dot products, squared distances, scaling, axpy and minima and
 // maxima over slices of Go numbers, a tile kernel for all pairwise squared
-// distances of two sets of rows, and [Parallel], which runs a range of rows
-// on every core.
+// distances of two sets of rows, the k best elements and the extremes' indexes
+// ([TopK], [ArgMax]), and [Parallel], [ParallelByCost] and [Reduce], which
+// run a range of rows, or a reduction the same to the bit at every thread
+// count, on every core.
 //
 // On amd64 the kernels use AVX-512 (F, BW, DQ, VL) or AVX2 with FMA, chosen
 // at start-up by what the CPU has, and on arm64 NEON, which every arm64 CPU

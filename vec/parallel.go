@@ -79,8 +79,10 @@ func Workers(n, itemBytes int) int {
 // where Workers returns 1. A panic in any range is raised again on the
 // calling goroutine once all have returned: no range runs on after
 // Parallel returns.
-func Parallel(n, itemBytes int, f func(lo, hi int)) {
-	w := Workers(n, itemBytes)
+func Parallel(n, itemBytes int, f func(lo, hi int)) { parallelOn(n, Workers(n, itemBytes), f) }
+
+// parallelOn is Parallel on w goroutines.
+func parallelOn(n, w int, f func(lo, hi int)) {
 	if w <= 1 {
 		if n > 0 {
 			f(0, n)
