@@ -341,4 +341,3 @@ func TestSpecialValuesInSqDists(t *testing.T) {
 	})
 }
 
-var inf32, nan32 = float32(math.Inf(1)), float32(math.NaN())

@@ -88,7 +88,8 @@ func Reduce[A any](n, block int, itemNanos float64, partial func(lo, hi int, acc
 	// in turn; the tree above them is merged by whichever goroutine
 	// finishes a pair's second half.
 	r.cut(0, blocks, 8*w, -1, 0)
-	sparePs(w)
+	beginSplit(w)
+	defer endSplit()
 	var wg waiter
 	var failure atomic.Pointer[any]
 	run := func() {
