@@ -125,7 +125,7 @@ func TestParallelLeavesTheRuntimeASpareP(t *testing.T) {
 }
 
 // TestParallelSumRestoresTheRuntimesPs splits a float sum (the pairwise
-// tree's goroutines) with a thread count beyond the cores.
+// tree's goroutines) and a Reduce with a thread count beyond the cores.
 func TestParallelSumRestoresTheRuntimesPs(t *testing.T) {
 	defer SetThreads(SetThreads(1 << 20))
 	before := runtime.GOMAXPROCS(0)
@@ -135,6 +135,10 @@ func TestParallelSumRestoresTheRuntimesPs(t *testing.T) {
 	}
 	if ParallelSum(x); runtime.GOMAXPROCS(0) != before {
 		t.Errorf("GOMAXPROCS after ParallelSum: %d, want %d as before", runtime.GOMAXPROCS(0), before)
+	}
+	Reduce(1<<20, 1<<10, 1e4, func(lo, hi int, acc int) int { return acc + hi - lo }, func(a, b int) int { return a + b })
+	if runtime.GOMAXPROCS(0) != before {
+		t.Errorf("GOMAXPROCS after Reduce: %d, want %d as before", runtime.GOMAXPROCS(0), before)
 	}
 }
 
