@@ -56,7 +56,14 @@ func (a dd) plus(b dd) dd {
 	return dd{s, (a.lo + b.lo) + e}
 }
 
-func (a dd) value() float64 { return a.hi + a.lo }
+// value rounds the sum once. An infinite hi is the sum (an infinite
+// element, or an overflow), whose lo is NaN: the difference of infinities.
+func (a dd) value() float64 {
+	if math.IsInf(a.hi, 0) {
+		return a.hi
+	}
+	return a.hi + a.lo
+}
 
 // Sum returns the sum of x's elements, in float64 for float32 too, about as
 // accurately as one rounding of the exact sum: float32 elements are added

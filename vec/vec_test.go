@@ -93,6 +93,26 @@ func testSum[T Float](t *testing.T) {
 	}
 }
 
+// TestSumOfInfinities sums infinite elements and overflowing ones: infinity, as NumPy's sum gives,
+// though the rounding errors kept beside the sum are NaN.
+func TestSumOfInfinities(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
+		for _, n := range []int{2, 100, 3 * leaf} {
+			x := make([]float64, n)
+			x[n/2] = math.Inf(-1)
+			if got := Sum(x); !math.IsInf(got, -1) {
+				t.Errorf("sum of %d with -Inf: %v", n, got)
+			}
+			for i := range x {
+				x[i] = math.MaxFloat64
+			}
+			if got := Sum(x); !math.IsInf(got, 1) {
+				t.Errorf("sum of %d times MaxFloat64: %v", n, got)
+			}
+		}
+	})
+}
+
 func TestSum(t *testing.T) {
 	eachPath(t, func(t *testing.T) {
 		t.Run("float32", testSum[float32])
