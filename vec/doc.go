@@ -1,8 +1,10 @@
 // Package vec holds the vector kernels that Go code on tensors is built
 // from: sums, dot products, squared distances, scaling, axpy and minima and
-// maxima over slices of Go numbers, a tile kernel for all pairwise squared
-// distances of two sets of rows, and [Parallel], which runs a range of rows
-// on every core.
+// maxima over slices of Go numbers; element-wise arithmetic on float slices
+// ([Add], [Sub], [Mul], [Div], their Const forms, and [MulAdd],
+// [MulAddConst] and [SubMulConst], which save a pass over memory); a tile
+// kernel for all pairwise squared distances of two sets of rows; and
+// [Parallel], which runs a range of rows on every core.
 //
 // On amd64 the kernels use AVX-512 (F, BW, DQ, VL) or AVX2 with FMA, chosen
 // at start-up by what the CPU has, and on arm64 NEON, which every arm64 CPU
@@ -12,7 +14,7 @@
 // take the pure-Go kernels there; AVX2 none for 64-bit integer products and
 // extremes.) Each path gives the same results to the bit where the result
 // does not depend on the order of additions ([Scale], [Axpy], [Min], [Max],
-// integer sums); float reductions differ from one path to another only in
+// the element-wise arithmetic, integer sums); float reductions differ from one path to another only in
 // their rounding, within the bounds each function states. The kernels are
 // written in Go assembly, which every Go toolchain from Go 1.24 on builds
 // with no setting or experiment.
@@ -26,8 +28,8 @@
 // runtime keeps a P more than the goroutines it uses, for calls from other
 // threads.
 //
-// Float reductions of float32 data accumulate in float64: [Sum], [Dot] and
-// [SqDist] return float64. [Sum] is compensated and pairwise, and is at
+// Float reductions of float32 data accumulate in float64: [Sum], [Dot],
+// [SqDist] and [SqDistConst] return float64. [Sum] is compensated and pairwise, and is at
 // least as accurate as NumPy's pairwise summation for float32 and float64
 // alike. No kernel allocates.
 package vec
