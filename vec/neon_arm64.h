@@ -12,6 +12,8 @@
 #define FSUB2D(m, n, d) WORD $(0x4EE0D400 | ((m)<<16) | ((n)<<5) | (d))
 #define FMUL4S(m, n, d) WORD $(0x6E20DC00 | ((m)<<16) | ((n)<<5) | (d))
 #define FMUL2D(m, n, d) WORD $(0x6E60DC00 | ((m)<<16) | ((n)<<5) | (d))
+#define FDIV4S(m, n, d) WORD $(0x6E20FC00 | ((m)<<16) | ((n)<<5) | (d))
+#define FDIV2D(m, n, d) WORD $(0x6E60FC00 | ((m)<<16) | ((n)<<5) | (d))
 #define FMLA2D(m, n, d) WORD $(0x4E60CC00 | ((m)<<16) | ((n)<<5) | (d)) // Vd += Vn*Vm, fused
 #define FMIN4S(m, n, d) WORD $(0x4EA0F400 | ((m)<<16) | ((n)<<5) | (d)) // NaN if either is
 #define FMIN2D(m, n, d) WORD $(0x4EE0F400 | ((m)<<16) | ((n)<<5) | (d))
