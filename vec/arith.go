@@ -96,19 +96,13 @@ func unary[T Float](name string, op arithOp, dst, x []T, a, b T) {
 	elementwise(op, dst, x, x, x, a, b)
 }
 
-// elementwise runs op over slices of one length, step elements a kernel
-// call; an op that reads fewer slices than x, y and z is given x for them.
+// elementwise runs op over slices of one length; an op that reads fewer
+// slices than x, y and z is given x for them.
 func elementwise[T Float](op arithOp, dst, x, y, z []T, a, b T) {
-	for len(dst) > 0 {
-		n := min(len(dst), step)
-		if isFloat32[T]() {
-			active.arith.f32(op, as[float32](dst[:n]), as[float32](x[:n]), as[float32](y[:n]), as[float32](z[:n]),
-				float32(a), float32(b))
-		} else {
-			active.arith.f64(op, as[float64](dst[:n]), as[float64](x[:n]), as[float64](y[:n]), as[float64](z[:n]),
-				float64(a), float64(b))
-		}
-		dst, x, y, z = dst[n:], x[n:], y[n:], z[n:]
+	if isFloat32[T]() {
+		active.arith.f32(op, as[float32](dst), as[float32](x), as[float32](y), as[float32](z), float32(a), float32(b))
+	} else {
+		active.arith.f64(op, as[float64](dst), as[float64](x), as[float64](y), as[float64](z), float64(a), float64(b))
 	}
 }
 
@@ -129,7 +123,19 @@ const (
 	arithOps
 )
 
-// arithKernels is one path's element-wise arithmetic ([kernels]' arith).
+// operands returns how many of x, y and z op reads.
+func (op arithOp) operands() int {
+	switch {
+	case op == opMulAdd:
+		return 3
+	case op < opAddConst:
+		return 2
+	}
+	return 1
+}
+
+// arithKernels is one path's element-wise arithmetic ([kernels]' arith):
+// f32 and f64 take slices of any length, x, y and z as long as dst at least.
 type arithKernels struct {
 	f32            func(op arithOp, dst, x, y, z []float32, a, b float32)
 	f64            func(op arithOp, dst, x, y, z []float64, a, b float64)
@@ -144,8 +150,8 @@ var arithGo = arithKernels{
 	sqDistConstF64: sqDistConstGo[float64],
 }
 
-// mapGo is every element-wise kernel in plain Go. x, y and z are as long as
-// dst at least.
+// mapGo is every element-wise kernel in plain Go (which the runtime can
+// preempt anywhere). x, y and z are as long as dst at least.
 func mapGo[T Float](op arithOp, dst, x, y, z []T, a, b T) {
 	x, y, z = x[:len(dst)], y[:len(dst)], z[:len(dst)]
 	switch op {
