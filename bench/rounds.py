@@ -21,8 +21,12 @@ def timer(call: Call) -> timeit.Timer:
     return timeit.Timer(call)
 
 
-def measure(calls: dict[str, Call], rounds: int, number: int) -> dict[str, list[float]]:
-    """ns per call of each case, one figure per round; the rounds interleave the cases."""
+def measure(calls: dict[str, Call], rounds: int, number: int, warm: bool = False,
+            alternate: bool = False) -> dict[str, list[float]]:
+    """ns per call of each case, one figure per round; the rounds interleave the cases. warm: one untimed call of
+    the case before each timing, so that it starts with the case's data in the caches, whatever the case before it
+    touched (kernels on arrays of megabytes, a few calls a round). alternate: every other round runs the cases in
+    the reverse order, so that of two cases compared neither is always the first (kernels bound by memory)."""
     timers = {name: timer(call) for name, call in calls.items()}
     for t in timers.values():
         t.timeit(max(number // 10, 1))  # warm caches, lazy imports and the exchange-API tables
@@ -30,8 +34,10 @@ def measure(calls: dict[str, Call], rounds: int, number: int) -> dict[str, list[
     gc.collect()
     gc.disable()
     try:
-        for _ in range(rounds):
-            for name, t in timers.items():
+        for r in range(rounds):
+            for name, t in (reversed(timers.items()) if alternate and r % 2 else timers.items()):
+                if warm:
+                    t.timeit(1)
                 per_round[name].append(t.timeit(number) / number * 1e9)
     finally:
         gc.enable()

@@ -340,4 +340,3 @@ func TestSpecialValuesInSqDists(t *testing.T) {
 		test(t, 8, 40, 64)
 	})
 }
-

@@ -1,17 +1,11 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "avx2_amd64.h"
 
 // AVX2 kernels (with FMA), as avx512_amd64.s's with 32-byte vectors and 16
 // registers; 64-bit integer products and extremes have no AVX2 instruction
 // and stay in Go. n is a multiple of the elements of one vector.
-
-// Horizontal sum of the 4 doubles of Y0 into X0 (uses Y1).
-#define HSUM_PD \
-	VEXTRACTF128 $1, Y0, X1; \
-	VADDPD X1, X0, X0; \
-	VPERMILPD $1, X0, X1; \
-	VADDSD X1, X0, X0
 
 // Horizontal sum of the 4 quadwords of Y0 into AX (uses Y1).
 #define HSUM_Q \
@@ -20,17 +14,6 @@
 	VPSHUFD $0x4e, X0, X1; \
 	VPADDQ X1, X0, X0; \
 	MOVQ X0, AX
-
-#define FOLD4(ADD) \
-	ADD Y1, Y0, Y0; \
-	ADD Y3, Y2, Y2; \
-	ADD Y2, Y0, Y0
-
-#define ZERO4 \
-	VPXOR Y0, Y0, Y0; \
-	VPXOR Y1, Y1, Y1; \
-	VPXOR Y2, Y2, Y2; \
-	VPXOR Y3, Y3, Y3
 
 // ---- float sums
 
@@ -68,29 +51,11 @@ done:
 	VZEROUPPER
 	RET
 
-// TWOSUM as in avx512_amd64.s, three of its additions on the FMA units (ONE holds 1.0).
-#define TWOSUM(A, B, E, T, U, C, ONE) \
-	VADDPD B, A, T; \
-	VSUBPD A, T, E; \
-	VSUBPD E, T, U; \
-	VFNMADD213PD A, ONE, U; \
-	VFNMADD213PD B, ONE, E; \
-	VFMADD213PD U, ONE, E; \
-	VSUBPD E, C, C; \
-	VMOVAPD T, A
-
 // func sumF64AVX2(p *float64, n int) (hi, lo float64)
 TEXT ·sumF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ p+0(FP), SI
 	MOVQ n+8(FP), CX
-	MOVQ $0x3ff0000000000000, AX
-	MOVQ AX, X15
-	VPBROADCASTQ X15, Y15       // 1.0
-	ZERO4
-	VPXOR Y4, Y4, Y4
-	VPXOR Y5, Y5, Y5
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
+	TWOSUM_START
 loop4:
 	CMPQ CX, $16
 	JB   loop1
@@ -98,10 +63,7 @@ loop4:
 	VMOVUPD 32(SI), Y9
 	VMOVUPD 64(SI), Y10
 	VMOVUPD 96(SI), Y11
-	TWOSUM(Y0, Y8, Y12, Y13, Y14, Y4, Y15)
-	TWOSUM(Y1, Y9, Y12, Y13, Y14, Y5, Y15)
-	TWOSUM(Y2, Y10, Y12, Y13, Y14, Y6, Y15)
-	TWOSUM(Y3, Y11, Y12, Y13, Y14, Y7, Y15)
+	TWOSUM4
 	ADDQ $128, SI
 	SUBQ $16, CX
 	JMP  loop4
@@ -109,28 +71,13 @@ loop1:
 	CMPQ CX, $4
 	JB   done
 	VMOVUPD (SI), Y8
-	TWOSUM(Y0, Y8, Y12, Y13, Y14, Y4, Y15)
+	TWOSUM1
 	ADDQ $32, SI
 	SUBQ $4, CX
 	JMP  loop1
 done:
-	VADDPD Y5, Y4, Y4
-	VADDPD Y7, Y6, Y6
-	VADDPD Y6, Y4, Y4
-	TWOSUM(Y0, Y1, Y8, Y9, Y10, Y4, Y15)
-	TWOSUM(Y2, Y3, Y8, Y9, Y10, Y4, Y15)
-	TWOSUM(Y0, Y2, Y8, Y9, Y10, Y4, Y15)
-	VEXTRACTF128 $1, Y0, X1
-	VEXTRACTF128 $1, Y4, X5
-	VADDPD X5, X4, X4
-	TWOSUM(X0, X1, X8, X9, X10, X4, X15)
-	VPERMILPD $1, X0, X1
-	VPERMILPD $1, X4, X5
-	VADDSD X5, X4, X4
-	TWOSUM(X0, X1, X8, X9, X10, X4, X15)
+	TWOSUM_END
 	MOVSD X0, hi+16(FP)
-	VXORPD X1, X1, X1
-	VSUBSD X4, X1, X1
 	MOVSD X1, lo+24(FP)
 	VZEROUPPER
 	RET

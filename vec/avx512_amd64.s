@@ -1,20 +1,12 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "avx512_amd64.h"
 
 // AVX-512 kernels (F, BW, DQ, VL). Each works on whole vectors only: n is a
 // multiple of the elements of one vector, and the Go side does the rest.
 // Loops run four vectors at a time into four accumulators, then one at a
 // time. Every function ends with VZEROUPPER, as Go's own SSE code expects.
-
-// Horizontal sum of the 8 doubles of Z0 into X0 (uses Z1).
-#define HSUM_PD \
-	VEXTRACTF64X4 $1, Z0, Y1; \
-	VADDPD Y1, Y0, Y0; \
-	VEXTRACTF128 $1, Y0, X1; \
-	VADDPD X1, X0, X0; \
-	VPERMILPD $1, X0, X1; \
-	VADDSD X1, X0, X0
 
 // Horizontal sum of the 8 quadwords of Z0 into AX (uses Z1).
 #define HSUM_Q \
@@ -25,18 +17,6 @@
 	VPSHUFD $0x4e, X0, X1; \
 	VPADDQ X1, X0, X0; \
 	MOVQ X0, AX
-
-// Z0 += Z1 + Z2 + Z3, pairwise, for an add instruction ADD.
-#define FOLD4(ADD) \
-	ADD Z1, Z0, Z0; \
-	ADD Z3, Z2, Z2; \
-	ADD Z2, Z0, Z0
-
-#define ZERO4 \
-	VPXORQ Z0, Z0, Z0; \
-	VPXORQ Z1, Z1, Z1; \
-	VPXORQ Z2, Z2, Z2; \
-	VPXORQ Z3, Z3, Z3
 
 // ---- float sums: float32 converted to float64 lanes; float64 compensated:
 // each lane keeps its sum and the exact rounding errors of its additions
@@ -76,31 +56,11 @@ done:
 	VZEROUPPER
 	RET
 
-// A = A + B, rounded, and its rounding error (Knuth's TwoSum, exact whatever the magnitudes) taken from
-// C, which holds what is to be subtracted; E, T and U are temporaries, ONE holds 1.0. Only the sum is on
-// the chain of dependent additions: the error's five operations are not, and three of them run on the FMA
-// units as x*1 + y (one rounding, as x + y), beside the adders: 90 GB/s in L2 where seven additions gave 63.
-#define TWOSUM(A, B, E, T, U, C, ONE) \
-	VADDPD B, A, T; \
-	VSUBPD A, T, E; \
-	VSUBPD E, T, U; \
-	VFNMADD213PD A, ONE, U; \
-	VFNMADD213PD B, ONE, E; \
-	VFMADD213PD U, ONE, E; \
-	VSUBPD E, C, C; \
-	VMOVAPD T, A
-
 // func sumF64AVX512(p *float64, n int) (hi, lo float64)
 TEXT ·sumF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ p+0(FP), SI
 	MOVQ n+8(FP), CX
-	MOVQ $0x3ff0000000000000, AX
-	VPBROADCASTQ AX, Z31        // 1.0: x*1 + y is x + y rounded once, on the FMA units
-	ZERO4
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
+	TWOSUM_START
 loop4:
 	CMPQ CX, $32
 	JB   loop1
@@ -108,10 +68,7 @@ loop4:
 	VMOVUPD 64(SI), Z9
 	VMOVUPD 128(SI), Z10
 	VMOVUPD 192(SI), Z11
-	TWOSUM(Z0, Z8, Z12, Z16, Z20, Z4, Z31)
-	TWOSUM(Z1, Z9, Z13, Z17, Z21, Z5, Z31)
-	TWOSUM(Z2, Z10, Z14, Z18, Z22, Z6, Z31)
-	TWOSUM(Z3, Z11, Z15, Z19, Z23, Z7, Z31)
+	TWOSUM4
 	ADDQ $256, SI
 	SUBQ $32, CX
 	JMP  loop4
@@ -119,34 +76,13 @@ loop1:
 	CMPQ CX, $8
 	JB   done
 	VMOVUPD (SI), Z8
-	TWOSUM(Z0, Z8, Z12, Z16, Z20, Z4, Z31)
+	TWOSUM1
 	ADDQ $64, SI
 	SUBQ $8, CX
 	JMP  loop1
 done:
-	// The compensations' total, then the lanes' sums added with their rounding errors (TwoSum) taken into
-	// it: the result is the lanes' sum less the compensations, rounded about once.
-	VADDPD Z5, Z4, Z4
-	VADDPD Z7, Z6, Z6
-	VADDPD Z6, Z4, Z4
-	TWOSUM(Z0, Z1, Z8, Z9, Z10, Z4, Z31)
-	TWOSUM(Z2, Z3, Z8, Z9, Z10, Z4, Z31)
-	TWOSUM(Z0, Z2, Z8, Z9, Z10, Z4, Z31)
-	VEXTRACTF64X4 $1, Z0, Y1
-	VEXTRACTF64X4 $1, Z4, Y5
-	VADDPD Y5, Y4, Y4
-	TWOSUM(Y0, Y1, Y8, Y9, Y10, Y4, Y31)
-	VEXTRACTF128 $1, Y0, X1
-	VEXTRACTF128 $1, Y4, X5
-	VADDPD X5, X4, X4
-	TWOSUM(X0, X1, X8, X9, X10, X4, X31)
-	VPERMILPD $1, X0, X1
-	VPERMILPD $1, X4, X5
-	VADDSD X5, X4, X4
-	TWOSUM(X0, X1, X8, X9, X10, X4, X31)
+	TWOSUM_END
 	MOVSD X0, hi+16(FP)
-	VXORPD X1, X1, X1
-	VSUBSD X4, X1, X1
 	MOVSD X1, lo+24(FP)
 	VZEROUPPER
 	RET

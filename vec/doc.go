@@ -1,10 +1,12 @@
 // Package vec holds the vector kernels that Go code on tensors is built
 // from: sums, dot products, squared distances, scaling, axpy and minima and
-// maxima over slices of Go numbers, a tile kernel for all pairwise squared
-// distances of two sets of rows, the k best elements and the extremes' indexes
-// ([TopK], [ArgMax]), and [Parallel], [ParallelByCost] and [Reduce], which
-// run a range of rows, or a reduction the same to the bit at every thread
-// count, on every core.
+// maxima over slices of Go numbers; element-wise arithmetic on float slices
+// ([Add], [Sub], [Mul], [Div], their Const forms, and [MulAdd],
+// [MulAddConst] and [SubMulConst], which save a pass over memory); a tile
+// kernel for all pairwise squared distances of two sets of rows; the k best
+// elements and the extremes' indexes ([TopK], [ArgMax]); and [Parallel],
+// [ParallelByCost] and [Reduce], which run a range of rows, or a reduction
+// the same to the bit at every thread count, on every core.
 //
 // On amd64 the kernels use AVX-512 (F, BW, DQ, VL) or AVX2 with FMA, chosen
 // at start-up by what the CPU has, and on arm64 NEON, which every arm64 CPU
@@ -14,7 +16,7 @@
 // take the pure-Go kernels there; AVX2 none for 64-bit integer products and
 // extremes.) Each path gives the same results to the bit where the result
 // does not depend on the order of additions ([Scale], [Axpy], [Min], [Max],
-// integer sums); float reductions differ from one path to another only in
+// the element-wise arithmetic, integer sums); float reductions differ from one path to another only in
 // their rounding, within the bounds each function states. The kernels are
 // written in Go assembly, which every Go toolchain from Go 1.24 on builds
 // with no setting or experiment.
@@ -29,13 +31,14 @@
 // for calls from other threads, and GOMAXPROCS is restored when the last
 // split running returns.
 //
-// Float reductions of float32 data accumulate in float64: [Sum], [Dot] and
-// [SqDist] return float64. [Sum] is compensated and pairwise, and is at
-// least as accurate as NumPy's pairwise summation for float32 and float64
-// alike. No kernel allocates.
+// Float reductions of float32 data accumulate in float64: [Sum], [Dot],
+// [SqDist] and [SqDistConst] return float64. [Sum] is compensated and
+// pairwise, and is at least as accurate as NumPy's pairwise summation for
+// float32 and float64 alike. No kernel allocates.
 //
 // The float reductions ([Sum], [ParallelSum], [Dot], [ParallelDot],
-// [SqDist], and an [Accumulator]'s sum) keep one rule for special values:
+// [SqDist], [SqDistConst], and an [Accumulator]'s sum) keep one rule for
+// special values:
 // the result is NaN only where IEEE arithmetic on the exact terms gives NaN
 // (a NaN element, a product inf·0, terms of both infinities); otherwise an
 // infinite term makes it that infinity, and a sum of finite terms is their

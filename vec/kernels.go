@@ -23,6 +23,7 @@ type kernels struct {
 	// NaN, for a kernel that does not make its result NaN itself.
 	min, max   [kinds]func(p unsafe.Pointer, n int) (bits uint64, nan bool)
 	sqDistsF32 func(dst, a, b []float32, n, m, k int)
+	arith      *arithKernels // the element-wise arithmetic (arith.go)
 }
 
 // pureGo is the path of plain Go, which every build has.
@@ -52,6 +53,7 @@ var pureGo = kernels{
 		maxGo[uint64], maxGo[float32], maxGo[float64],
 	},
 	sqDistsF32: sqDistsGo[float32],
+	arith:      &arithGo,
 }
 
 // active is the path in use: the best that the CPU runs, chosen at start-up.

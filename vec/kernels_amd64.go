@@ -44,6 +44,7 @@ var avx512Kernels = kernels{
 		maxU64AVX512, maxF32AVX512, maxF64AVX512,
 	}, 64, false),
 	sqDistsF32: sqDistsWith(sqDistsF32AVX512, 4, 4),
+	arith:      &arithAVX512,
 }
 
 var avx2Kernels = kernels{
@@ -75,4 +76,5 @@ var avx2Kernels = kernels{
 		maxI8AVX2, maxI16AVX2, maxI32AVX2, nil, maxU8AVX2, maxU16AVX2, maxU32AVX2, nil, maxF32AVX2, maxF64AVX2,
 	}, 32, false),
 	sqDistsF32: sqDistsWith(sqDistsF32AVX2, 2, 4),
+	arith:      &arithAVX2,
 }

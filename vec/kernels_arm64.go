@@ -39,4 +39,5 @@ var neonKernels = kernels{
 		maxI8NEON, maxI16NEON, maxI32NEON, nil, maxU8NEON, maxU16NEON, maxU32NEON, nil, maxF32NEON, maxF64NEON,
 	}, 32, false),
 	sqDistsF32: sqDistsGo[float32],
+	arith:      &arithNEON,
 }
