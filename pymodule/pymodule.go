@@ -60,7 +60,8 @@
 // A last result of type error becomes the Python exception of the
 // [ExceptionClass] it selects, or else of [cpython.ExceptionOf] (a
 // RuntimeError for an error that names none); several results come back as
-// a tuple.
+// a tuple. [ArgError] and [ArgErrorAt] name the argument an error is about
+// as the binder's own refusals do ("f(): argument 'gamma' must …").
 //
 // A tensor parameter's annotation says what it accepts, as nanobind's
 // nb::ndarray<…> does: "x: tensor[float32|float64, (*, 3), C, writable]".

@@ -79,8 +79,8 @@ func (s *Stats) String() string {
 }
 
 func (s *Stats) Update(x pymodule.Tensor) error {
-	if int(x.Shape[1]) != len(s.mean) {
-		return TilekitError.Errorf("rows of %d columns, not %d", len(s.mean), x.Shape[1])
+	if int(x.Shape[1]) != len(s.mean) { // "Stats.update(): argument 'x' must have 4 columns, not 3"
+		return TilekitError.ArgErrorAt(0, "must have %d columns, not %d", len(s.mean), x.Shape[1])
 	}
 	for i := range x.Shape[0] {
 		s.count++

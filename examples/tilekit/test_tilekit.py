@@ -60,8 +60,8 @@ def test_stats_merge_pickle_and_errors() -> None:
     out = subprocess.run([sys.executable, "-c", f"import pickle; s = pickle.loads({pickle.dumps(a)!r}); print(s)"],
                          capture_output=True, text=True, check=True).stdout
     assert out == "Stats(width=3, count=30)\n"
-    with pytest.raises(tilekit.TilekitError, match=r"^Stats\.update\(\): rows of 3 columns, not 4$"):
-        a.update(np.ones((2, 4), np.float32))
+    with pytest.raises(tilekit.TilekitError, match=r"^Stats\.update\(\): argument 'x' must have 3 columns, not 4$"):
+        a.update(np.ones((2, 4), np.float32))  # pymodule's ArgErrorAt: the argument named by its position
     for width in [0, 2**24 + 1]:
         with pytest.raises(tilekit.TilekitError, match=rf"^Stats\(\): width must be in \[1, 2\*\*24\], not {width}$"):
             tilekit.Stats(width)
