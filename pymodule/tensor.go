@@ -191,14 +191,14 @@ func resolveTensor(a pysig.Tensor) (*tensorSpec, error) {
 		}
 	}
 	var w strings.Builder
-	w.WriteString("a ")
 	if s.writable {
 		w.WriteString("writable ")
 	}
-	switch s.order {
-	case 'C':
+	switch {
+	case s.convertible: // any layout is taken: said last
+	case s.order == 'C':
 		w.WriteString("C-contiguous ")
-	case 'F':
+	case s.order == 'F':
 		w.WriteString("Fortran-contiguous ")
 	}
 	if s.shape != nil && !hasFixedSize(s.shape) {
@@ -220,8 +220,26 @@ func resolveTensor(a pysig.Tensor) (*tensorSpec, error) {
 	if s.device > 0 {
 		w.WriteString(" on " + s.device.String())
 	}
-	s.want = w.String()
+	if s.convertible {
+		if to := s.castTarget(); to != (dlpack.DataType{}) {
+			fmt.Fprintf(&w, " (any layout; bool, integer and float dtypes converted to %v)", to)
+		} else {
+			w.WriteString(" (any layout, converted)")
+		}
+	}
+	s.want = article(w.String()) + w.String()
 	return s, nil
+}
+
+// article is the indefinite article of phrase, by how its first word is
+// said: "an int32 tensor", "an 8-D tensor", "a uint8 tensor".
+func article(phrase string) string {
+	for _, vowel := range []string{"int", "8", "11-", "18-"} {
+		if strings.HasPrefix(phrase, vowel) {
+			return "an "
+		}
+	}
+	return "a "
 }
 
 func hasFixedSize(shape []int64) bool {
