@@ -84,7 +84,10 @@
 // [Const] its class attributes, [Repr] its repr (a String method
 // otherwise), [Equality] its == and hash (identity otherwise) and [Pickle]
 // its pickling. A call that releases the GIL holds the instances it takes:
-// another call that takes one of them meanwhile raises RuntimeError.
+// another call that takes one of them meanwhile raises RuntimeError. A
+// [Buffer] among its value's fields is C memory the instance owns, freed
+// when it dies; a [Buffer.View] returned by a method keeps the instance
+// alive and the Buffer from resizing (BufferError) while the view lives.
 //
 // A parameter of a Go function type takes a Python callable: the Go function
 // gets a func value that calls it, taking the GIL for each call, with its

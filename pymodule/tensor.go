@@ -323,6 +323,7 @@ type Array struct {
 	// shape, which the caller may build in its call, stays off the Go heap.
 	dims [4]int64
 	ndim int8
+	view bool // a Buffer's view (Buffer.View), which keeps its call's first instance alive
 }
 
 // arrayOf returns a C-contiguous Array of b, of the given shape (which it
@@ -408,7 +409,15 @@ func (a Array) describe(c *call, v *C.gdl_value) error {
 	}
 	c.nout++
 	*(*int32)(unsafe.Pointer(&v.v)) = int32(idx)
+	c.views = c.views&^(1<<idx) | C.uint32_t(boolBit(a.view))<<idx // gdl_view_keep's, in C once Go returns
 	return nil
+}
+
+func boolBit(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // An element is what a Go slice of one element kind is as a tensor: its
