@@ -1,6 +1,7 @@
-// examples/tilekit written with nanobind, for bench/calls.py and for the README's count of lines: the same class
+// examples/tilekit written with nanobind, for bench/calls.py and for the README's count of lines: the same classes
 // (Stats: a constructor, a method over tensors that releases the GIL, merge, mean and variance as NumPy arrays,
-// properties, pickling), the same callback (map_), enum (Norm), exception (TilekitError) and functions.
+// properties, pickling; RowStore, bound as Rows: rows appended to memory the instance owns, and a view of them that
+// keeps the instance alive), the same callback (map_), enum (Norm), exception (TilekitError) and functions.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/function.h>
@@ -88,6 +89,23 @@ struct Stats {
     }
 };
 
+// RowStore keeps rows in a std::vector. Unlike tilekit's Buffer, nothing stops an add from moving the memory
+// a view of data still points to: the view then reads freed memory.
+struct RowStore {
+    size_t width;
+    std::vector<float> data;
+
+    explicit RowStore(int width) : width(width) {
+        if (width <= 0 || width > 1 << 24) throw TilekitError("width must be in [1, 2**24], not " + std::to_string(width));
+    }
+
+    void add(CRows x) {
+        if (x.shape(1) != width)
+            throw TilekitError("x must have " + std::to_string(width) + " columns, not " + std::to_string(x.shape(1)));
+        data.insert(data.end(), x.data(), x.data() + x.size());
+    }
+};
+
 NB_MODULE(nb_tilekit, m) {
     m.doc() = "Running statistics, histograms and distances, in C++.";
     nb::exception<TilekitError>(m, "TilekitError", PyExc_ValueError);
@@ -108,6 +126,14 @@ NB_MODULE(nb_tilekit, m) {
         .def("__setstate__", [](Stats &s, std::tuple<int64_t, std::vector<double>, std::vector<double>> st) {
             new (&s) Stats(std::get<0>(st), std::get<1>(st), std::get<2>(st));
         });
+
+    nb::class_<RowStore>(m, "Rows", "Float32 rows of one width, kept in C memory as they are added.")
+        .def(nb::init<int>(), "width"_a)
+        .def("add", &RowStore::add, "x"_a, "Append the rows of x.")
+        .def_prop_ro("data", [](RowStore &r) {
+            return nb::ndarray<nb::numpy, float, nb::ndim<2>>(r.data.data(), {r.data.size() / r.width, r.width}, nb::handle());
+        }, nb::rv_policy::reference_internal, "The rows: a tensor over their memory.")
+        .def("clear", [](RowStore &r) { r.data.clear(); }, "Remove every row, keeping the memory.");
 
     m.def("histogram", [](nb::ndarray<const uint8_t, nb::device::cpu> x) {
         auto out = numpy<int64_t>({256});

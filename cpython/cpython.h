@@ -33,20 +33,35 @@
 
 /* ---- Exceptions (errors.c) ---- */
 
-/* The Python exceptions of the protocol; cpython.Exception has the same values. */
+/*
+ * The kinds of Python exceptions Go errors name; cpython.Exception has the
+ * same values. errors.c's table gives each its name and its type.
+ */
 enum {
-	GDL_OK = 0,
+	GDL_OK = 0, /* no error; as an exception class's base, Exception */
 	GDL_TYPE_ERROR,
 	GDL_VALUE_ERROR,
 	GDL_BUFFER_ERROR,
 	GDL_MEMORY_ERROR,
 	GDL_OVERFLOW_ERROR,
 	GDL_RUNTIME_ERROR,
+	GDL_INDEX_ERROR,
+	GDL_KEY_ERROR,
+	GDL_NOT_IMPLEMENTED_ERROR,
+	GDL_ATTRIBUTE_ERROR,
+	GDL_STOP_ITERATION,
+	GDL_EXCEPTION_KINDS /* how many there are */
 };
 
+/* gdl_exception_name is kind's Python name ("TypeError"; "Exception" for GDL_OK), or NULL for no kind. */
+const char *gdl_exception_name(int kind);
+
+/* gdl_exception_type is kind's exception type (PyExc_Exception for GDL_OK), or NULL for no kind. */
+PyObject *gdl_exception_type(int kind);
+
 /*
- * gdl_raise sets the exception of kind with the message of len bytes at msg
- * (gdl_raise_text) and returns NULL.
+ * gdl_raise sets the exception of kind (RuntimeError for GDL_OK or no kind)
+ * with the message of len bytes at msg (gdl_raise_text) and returns NULL.
  */
 PyObject *gdl_raise(int kind, const char *msg, Py_ssize_t len);
 

@@ -15,16 +15,35 @@ PyObject *gdl_raise_text(PyObject *type, const char *msg, Py_ssize_t len) {
 	return NULL;
 }
 
+/* The exceptions by kind, the one table of them: what gdl_raise raises, an exception class's base, their names. */
+static const struct {
+	const char *name;
+	PyObject **type; /* the address: the interpreter's exception types are variables it sets when it starts */
+} exceptions[GDL_EXCEPTION_KINDS] = {
+	[GDL_OK] = {"Exception", &PyExc_Exception},
+	[GDL_TYPE_ERROR] = {"TypeError", &PyExc_TypeError},
+	[GDL_VALUE_ERROR] = {"ValueError", &PyExc_ValueError},
+	[GDL_BUFFER_ERROR] = {"BufferError", &PyExc_BufferError},
+	[GDL_MEMORY_ERROR] = {"MemoryError", &PyExc_MemoryError},
+	[GDL_OVERFLOW_ERROR] = {"OverflowError", &PyExc_OverflowError},
+	[GDL_RUNTIME_ERROR] = {"RuntimeError", &PyExc_RuntimeError},
+	[GDL_INDEX_ERROR] = {"IndexError", &PyExc_IndexError},
+	[GDL_KEY_ERROR] = {"KeyError", &PyExc_KeyError},
+	[GDL_NOT_IMPLEMENTED_ERROR] = {"NotImplementedError", &PyExc_NotImplementedError},
+	[GDL_ATTRIBUTE_ERROR] = {"AttributeError", &PyExc_AttributeError},
+	[GDL_STOP_ITERATION] = {"StopIteration", &PyExc_StopIteration},
+};
+
+const char *gdl_exception_name(int kind) {
+	return kind >= 0 && kind < GDL_EXCEPTION_KINDS ? exceptions[kind].name : NULL;
+}
+
+PyObject *gdl_exception_type(int kind) {
+	return kind >= 0 && kind < GDL_EXCEPTION_KINDS ? *exceptions[kind].type : NULL;
+}
+
 PyObject *gdl_raise(int kind, const char *msg, Py_ssize_t len) {
-	PyObject *type;
-	switch (kind) {
-	case GDL_TYPE_ERROR: type = PyExc_TypeError; break;
-	case GDL_VALUE_ERROR: type = PyExc_ValueError; break;
-	case GDL_BUFFER_ERROR: type = PyExc_BufferError; break;
-	case GDL_MEMORY_ERROR: type = PyExc_MemoryError; break;
-	case GDL_OVERFLOW_ERROR: type = PyExc_OverflowError; break;
-	default: type = PyExc_RuntimeError; break;
-	}
+	PyObject *type = kind > GDL_OK && kind < GDL_EXCEPTION_KINDS ? *exceptions[kind].type : PyExc_RuntimeError;
 	return gdl_raise_text(type, msg, len);
 }
 

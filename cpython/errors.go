@@ -34,21 +34,42 @@ var ErrPython = errors.New("cpython: a Python exception is set")
 // pyErr returns an error wrapping [ErrPython] that names what failed.
 func pyErr(what string) error { return fmt.Errorf("%w: %s failed", ErrPython, what) }
 
-// An Exception is a kind of Python exception that [Raise] sets.
+// An Exception is a kind of Python exception that [Raise] sets and an
+// [*Error] names. The zero Exception names none ([Raise] sets RuntimeError
+// for it); as the base of an exception class (pymodule.NewException) it is
+// Exception.
 type Exception int
 
-// Python exceptions a Go extension raises for DLPack errors, each the
-// value of its kind in cpython.h, which gdl_raise reads.
+// The Python exceptions a Go error may name, each the value of its kind in
+// cpython.h, whose table in errors.c (gdl_exception_type) gives each its
+// type and its name.
 const (
 	TypeError  Exception = C.GDL_TYPE_ERROR
 	ValueError Exception = C.GDL_VALUE_ERROR
 	// BufferError is the protocol's exception for data that cannot be
 	// exchanged as asked.
-	BufferError   Exception = C.GDL_BUFFER_ERROR
-	MemoryError   Exception = C.GDL_MEMORY_ERROR
-	OverflowError Exception = C.GDL_OVERFLOW_ERROR
-	RuntimeError  Exception = C.GDL_RUNTIME_ERROR
+	BufferError         Exception = C.GDL_BUFFER_ERROR
+	MemoryError         Exception = C.GDL_MEMORY_ERROR
+	OverflowError       Exception = C.GDL_OVERFLOW_ERROR
+	RuntimeError        Exception = C.GDL_RUNTIME_ERROR
+	IndexError          Exception = C.GDL_INDEX_ERROR
+	KeyError            Exception = C.GDL_KEY_ERROR
+	NotImplementedError Exception = C.GDL_NOT_IMPLEMENTED_ERROR
+	AttributeError      Exception = C.GDL_ATTRIBUTE_ERROR
+	StopIteration       Exception = C.GDL_STOP_ITERATION
 )
+
+// exceptionKinds is how many values of Exception there are, 0 included.
+const exceptionKinds = int(C.GDL_EXCEPTION_KINDS)
+
+// String returns the exception's Python name ("TypeError"; "Exception"
+// for the zero Exception), or "Exception(n)" for a value that is no kind.
+func (e Exception) String() string {
+	if name := C.gdl_exception_name(C.int(e)); name != nil {
+		return C.GoString(name)
+	}
+	return fmt.Sprintf("Exception(%d)", int(e))
+}
 
 // Raise sets a Python exception of kind exc with a formatted message and
 // returns nil, for a Go extension function to return. The message is kept

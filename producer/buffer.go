@@ -176,6 +176,22 @@ func (b *Buffer) Bytes() []byte {
 	return unsafe.Slice((*byte)(b.data), b.n)
 }
 
+// References returns how many references to b's memory are alive: b's own,
+// those of the Buffers and Leases [Buffer.Retain] and [Buffer.Lease] made
+// of it and not yet released, and one for each exported tensor or
+// gdl_source not yet deleted, whichever threads let them go. 0 once b is
+// released. A holder that is the only one (1) may resize or free the
+// memory; others (views) see it as it is.
+func (b *Buffer) References() int {
+	if b.released.Load() {
+		return 0
+	}
+	return int(atomic.LoadInt64(b.refs()))
+}
+
+// refs is b's owner's count of references, which C changes atomically on any thread.
+func (b *Buffer) refs() *int64 { return (*int64)(unsafe.Pointer(&b.owner.refs)) }
+
 // Retain returns a new [Buffer] for the same memory with a reference of its
 // own, to be released independently of b.
 func (b *Buffer) Retain() (*Buffer, error) {

@@ -4,6 +4,7 @@ package producer
 import "C"
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
@@ -39,13 +40,32 @@ func allocLease(nbytes int, zeroed bool) (Lease, error) {
 	if err != nil {
 		return Lease{}, err
 	}
+	return leaseOf(o, ownerData(o), nbytes), nil
+}
+
+// leaseOf returns a Lease holding one reference to o, whose memory is the n
+// bytes at data, in a Buffer of the pool (no Go allocation once it holds
+// one).
+func leaseOf(o *C.gdl_owner, data unsafe.Pointer, n int) Lease {
 	b := leased.Take()
 	if b == nil {
 		b = &Buffer{pooled: true}
 	}
-	b.owner, b.data, b.n = o, ownerData(o), nbytes
+	b.owner, b.data, b.n = o, data, n
 	b.released.Store(false)
-	return Lease{b: b, gen: b.leases.Load()}, nil
+	return Lease{b: b, gen: b.leases.Load()}
+}
+
+// Lease returns a new [Lease] of b's memory, with a reference of its own
+// ([Buffer.Retain] as a Lease, which allocates nothing on the Go heap once
+// spent leases have left their Buffers for reuse). [ErrReleased] once b is
+// released.
+func (b *Buffer) Lease() (Lease, error) {
+	if b.released.Load() {
+		return Lease{}, ErrReleased
+	}
+	atomic.AddInt64(b.refs(), 1) // gdl_owner_retain, without the call into C
+	return leaseOf(b.owner, b.data, b.n), nil
 }
 
 // LeaseOf returns a [Lease] of b, whose holder hands b over: spending the

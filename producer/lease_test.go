@@ -246,3 +246,56 @@ func TestZeroedBuffersAreZero(t *testing.T) {
 		t.Error("AllocZeroed(-1) succeeded")
 	}
 }
+
+// TestReferencesCountEveryHolder: References counts the buffer, its leases
+// and its exports, each until let go, on whatever goroutine lets it go.
+func TestReferencesCountEveryHolder(t *testing.T) {
+	before := ownertest.Live()
+	b, err := producer.Alloc(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := b.References(); n != 1 {
+		t.Fatalf("a new buffer: %d references, want 1", n)
+	}
+	var leases []producer.Lease
+	for i := range 3 {
+		l, err := b.Lease()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Pointer() != b.Pointer() || l.Len() != 64 {
+			t.Fatalf("a lease of the buffer: Pointer %p, Len %d; want %p, 64", l.Pointer(), l.Len(), b.Pointer())
+		}
+		leases = append(leases, l)
+		if n := b.References(); n != 2+i {
+			t.Fatalf("%d leases: %d references", i+1, n)
+		}
+	}
+	m, err := b.Export(producer.Layout{Shape: []int64{16}, DType: dlpack.Float32}, dlpack.Current)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := b.References(); n != 5 {
+		t.Fatalf("3 leases and an export: %d references, want 5", n)
+	}
+	var wg sync.WaitGroup
+	for _, release := range []func(){leases[0].Release, leases[1].Release, leases[2].Release, m.Delete} {
+		wg.Add(1)
+		go func() { defer wg.Done(); release() }()
+	}
+	wg.Wait()
+	if n := b.References(); n != 1 {
+		t.Fatalf("all let go: %d references, want 1", n)
+	}
+	b.Release()
+	if n := b.References(); n != 0 {
+		t.Fatalf("released: %d references, want 0", n)
+	}
+	if _, err := b.Lease(); !errors.Is(err, producer.ErrReleased) {
+		t.Fatalf("Lease of a released buffer: %v", err)
+	}
+	if live := ownertest.Live(); live != before {
+		t.Fatalf("%d owners live, %d before", live, before)
+	}
+}

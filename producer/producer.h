@@ -22,7 +22,7 @@ struct gdl_owner {
 	int64_t refs;
 	void (*release)(gdl_owner *self);
 	void *ctx;
-	uintptr_t handle; /* a cgo.Handle for owners of Go memory, else 0 */
+	uintptr_t handle; /* a cgo.Handle for owners of Go memory; what else a release needs (a PyObject *), or 0 */
 	gdl_owner *next;  /* in its thread's queue of owners waiting to be released */
 };
 

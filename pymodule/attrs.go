@@ -2,17 +2,6 @@ package pymodule
 
 // #include <stdlib.h>
 // #include "pymodule.h"
-// static PyObject *exception_base(int kind) {
-//	switch (kind) {
-//	case GDL_TYPE_ERROR: return PyExc_TypeError;
-//	case GDL_VALUE_ERROR: return PyExc_ValueError;
-//	case GDL_BUFFER_ERROR: return PyExc_BufferError;
-//	case GDL_MEMORY_ERROR: return PyExc_MemoryError;
-//	case GDL_OVERFLOW_ERROR: return PyExc_OverflowError;
-//	case GDL_RUNTIME_ERROR: return PyExc_RuntimeError;
-//	}
-//	return PyExc_Exception;
-// }
 import "C"
 
 import (
@@ -212,7 +201,8 @@ type ExceptionClass struct {
 }
 
 // NewException returns the exception class name of its module, derived
-// from base (one of the kinds of [cpython.Exception]; 0 for Exception).
+// from base (any kind of [cpython.Exception]: TypeError … StopIteration; 0
+// for Exception).
 func NewException(name string, base cpython.Exception, doc string) *ExceptionClass {
 	return &ExceptionClass{name: name, base: base, doc: doc}
 }
@@ -252,23 +242,13 @@ func exceptionClassOf(err error) *ExceptionClass {
 	return nil
 }
 
-// baseName is the Python name of the class's base.
-func (e *ExceptionClass) baseName() string {
-	switch e.base {
-	case cpython.TypeError:
-		return "TypeError"
-	case cpython.ValueError:
-		return "ValueError"
-	case cpython.BufferError:
-		return "BufferError"
-	case cpython.MemoryError:
-		return "MemoryError"
-	case cpython.OverflowError:
-		return "OverflowError"
-	case cpython.RuntimeError:
-		return "RuntimeError"
+// check says what is wrong with the class's description: a base that is no
+// kind of cpython.Exception.
+func (e *ExceptionClass) check() error {
+	if C.gdl_exception_name(C.int(e.base)) == nil {
+		return fmt.Errorf("exception %s: its base, %v, is no kind of cpython.Exception", e.name, e.base)
 	}
-	return "Exception"
+	return nil
 }
 
 // make makes the class, of the module named module.
@@ -282,7 +262,7 @@ func (e *ExceptionClass) make(module string) error {
 	qualified, doc := C.CString(module+"."+e.name), C.CString(e.doc)
 	defer C.free(unsafe.Pointer(qualified))
 	defer C.free(unsafe.Pointer(doc))
-	o := C.PyErr_NewExceptionWithDoc(qualified, doc, C.exception_base(C.int(e.base)), nil)
+	o := C.PyErr_NewExceptionWithDoc(qualified, doc, C.gdl_exception_type(C.int(e.base)), nil)
 	if o == nil {
 		return cpython.PythonError("making exception " + e.name)
 	}
@@ -292,7 +272,7 @@ func (e *ExceptionClass) make(module string) error {
 
 // stub is the class in a stub.
 func (e *ExceptionClass) stub() string {
-	s := fmt.Sprintf("class %s(%s):", e.name, e.baseName())
+	s := fmt.Sprintf("class %s(%s):", e.name, e.base)
 	if e.doc != "" {
 		return s + "\n" + docstring(e.doc, "    ") + "\n"
 	}

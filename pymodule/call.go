@@ -94,7 +94,7 @@ func (b *binding) failCall(c *call, err error) {
 		c.error = forkedKind
 		return
 	}
-	msg := goPackages.Replace(err.Error())
+	msg := goPackages.Replace(b.named(err))
 	if prefix := b.qualname() + "(): "; !strings.HasPrefix(msg, prefix) {
 		msg = prefix + msg
 	}

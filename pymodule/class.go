@@ -61,6 +61,7 @@ type classDef struct {
 	state     *Fn
 	restore   *Fn
 	table     *classTable // once made
+	buffers   []uintptr   // the offsets in T of its Buffers, which an instance's death frees
 }
 
 type propertyDef struct {
@@ -88,7 +89,8 @@ type Member interface{ member(*classDef) }
 // expression: (*T).Update). A Go type is bound by one class of the library:
 // a later module that binds it again fails to import.
 func NewClass[T any](name, doc string, members ...Member) Class {
-	d := &classDef{name: name, doc: doc, typ: reflect.TypeFor[*T](), newZero: F0R(func() *T { return new(T) })}
+	d := &classDef{name: name, doc: doc, typ: reflect.TypeFor[*T](), newZero: F0R(func() *T { return new(T) }),
+		buffers: buffersIn(reflect.TypeFor[T](), 0, nil)}
 	if _, ok := any((*T)(nil)).(fmt.Stringer); ok {
 		repr := F1R(func(t *T) string { return any(t).(fmt.Stringer).String() })
 		d.repr = &repr
@@ -326,6 +328,7 @@ func (t *classTable) hold(p unsafe.Pointer) (int32, error) {
 // release lets go of slot s's value.
 func (t *classTable) release(s int32) {
 	chunk := t.chunks[s/classChunk].Load()
+	freeBuffers(chunk[s%classChunk], t.def.buffers)
 	t.index.delete(uintptr(chunk[s%classChunk]))
 	chunk[s%classChunk] = nil
 	if c := int(s / classChunk); c < len(t.pins) && t.pins[c] != nil {
@@ -501,6 +504,7 @@ func (d *classDef) make(m *C.PyObject, module string, sc *scope) error {
 		return cpython.PythonError("making class " + qualified)
 	}
 	rec := C.gdl_class_of(C.int32_t(t.id))
+	rec.frees = len(d.buffers) > 0
 	one := func(fn *Fn, role funcRole, name, params string) (*C.gdl_bound, error) {
 		if fn == nil {
 			return nil, nil

@@ -14,10 +14,11 @@ import (
 // convert replaces argument tensor a, which s refused, by a copy of its own
 // in what s asks, when s allows conversions (never for a writable
 // parameter) and one is defined: another layout of the same dtype becomes
-// the order asked (C unless F); a bool, integer or float32/float64 tensor
-// becomes the first float32 or float64 dtype s allows, as NumPy's astype
-// makes it. It returns the copy's buffer, for the caller to release after
-// the call, or nil when no conversion applies (the refusal stands).
+// the order asked (C unless F); a tensor of a dtype s does not take that
+// strided.Cast reads (bool, integers, floats of 16, 32 and 64 bits)
+// becomes s's castTarget, as NumPy's astype makes it. It returns the
+// copy's buffer, for the caller to release after the call, or nil when no
+// conversion applies (the refusal stands).
 func (s *tensorSpec) convert(a *C.gdl_arg_tensor) (*producer.Buffer, error) {
 	v := tensorArg(a).View
 	if !s.convertible || !v.CPUAccessible() || s.shape != nil && len(s.shape) != len(v.Shape) {
@@ -25,14 +26,7 @@ func (s *tensorSpec) convert(a *C.gdl_arg_tensor) (*producer.Buffer, error) {
 	}
 	to := v.DType
 	if !s.allows(to) {
-		to = dlpack.DataType{}
-		for _, dt := range s.dtypes {
-			if (dt == dlpack.Float32 || dt == dlpack.Float64) && strided.Castable(v.DType) {
-				to = dt
-				break
-			}
-		}
-		if to == (dlpack.DataType{}) {
+		if to = s.castTarget(); to == (dlpack.DataType{}) || !strided.Castable(v.DType) {
 			return nil, nil
 		}
 	}
@@ -93,6 +87,17 @@ func (s *tensorSpec) convert(a *C.gdl_arg_tensor) (*producer.Buffer, error) {
 	a.imp.flags = C.uint64_t(dlpack.IsCopied)
 	C.gdl_arg_view(a)
 	return b, nil
+}
+
+// castTarget is the dtype a tensor of another dtype is cast to: the first
+// float32 or float64 s takes, or the zero DataType when it takes neither.
+func (s *tensorSpec) castTarget() dlpack.DataType {
+	for _, dt := range s.dtypes {
+		if dt == dlpack.Float32 || dt == dlpack.Float64 {
+			return dt
+		}
+	}
+	return dlpack.DataType{}
 }
 
 func (s *tensorSpec) allows(dt dlpack.DataType) bool {

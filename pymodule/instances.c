@@ -121,8 +121,11 @@ void gdl_instance_dealloc(gdl_instance *o) {
 	if (!o->handed_over) {
 		if (o->slot < c->nobjects && c->objects[o->slot] == (PyObject *)o)
 			c->objects[o->slot] = NULL;
-		if (!gdl_forked_child())
+		if (!gdl_forked_child()) {
 			gdl_slot_bury(o->class_id, o->slot);
+			if (c->frees && gdl_ndead > 0) /* C memory of its Buffers: back to the allocator now */
+				godlpackClassReleaseDead();
+		}
 	}
 	PyObject_Free(o);
 	Py_DECREF(type);

@@ -12,6 +12,7 @@ import (
 var rooms = [][]string{
 	{"basics.c"},              // copies into C memory, None, ImportError
 	{"instances.c"},           // the instances of classes, their slots and holds
+	{"views.c"},               // views of Buffers, keeping their instances alive
 	{"args.c", "results.c"},   // a call's arguments and results, converted
 	{"call.c", "callback.c"},  // the bound call; a callback's call
 	{"function.c", "class.c"}, // the function object; a class's type

@@ -90,6 +90,9 @@ func scopeOf(module string, items []Item) (*scope, error) {
 		case Constant:
 			name = it.name
 		case *ExceptionClass:
+			if err := it.check(); err != nil {
+				return nil, err
+			}
 			name = it.name
 		}
 		if names[name] {

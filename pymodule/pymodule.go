@@ -60,7 +60,8 @@
 // A last result of type error becomes the Python exception of the
 // [ExceptionClass] it selects, or else of [cpython.ExceptionOf] (a
 // RuntimeError for an error that names none); several results come back as
-// a tuple.
+// a tuple. [ArgError] and [ArgErrorAt] name the argument an error is about
+// as the binder's own refusals do ("f(): argument 'gamma' must …").
 //
 // A tensor parameter's annotation says what it accepts, as nanobind's
 // nb::ndarray<…> does: "x: tensor[float32|float64, (*, 3), C, writable]".
@@ -70,8 +71,9 @@
 // function writes in place (read-only, legacy, copied and self-overlapping
 // tensors are refused); "device=name" (the default, "cpu", takes any memory
 // the CPU reads; "any" takes every device); "convert" to accept a tensor of
-// another layout, or a bool, integer or float tensor where float32 or
-// float64 is asked, by a copy for the call (never with "writable").
+// another layout, or a bool, integer or float tensor (float16 and bfloat16
+// included) where float32 or float64 is asked, by a copy for the call
+// (never with "writable").
 // Mistakes name the function and the argument: "row_norms(): argument 'x'
 // must be a 2-D float32 or float64 tensor, got a 3-D int64 one". Errors
 // never name Go packages.
@@ -82,7 +84,10 @@
 // [Const] its class attributes, [Repr] its repr (a String method
 // otherwise), [Equality] its == and hash (identity otherwise) and [Pickle]
 // its pickling. A call that releases the GIL holds the instances it takes:
-// another call that takes one of them meanwhile raises RuntimeError.
+// another call that takes one of them meanwhile raises RuntimeError. A
+// [Buffer] among its value's fields is C memory the instance owns, freed
+// when it dies; a [Buffer.View] returned by a method keeps the instance
+// alive and the Buffer from resizing (BufferError) while the view lives.
 //
 // A parameter of a Go function type takes a Python callable: the Go function
 // gets a func value that calls it, taking the GIL for each call, with its

@@ -180,6 +180,7 @@ typedef struct {
 	uint32_t unchecked; /* bit k: tensor k failed its parameter's spec in C, for Go to convert or refuse */
 	uint8_t faults[GDL_BIND_MAX_TENSORS]; /* the GDL_SPEC_ fault of each tensor unchecked names */
 	int nout;           /* out entries Go filled (each holds an owner reference) */
+	uint32_t views;     /* bit j: out[j] is a Buffer's view, which keeps the call's first instance alive (views.c) */
 	int nborrowed;      /* instances this call holds until it returns (gdl_instance_check) */
 	PyObject *borrowed[GDL_BIND_MAX_PARAMS];
 	bool callback_failed; /* a callback's Python code raised: the exception set aside, for the caller */
@@ -332,6 +333,7 @@ typedef struct {
 	PyObject *restore;                     /* pickling: the class's _restore function */
 	PyObject **objects;                    /* by slot: the instance wrapping each Go value (borrowed) */
 	int32_t nobjects;
+	bool frees; /* its values hold pymodule.Buffers, which an instance's death frees at once (not in a batch) */
 } gdl_class;
 
 /* An instance: its class, and the slot of its Go value in the class's table. */
@@ -396,6 +398,16 @@ void gdl_slot_bury(int32_t id, int32_t slot);
 
 /* gdl_slot_drop buries slot unless an instance holds its value: a by_slot result that will not reach Python. */
 void gdl_slot_drop(int32_t id, int32_t slot);
+
+/*
+ * gdl_view_keep makes the result tensor src, a view of a pymodule.Buffer
+ * (gdl_call.views), keep alive the instance b's call c took first (a
+ * method's self), if its first parameter takes one: src's owner is wrapped
+ * in one that holds the instance too, and lets go of it, taking the GIL, on
+ * whichever thread the last holder lets go. -1 with MemoryError (src is
+ * then released).
+ */
+int gdl_view_keep(const gdl_bound *b, const gdl_call *c, gdl_source *src);
 
 /*
  * gdl_instance_check reads instance argument o of parameter p into v (its

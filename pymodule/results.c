@@ -142,6 +142,8 @@ PyObject *gdl_convert_result(const gdl_bound *b, gdl_call *c, int j) {
 		if (!v->present)
 			Py_RETURN_NONE;
 		v->present = false;
+		if ((c->views >> v->v.index & 1) && gdl_view_keep(b, c, &c->out[v->v.index].src) != 0)
+			return NULL;
 		return convert_tensor(b, &c->out[v->v.index]);
 	case GDL_KIND_INSTANCE:
 	case GDL_KIND_OBJECT:

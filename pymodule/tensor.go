@@ -191,14 +191,14 @@ func resolveTensor(a pysig.Tensor) (*tensorSpec, error) {
 		}
 	}
 	var w strings.Builder
-	w.WriteString("a ")
 	if s.writable {
 		w.WriteString("writable ")
 	}
-	switch s.order {
-	case 'C':
+	switch {
+	case s.convertible: // any layout is taken: said last
+	case s.order == 'C':
 		w.WriteString("C-contiguous ")
-	case 'F':
+	case s.order == 'F':
 		w.WriteString("Fortran-contiguous ")
 	}
 	if s.shape != nil && !hasFixedSize(s.shape) {
@@ -220,8 +220,26 @@ func resolveTensor(a pysig.Tensor) (*tensorSpec, error) {
 	if s.device > 0 {
 		w.WriteString(" on " + s.device.String())
 	}
-	s.want = w.String()
+	if s.convertible {
+		if to := s.castTarget(); to != (dlpack.DataType{}) {
+			fmt.Fprintf(&w, " (any layout; bool, integer and float dtypes converted to %v)", to)
+		} else {
+			w.WriteString(" (any layout, converted)")
+		}
+	}
+	s.want = article(w.String()) + w.String()
 	return s, nil
+}
+
+// article is the indefinite article of phrase, by how its first word is
+// said: "an int32 tensor", "an 8-D tensor", "a uint8 tensor".
+func article(phrase string) string {
+	for _, vowel := range []string{"int", "8", "11-", "18-"} {
+		if strings.HasPrefix(phrase, vowel) {
+			return "an "
+		}
+	}
+	return "a "
 }
 
 func hasFixedSize(shape []int64) bool {
@@ -305,6 +323,7 @@ type Array struct {
 	// shape, which the caller may build in its call, stays off the Go heap.
 	dims [4]int64
 	ndim int8
+	view bool // a Buffer's view (Buffer.View), which keeps its call's first instance alive
 }
 
 // arrayOf returns a C-contiguous Array of b, of the given shape (which it
@@ -390,7 +409,15 @@ func (a Array) describe(c *call, v *C.gdl_value) error {
 	}
 	c.nout++
 	*(*int32)(unsafe.Pointer(&v.v)) = int32(idx)
+	c.views = c.views&^(1<<idx) | C.uint32_t(boolBit(a.view))<<idx // gdl_view_keep's, in C once Go returns
 	return nil
+}
+
+func boolBit(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // An element is what a Go slice of one element kind is as a tensor: its

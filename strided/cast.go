@@ -5,14 +5,16 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/minifloat"
 )
 
 // Castable reports whether [Cast] reads elements of dt: bool, the integers
-// of every width and the floats of 32 and 64 bits.
+// of every width and the floats of 16 (float16 and bfloat16), 32 and 64
+// bits.
 func Castable(dt dlpack.DataType) bool {
 	switch dt {
 	case dlpack.Bool, dlpack.Int8, dlpack.Int16, dlpack.Int32, dlpack.Int64, dlpack.Uint8, dlpack.Uint16,
-		dlpack.Uint32, dlpack.Uint64, dlpack.Float32, dlpack.Float64:
+		dlpack.Uint32, dlpack.Uint64, dlpack.Float16, dlpack.Bfloat16, dlpack.Float32, dlpack.Float64:
 		return true
 	}
 	return false
@@ -20,7 +22,9 @@ func Castable(dt dlpack.DataType) bool {
 
 // Cast writes the elements of a strided source of dtype from, in C order,
 // into dst as dtype to, float32 or float64, as NumPy's astype converts
-// them: a bool is 0 or 1, an integer its nearest float. srcStrides are
+// them: a bool is 0 or 1, an integer its nearest float, a float16 or
+// bfloat16 its value (exact in both; a NaN stays a NaN of its sign, by
+// package minifloat's decoding). srcStrides are
 // counted in elements; nil means C-contiguous. dst must hold the product
 // of shape elements of to, and the layout must be valid (see
 // [dlpack.CheckLayout]). Cast panics when from is not [Castable] or to is
@@ -65,6 +69,10 @@ func castTo[D float32 | float64](dst []D, src unsafe.Pointer, strides, shape []i
 		castFrom(dst, src, strides, shape, func(v uint32) D { return D(v) })
 	case dlpack.Uint64:
 		castFrom(dst, src, strides, shape, func(v uint64) D { return D(v) })
+	case dlpack.Float16:
+		castFrom(dst, src, strides, shape, func(v uint16) D { return D(minifloat.DecodeFloat16(v)) })
+	case dlpack.Bfloat16:
+		castFrom(dst, src, strides, shape, func(v uint16) D { return D(minifloat.DecodeBfloat16(v)) })
 	case dlpack.Float32:
 		castFrom(dst, src, strides, shape, func(v float32) D { return D(v) })
 	case dlpack.Float64:

@@ -1,7 +1,8 @@
 // Command tilekit is a Python extension module written in Go on the public
 // godlpack packages, with a class, a callback, an enum and an exception of
 // its own: Stats keeps running column statistics of float32 rows (mean,
-// variance), histogram counts bytes, sqdist gives pairwise squared
+// variance), Rows keeps float32 rows in C memory its instance owns and
+// hands them out as a view, histogram counts bytes, sqdist gives pairwise squared
 // distances (package vec's tile kernel, rows of a on every core), norms the
 // norm of each row, and map_ applies a Python function to each element in
 // place. Build it as a shared library named like any
@@ -47,6 +48,11 @@ var module = pymodule.Module{Name: "tilekit", Doc: "Running statistics, histogra
 		pymodule.Field("count", func(s *Stats) *int64 { return &s.count }, "The rows seen."),
 		pymodule.Property("width", pymodule.F1R(func(s *Stats) int { return len(s.mean) }), pymodule.Fn{}, "The columns."),
 		pymodule.Pickle(pymodule.F1R3(state), pymodule.F3RE(restore))),
+	pymodule.NewClass[Rows]("Rows", "Float32 rows of one width, kept in C memory as they are added.",
+		pymodule.Init("width: int", pymodule.F1RE(newRows)),
+		pymodule.Method("add", "x: tensor[float32, (*, *), C, convert], /", pymodule.F2E((*Rows).Add), "Append the rows of x."),
+		pymodule.Property("data", pymodule.F1RE(func(r *Rows) (pymodule.Array, error) { return r.data.View(int64(r.data.Len()/r.width), int64(r.width)) }), pymodule.Fn{}, "The rows: a tensor over their memory (zero-copy), which keeps them from growing while it lives."),
+		pymodule.Method("clear", "", pymodule.F1E(func(r *Rows) error { return r.data.Reset() }), "Remove every row, keeping the memory.")),
 	TilekitError,
 	pymodule.NewEnum[Norm]("Norm", "How norms measures a row.", pymodule.Value("L1", L1), pymodule.Value("L2", L2), pymodule.Value("MAX", Max)),
 	pymodule.Def("histogram", "x: tensor[uint8], /", pymodule.F1R(histogram), "How many of each byte value x holds.").Returning(pymodule.AsNumPy),
@@ -79,8 +85,8 @@ func (s *Stats) String() string {
 }
 
 func (s *Stats) Update(x pymodule.Tensor) error {
-	if int(x.Shape[1]) != len(s.mean) {
-		return TilekitError.Errorf("rows of %d columns, not %d", len(s.mean), x.Shape[1])
+	if int(x.Shape[1]) != len(s.mean) { // "Stats.update(): argument 'x' must have 4 columns, not 3"
+		return TilekitError.ArgErrorAt(0, "must have %d columns, not %d", len(s.mean), x.Shape[1])
 	}
 	for i := range x.Shape[0] {
 		s.count++
@@ -126,6 +132,26 @@ func restore(count int64, mean, m2 []float64) (*Stats, error) {
 		return nil, TilekitError.Errorf("a state of %d rows, %d means and %d sums", count, len(mean), len(m2))
 	}
 	return &Stats{count, slices.Clone(mean), slices.Clone(m2)}, nil
+}
+
+// Rows holds float32 rows in a pymodule.Buffer: C memory, freed when the instance dies.
+type Rows struct {
+	width int
+	data  pymodule.Buffer[float32]
+}
+
+func newRows(width int) (*Rows, error) {
+	if width <= 0 || width > 1<<24 {
+		return nil, TilekitError.ArgErrorAt(0, "must be in [1, 2**24], not %d", width)
+	}
+	return &Rows{width: width}, nil
+}
+
+func (r *Rows) Add(x pymodule.Tensor) error {
+	if int(x.Shape[1]) != r.width {
+		return TilekitError.ArgErrorAt(0, "must have %d columns, not %d", r.width, x.Shape[1])
+	}
+	return r.data.AppendSlice(pymodule.Slice[float32](x)) // MemoryError past the allocator, BufferError while viewed
 }
 
 func histogram(x pymodule.Tensor) []int64 {

@@ -11,6 +11,7 @@ import inspect
 import pickle
 import subprocess
 import sys
+import weakref
 from typing import Any, Callable
 
 import numpy as np
@@ -60,8 +61,8 @@ def test_stats_merge_pickle_and_errors() -> None:
     out = subprocess.run([sys.executable, "-c", f"import pickle; s = pickle.loads({pickle.dumps(a)!r}); print(s)"],
                          capture_output=True, text=True, check=True).stdout
     assert out == "Stats(width=3, count=30)\n"
-    with pytest.raises(tilekit.TilekitError, match=r"^Stats\.update\(\): rows of 3 columns, not 4$"):
-        a.update(np.ones((2, 4), np.float32))
+    with pytest.raises(tilekit.TilekitError, match=r"^Stats\.update\(\): argument 'x' must have 3 columns, not 4$"):
+        a.update(np.ones((2, 4), np.float32))  # pymodule's ArgErrorAt: the argument named by its position
     for width in [0, 2**24 + 1]:
         with pytest.raises(tilekit.TilekitError, match=rf"^Stats\(\): width must be in \[1, 2\*\*24\], not {width}$"):
             tilekit.Stats(width)
@@ -75,6 +76,29 @@ def test_stats_merge_pickle_and_errors() -> None:
     assert issubclass(tilekit.TilekitError, ValueError)
     with pytest.raises(AttributeError):
         a.count = 3
+
+
+def test_rows_in_c_memory_and_their_view() -> None:
+    r = tilekit.Rows(3)
+    r.add(np.arange(6, dtype=np.float32).reshape(2, 3))
+    r.add(torch.ones(1, 3, dtype=torch.float64))  # converted
+    data = np.asarray(r.data)  # a view of the rows' memory, zero-copy
+    assert data.tolist() == [[0, 1, 2], [3, 4, 5], [1, 1, 1]]
+    with pytest.raises(BufferError, match=r"^Rows\.add\(\): Existing exports of data: the buffer cannot be resized"):
+        r.add(np.ones((1, 3), np.float32))  # as a bytearray with a memoryview of it
+    alive = weakref.ref(r)
+    del r
+    assert alive() is not None  # the view keeps its instance alive
+    rows = alive()
+    del data
+    rows.add(np.ones((1, 3), np.float32))
+    assert rows.data.shape == (4, 3)
+    rows.clear()
+    assert rows.data.shape == (0, 3)
+    with pytest.raises(tilekit.TilekitError, match=r"^Rows\.add\(\): argument 'x' must have 3 columns, not 2$"):
+        rows.add(np.ones((1, 2), np.float32))
+    with pytest.raises(tilekit.TilekitError, match=r"^Rows\(\): argument 'width' must be in \[1, 2\*\*24\], not 0$"):
+        tilekit.Rows(0)
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -129,6 +129,20 @@ class Stats:
         """The columns."""
     def __reduce__(self) -> tuple[Any, ...]: ...
 
+@final
+class Rows:
+    """Float32 rows of one width, kept in C memory as they are added."""
+
+    def __new__(cls, width: int | SupportsIndex) -> Rows: ...
+    def add(self, x: _Tensor, /) -> None:
+        """Append the rows of x."""
+    def clear(self, /) -> None:
+        """Remove every row, keeping the memory."""
+    @property
+    def data(self) -> Tensor:
+        """The rows: a tensor over their memory (zero-copy), which keeps them from growing while it lives."""
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
 class TilekitError(ValueError):
     """A tensor of the wrong shape."""
 

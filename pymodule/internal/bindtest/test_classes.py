@@ -478,7 +478,8 @@ def test_slice_parameters_take_1d_tensors_converted_to_their_dtype() -> None:
     assert b.dot(np.empty(0), torch.empty(0, dtype=torch.float64)) == 0.0
     with pytest.raises(ValueError, match=r"^dot\(\): vectors of 2 and 3 elements$"):
         b.dot(np.ones(2), np.ones(3))
-    with pytest.raises(TypeError, match=r"^dot\(\): argument 'a' must be a C-contiguous 1-D float64 tensor, got a 2-D"):
+    with pytest.raises(TypeError, match=r"^dot\(\): argument 'a' must be a 1-D float64 tensor \(any layout; bool, "
+                                        r"integer and float dtypes converted to float64\), got a 2-D"):
         b.dot(np.ones((2, 2)), np.ones(4))
     with pytest.raises(TypeError, match=r"^dot\(\): argument 'b'"):
         b.dot(np.ones(2), [1.0, 2.0])
