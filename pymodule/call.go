@@ -110,10 +110,13 @@ func (b *binding) failCall(c *call, err error) {
 
 // callAdmitted is the call of a function some of whose tensor arguments
 // failed their spec in C: each is converted where its parameter allows, or
-// the call fails with what is wrong; conversions are released when the call
-// is done. Apart, so that the common call keeps no room for them.
+// the call fails with what is wrong; a writable argument's copy is written
+// back into the producer's memory when the function succeeds, and
+// conversions are released when the call is done. Apart, so that the
+// common call keeps no room for them.
 func (b *binding) callAdmitted(c *call) {
 	var copies [C.GDL_BIND_MAX_TENSORS]*producer.Buffer
+	var origins [C.GDL_BIND_MAX_TENSORS]origin
 	defer func() {
 		for _, buf := range copies {
 			if buf != nil {
@@ -121,18 +124,27 @@ func (b *binding) callAdmitted(c *call) {
 			}
 		}
 	}()
-	if !b.admit(c, &copies) {
+	if !b.admit(c, &copies, &origins) {
 		return
 	}
 	if err := b.call(c); err != nil {
 		b.failCall(c, err)
+		return
+	}
+	for k, i := range b.tensors {
+		if copies[k] != nil && b.params[i].tensor.writable {
+			t := tensorArg(&c.tensors[*(*int32)(unsafe.Pointer(&c.args[i].v))])
+			origins[k].writeBack(t.Data, t.Strides)
+		}
 	}
 }
 
 // admit takes the tensor arguments of c that failed their spec in C: each is
-// converted where its parameter allows, or the call fails with what is
-// wrong. It reports whether the call may go on.
-func (b *binding) admit(c *call, copies *[C.GDL_BIND_MAX_TENSORS]*producer.Buffer) bool {
+// converted where its parameter allows (a writable one's view kept in
+// origins), or the call fails with what is wrong. It reports whether the
+// call may go on.
+func (b *binding) admit(c *call, copies *[C.GDL_BIND_MAX_TENSORS]*producer.Buffer,
+	origins *[C.GDL_BIND_MAX_TENSORS]origin) bool {
 	for k, i := range b.tensors {
 		if c.unchecked&(1<<k) == 0 || !c.args[i].present {
 			continue
@@ -142,6 +154,9 @@ func (b *binding) admit(c *call, copies *[C.GDL_BIND_MAX_TENSORS]*producer.Buffe
 		exc, msg := spec.refuse(C.int(c.faults[k]), tensorArg(a))
 		if exc != 0 && spec.convertible {
 			var err error
+			if spec.writable {
+				origins[k].keep(tensorArg(a).View)
+			}
 			if copies[k], err = spec.convert(a); err != nil {
 				fail(c, exceptionOf(err), fmt.Sprintf("%s(): argument '%s': %v", b.qualname(), b.params[i].name, goPackages.Replace(err.Error())))
 				return false

@@ -72,8 +72,9 @@
 // tensors are refused); "device=name" (the default, "cpu", takes any memory
 // the CPU reads; "any" takes every device); "convert" to accept a tensor of
 // another layout, or a bool, integer or float tensor (float16 and bfloat16
-// included) where float32 or float64 is asked, by a copy for the call
-// (never with "writable").
+// included) where float32 or float64 is asked, by a copy for the call (with
+// "writable", another layout only: the copy is written back when the
+// function returns no error).
 // Mistakes name the function and the argument: "row_norms(): argument 'x'
 // must be a 2-D float32 or float64 tensor, got a 3-D int64 one". Errors
 // never name Go packages.

@@ -160,7 +160,8 @@ type tensorSpec struct {
 	order    byte
 	device   dlpack.DeviceType // 0: CPU-readable; -1: any
 	writable bool
-	// convertible: a tensor of another layout or dtype is copied into what is asked (convert).
+	// convertible: a tensor of another layout or dtype is copied into what is asked (convert); a writable one
+	// of another layout only, its copy written back after a call that succeeds.
 	convertible bool
 	want        string // "a 2-D float32 or float64 tensor"
 }
@@ -221,7 +222,9 @@ func resolveTensor(a pysig.Tensor) (*tensorSpec, error) {
 		w.WriteString(" on " + s.device.String())
 	}
 	if s.convertible {
-		if to := s.castTarget(); to != (dlpack.DataType{}) {
+		if to := s.castTarget(); s.writable {
+			w.WriteString(" (any layout: a copy, written back)")
+		} else if to != (dlpack.DataType{}) {
 			fmt.Fprintf(&w, " (any layout; bool, integer and float dtypes converted to %v)", to)
 		} else {
 			w.WriteString(" (any layout, converted)")
@@ -291,6 +294,10 @@ func (s *tensorSpec) fill(cp *C.gdl_param) {
 // found wrong with t: the exception and the end of the message, or 0 and ""
 // for a strided tensor to write whose elements do not overlap.
 func (s *tensorSpec) refuse(fault C.int, t Tensor) (cpython.Exception, string) {
+	// A tensor to write whose elements overlap is refused whatever its layout: no copy of it could be written back.
+	if s.writable && fault >= C.GDL_SPEC_C_ORDER && dlpack.SelfOverlapping(t.Shape, t.Strides) {
+		return cpython.ValueError, "is written in place, and its elements share memory (strides " + fmt.Sprint(t.Strides) + ")"
+	}
 	switch fault {
 	case C.GDL_SPEC_TYPE:
 		return cpython.TypeError, fmt.Sprintf("must be %s, got a %d-D %v one", s.want, len(t.Shape), t.DType)
@@ -302,10 +309,6 @@ func (s *tensorSpec) refuse(fault C.int, t Tensor) (cpython.Exception, string) {
 		return cpython.ValueError, "must be " + s.want + ", got a non-contiguous one (strides " + fmt.Sprint(t.Strides) + ")"
 	case C.GDL_SPEC_F_ORDER:
 		return cpython.ValueError, "must be " + s.want + ", got strides " + fmt.Sprint(t.Strides)
-	case C.GDL_SPEC_STRIDED_OUTPUT:
-		if dlpack.SelfOverlapping(t.Shape, t.Strides) {
-			return cpython.ValueError, "is written in place, and its elements share memory (strides " + fmt.Sprint(t.Strides) + ")"
-		}
 	}
 	return 0, ""
 }

@@ -178,7 +178,7 @@ type Tensor struct {
 	Order    byte     // 'C' or 'F' for a contiguous layout; 0 for any strides
 	Device   string   // "cpu" (any CPU-readable memory, the default), "any", or a device name such as "cuda"
 	Writable bool     // the function writes the tensor: it must be writable and not overlap itself
-	Convert  bool     // a tensor of another dtype or order is copied into what is asked (never with [Tensor.Writable])
+	Convert  bool     // a tensor of another dtype or order is copied into what is asked (with Writable: another order only, written back)
 }
 
 // ParseTensor reads an annotation "tensor" or "tensor[item, …]", whose items
@@ -235,9 +235,6 @@ func ParseTensor(a string) (t Tensor, ok bool, err error) {
 		default:
 			return Tensor{}, true, fmt.Errorf("annotation %q: unknown item %q", a, it)
 		}
-	}
-	if t.Writable && t.Convert {
-		return Tensor{}, true, fmt.Errorf("annotation %q: a writable tensor cannot be converted (the writes would go to a copy)", a)
 	}
 	return t, true, nil
 }

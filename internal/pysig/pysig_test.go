@@ -52,6 +52,7 @@ func TestParseTensor(t *testing.T) {
 		{"tensor", Tensor{Device: "cpu"}, true},
 		{"tensor[float32|float64, (*, *)]", Tensor{DTypes: []string{"float32", "float64"}, Shape: []int64{-1, -1}, Device: "cpu"}, true},
 		{"tensor[float32 | float64, writable, C]", Tensor{DTypes: []string{"float32", "float64"}, Writable: true, Order: 'C', Device: "cpu"}, true},
+		{"tensor[float32, C, writable, convert]", Tensor{DTypes: []string{"float32"}, Writable: true, Convert: true, Order: 'C', Device: "cpu"}, true},
 		{"tensor[(), device=any]", Tensor{Shape: []int64{}, Device: "any"}, true},
 		{"tensor[(3,), F, convert, int8]", Tensor{Shape: []int64{3}, Order: 'F', Convert: true, DTypes: []string{"int8"}, Device: "cpu"}, true},
 	}
@@ -61,7 +62,7 @@ func TestParseTensor(t *testing.T) {
 			t.Errorf("ParseTensor(%q) = %+v, %v, %v; want %+v, %v", tt.in, got, ok, err, tt.want, tt.ok)
 		}
 	}
-	for _, in := range []string{"tensor[(-1)]", "tensor[writable, convert]", "tensor[float32||x]", "tensor[what?]", "tensor[(a)]"} {
+	for _, in := range []string{"tensor[(-1)]", "tensor[float32||x]", "tensor[what?]", "tensor[(a)]"} {
 		if got, _, err := ParseTensor(in); err == nil {
 			t.Errorf("ParseTensor(%q) = %+v, want an error", in, got)
 		}

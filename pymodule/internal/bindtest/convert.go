@@ -1,11 +1,15 @@
 package main
 
 import (
+	"fmt"
+
+	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/dlpack"
 	"github.com/godlpack/godlpack/pymodule"
 )
 
-// convertItems show what convert hands a function: each returns a copy of the tensor it was given.
+// convertItems show what convert hands a function: each returns a copy of the tensor it was given, or, for a
+// writable tensor, writes the copy it was given.
 var convertItems = []pymodule.Item{
 	pymodule.Def("as_float32", "x: tensor[float32, (*, *), C, convert], /", pymodule.F1RE(copyOf[float32]),
 		"A copy of x as the function got it: C-contiguous float32, converted.").Returning(pymodule.AsNumPy),
@@ -24,6 +28,23 @@ var convertItems = []pymodule.Item{
 		}
 		return s
 	}), "The sum of x, a []float32, in float64."),
+	pymodule.Def("double_", "x: tensor[float32, (*, *), C, writable, convert], /, fail=False", pymodule.F2E(double),
+		"Double x in place, which the function gets C-contiguous (a copy, written back); fail after writing: nothing is written back."),
+}
+
+// double doubles a C-contiguous x in place, and then fails where asked.
+func double(x pymodule.Tensor, fail bool) error {
+	if !x.Extent.CContiguous {
+		return fmt.Errorf("x is not C-contiguous: strides %v", x.Strides)
+	}
+	s := pymodule.Slice[float32](x)
+	for i := range s {
+		s[i] *= 2
+	}
+	if fail {
+		return cpython.Errorf(cpython.ValueError, "failed after doubling %d elements", len(s))
+	}
+	return nil
 }
 
 // copyOf returns the elements of x, a tensor of T, in a new C-contiguous Array of its shape.

@@ -80,3 +80,49 @@ def test_a_refusal_says_what_the_parameter_takes(call: Any, x: Any, exception: t
     with pytest.raises(exception) as info:
         call(x)
     assert str(info.value) == message
+
+
+WRITABLE_VIEWS = {
+    "transposed": lambda a: a.T,  # Fortran order
+    "strided": lambda a: a[:, ::2],
+    "reversed": lambda a: a[::-1, ::-1],  # negative strides
+    "C": lambda a: a,  # C-contiguous: no copy
+}
+
+
+@pytest.mark.parametrize("view", WRITABLE_VIEWS)
+@pytest.mark.parametrize("kind", ["numpy", "torch"])
+def test_a_writable_tensor_of_another_layout_is_written_back(view: str, kind: str) -> None:
+    """convert on a writable parameter: the function gets a C-contiguous copy, which the binder writes back into the
+    producer's memory once the function returns without an error (as NumPy's ufuncs buffer an out= array)."""
+    if kind == "torch" and view == "reversed":
+        pytest.skip("PyTorch has no negative strides")
+    base = np.arange(48, dtype=np.float32).reshape(6, 8)
+    whole: Any = torch.from_numpy(base.copy()) if kind == "torch" else base.copy()
+    x = WRITABLE_VIEWS[view](whole)
+    want = 2 * WRITABLE_VIEWS[view](base)
+    assert b.double_(x) is None
+    got = x.numpy() if isinstance(x, torch.Tensor) else x
+    assert (got == want).all()
+    everything = whole.numpy() if isinstance(whole, torch.Tensor) else whole
+    assert everything.sum() == base.sum() + want.sum() / 2  # nothing outside the view was written
+
+
+def test_a_writable_copy_is_not_written_back_when_the_function_fails() -> None:
+    x = np.arange(12, dtype=np.float32).reshape(3, 4).T
+    with pytest.raises(ValueError, match="failed after doubling 12 elements"):
+        b.double_(x, fail=True)
+    assert (x == np.arange(12, dtype=np.float32).reshape(3, 4).T).all()
+
+
+def test_a_writable_tensor_converts_its_layout_only() -> None:
+    with pytest.raises(TypeError, match=r"a writable 2-D float32 tensor \(any layout: a copy, written back\), got a "
+                                        r"2-D float64 one"):
+        b.double_(np.ones((2, 3)))
+    read_only = np.ones((3, 2), np.float32).T
+    read_only.flags.writeable = False
+    with pytest.raises(BufferError):
+        b.double_(read_only)
+    shared = np.lib.stride_tricks.as_strided(np.ones(4, np.float32), (3, 4), (0, 4), writeable=True)
+    with pytest.raises(ValueError, match="share memory|overlap"):
+        b.double_(shared)
