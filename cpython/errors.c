@@ -23,6 +23,7 @@ PyObject *gdl_raise(int kind, const char *msg, Py_ssize_t len) {
 	case GDL_BUFFER_ERROR: type = PyExc_BufferError; break;
 	case GDL_MEMORY_ERROR: type = PyExc_MemoryError; break;
 	case GDL_OVERFLOW_ERROR: type = PyExc_OverflowError; break;
+	case GDL_STOP_ITERATION: type = PyExc_StopIteration; break;
 	default: type = PyExc_RuntimeError; break;
 	}
 	return gdl_raise_text(type, msg, len);

@@ -48,6 +48,9 @@ const (
 	MemoryError   Exception = C.GDL_MEMORY_ERROR
 	OverflowError Exception = C.GDL_OVERFLOW_ERROR
 	RuntimeError  Exception = C.GDL_RUNTIME_ERROR
+	// StopIteration ends an iteration: the error a bound __next__ returns
+	// when its iterator has no more values.
+	StopIteration Exception = C.GDL_STOP_ITERATION
 )
 
 // Raise sets a Python exception of kind exc with a formatted message and

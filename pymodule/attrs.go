@@ -10,6 +10,7 @@ package pymodule
 //	case GDL_MEMORY_ERROR: return PyExc_MemoryError;
 //	case GDL_OVERFLOW_ERROR: return PyExc_OverflowError;
 //	case GDL_RUNTIME_ERROR: return PyExc_RuntimeError;
+//	case GDL_STOP_ITERATION: return PyExc_StopIteration;
 //	}
 //	return PyExc_Exception;
 // }
@@ -267,6 +268,8 @@ func (e *ExceptionClass) baseName() string {
 		return "OverflowError"
 	case cpython.RuntimeError:
 		return "RuntimeError"
+	case cpython.StopIteration:
+		return "StopIteration"
 	}
 	return "Exception"
 }
