@@ -109,7 +109,7 @@ static PyObject *field_get(PyObject *self, void *closure) {
 		if ((o->value = (const char *)(uintptr_t)godlpackClassPin(o->class_id, o->slot)) == NULL)
 			return PyErr_NoMemory(); /* a pin that panicked: Go's runtime refused it */
 	}
-	if (o->borrower != NULL && o->borrower_thread != PyThread_get_thread_ident())
+	if (o->borrower != NULL && o->holder_thread != PyThread_get_thread_ident())
 		return PyErr_Format(PyExc_RuntimeError,
 		                    "field '%s': the %s is in use by %s() on another thread, which released the GIL or runs "
 		                    "Python code",

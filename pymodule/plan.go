@@ -136,6 +136,9 @@ func plan(f Function, sc *scope) (*binding, error) {
 			return nil, fmt.Errorf("the Go function's first parameter must be the instance, a %v", f.class.typ)
 		}
 	}
+	if err := f.checkShared(); err != nil {
+		return nil, err
+	}
 	if f.role == roleInit && (len(f.fn.out) != 1 || f.fn.out[0] != f.class.typ) {
 		return nil, fmt.Errorf("the constructor must return a %v (and an error, or not)", f.class.typ)
 	}
@@ -349,6 +352,7 @@ func (b *binding) cStruct() *C.gdl_bound {
 		cp.type_name = C.CString(p.typeName())
 		cp.kind = C.uint8_t(p.kind)
 		cp.optional = C.bool(p.optional)
+		cp.shared = C.bool(b.holdsShared(i))
 		if p.tensor != nil {
 			p.tensor.fill(cp)
 		}

@@ -162,6 +162,7 @@ type Function struct {
 	name, params, doc string
 	fn                Fn
 	releaseGIL        bool
+	shared            bool // a method that only reads its instance ([Function.Shared])
 	returnAs          ReturnKind
 	role              funcRole
 	class             *classDef // a class's function: its class

@@ -91,6 +91,7 @@ typedef struct {
 	bool optional;    /* None means "not given" */
 	bool has_default; /* dflt is used when the argument is not passed */
 	bool writable;    /* a tensor the function writes in place (gdl_request.writable) */
+	bool shared;      /* a shared method's or a getter's instance: held beside other shared calls (gdl_instance_check) */
 	gdl_value dflt;
 	char *type_name;      /* what the parameter takes, for messages: "a float", "an int" */
 	gdl_tensor_spec spec; /* a tensor parameter's */
@@ -171,7 +172,7 @@ void gdl_arg_view(gdl_arg_tensor *t);
  * (gdl_call_new), not the C stack, which a recursion through calls would
  * exhaust.
  */
-typedef struct {
+typedef struct gdl_call {
 	const gdl_bound *fn;
 	gdl_value args[GDL_BIND_MAX_PARAMS];
 	gdl_value results[GDL_BIND_MAX_RESULTS];
@@ -182,6 +183,9 @@ typedef struct {
 	int nout;           /* out entries Go filled (each holds an owner reference) */
 	int nborrowed;      /* instances this call holds until it returns (gdl_instance_check) */
 	PyObject *borrowed[GDL_BIND_MAX_PARAMS];
+	/* A shared call's hold on its instance: the instance's next reader, and the thread this call runs on. */
+	struct gdl_call *next_reader;
+	unsigned long reader_thread;
 	bool callback_failed; /* a callback's Python code raised: the exception set aside, for the caller */
 	bool repair;          /* the call releases the GIL on a thread that may have lost a preemption signal */
 	gdl_saved_error callback_error;
@@ -334,14 +338,19 @@ typedef struct {
 	int32_t nobjects;
 } gdl_class;
 
-/* An instance: its class, and the slot of its Go value in the class's table. */
+/*
+ * An instance: its class, and the slot of its Go value in the class's table.
+ * Calls hold it (gdl_instance_check): one exclusive call (borrower), or any
+ * number of shared ones (readers), never both but on one thread.
+ */
 typedef struct {
 	PyObject_HEAD
 	int32_t class_id;
 	int32_t slot;
 	const char *value;           /* the Go value's address once Go pinned it for its fields (godlpackClassPin), or NULL */
-	const gdl_call *borrower;    /* the running call that holds the instance (gdl_instance_check), or NULL */
-	unsigned long borrower_thread; /* the thread borrower runs on */
+	const gdl_call *borrower;    /* the running exclusive call that holds the instance, or NULL */
+	unsigned long holder_thread; /* the thread borrower runs on */
+	struct gdl_call *readers;    /* the running shared calls that hold it, linked by next_reader; NULL for none */
 	PyObject *weakrefs;
 	/*
 	 * Set while the instance dies and its weak references' callbacks run: Python code that may ask Go for its
