@@ -57,6 +57,7 @@ type classDef struct {
 	props     []propertyDef // in their order, fields among them
 	attrs     []Constant
 	repr      *Fn
+	reprGiven bool // by Repr, not a String method
 	eq, hash  *Fn
 	state     *Fn
 	restore   *Fn
@@ -216,7 +217,7 @@ func offsetOf[T, F any](at func(*T) *F) (offset uintptr, err error) {
 func (c Constant) member(d *classDef) { d.attrs = append(d.attrs, c) }
 
 // Repr makes fn (func(*T) string) the class's repr.
-func Repr(fn Fn) Member { return memberFunc(func(d *classDef) { d.repr = &fn }) }
+func Repr(fn Fn) Member { return memberFunc(func(d *classDef) { d.repr, d.reprGiven = &fn, true }) }
 
 // Equality makes instances of the class compare with eq (func(*T, *T)
 // bool, for two instances of the class; identity otherwise) and hash with
@@ -264,7 +265,7 @@ func (d *classDef) check() error {
 			return fmt.Errorf("class %s: field %s: %v", d.name, p.name, p.field.err)
 		}
 	}
-	return nil
+	return d.checkSpecials()
 }
 
 // ---- The table of values ----
@@ -483,6 +484,16 @@ func (d *classDef) make(m *C.PyObject, module string, sc *scope) error {
 		}
 		props = append(props, C.gdl_property{name: C.CString(p.name), doc: C.CString(p.doc), get: get, set: set})
 	}
+	rec := C.gdl_class_of(C.int32_t(t.id))
+	specials := d.specials()
+	records := make([]*C.gdl_bound, len(specials))
+	for i, s := range specials { // before the type, whose slots are those its special methods fill
+		cb, err := bound(s.f)
+		if err != nil {
+			return fmt.Errorf("%s: %v", s.member, err)
+		}
+		records[i], rec.special[s.method.id] = cb, cb
+	}
 	cprops := (*C.gdl_property)(C.calloc(C.size_t(len(props)+1), C.sizeof_gdl_property))
 	copy(unsafe.Slice(cprops, len(props)+1), props)
 	doc := d.doc
@@ -500,12 +511,8 @@ func (d *classDef) make(m *C.PyObject, module string, sc *scope) error {
 	if rc != 0 {
 		return cpython.PythonError("making class " + qualified)
 	}
-	rec := C.gdl_class_of(C.int32_t(t.id))
-	one := func(fn *Fn, role funcRole, name, params string) (*C.gdl_bound, error) {
-		if fn == nil {
-			return nil, nil
-		}
-		return bound(Function{name: name, params: params, fn: *fn, role: role, class: d})
+	if err := d.fillSpecials(specials, records, module); err != nil {
+		return err
 	}
 	var err error
 	if d.init != nil {
@@ -515,17 +522,8 @@ func (d *classDef) make(m *C.PyObject, module string, sc *scope) error {
 			return fmt.Errorf("constructor: %v", err)
 		}
 	}
-	if rec.repr, err = one(d.repr, roleMethod, "__repr__", ""); err != nil {
-		return fmt.Errorf("repr: %v", err)
-	}
-	if rec.eq, err = one(d.eq, roleMethod, "__eq__", "other, /"); err != nil {
-		return fmt.Errorf("equality: %v", err)
-	}
-	if rec.hash, err = one(d.hash, roleMethod, "__hash__", ""); err != nil {
-		return fmt.Errorf("hash: %v", err)
-	}
 	if d.state != nil {
-		if rec.state, err = one(d.state, roleMethod, "__getstate__", ""); err != nil {
+		if rec.state, err = bound(Function{name: "__getstate__", fn: *d.state, role: roleMethod, class: d}); err != nil {
 			return fmt.Errorf("pickle state: %v", err)
 		}
 		n := len(d.state.out)
@@ -546,6 +544,9 @@ func (d *classDef) make(m *C.PyObject, module string, sc *scope) error {
 	}
 	for _, f := range d.funcs {
 		f.class = d
+		if f.special() != nil {
+			continue // in the dict already
+		}
 		cb, err := bound(f)
 		if err != nil {
 			return fmt.Errorf("%s: %v", f.name, err)

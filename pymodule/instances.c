@@ -81,6 +81,8 @@ PyObject *gdl_instance_take(int32_t id, int32_t slot) {
 	o->borrower = NULL;
 	o->readers = NULL;
 	o->weakrefs = NULL;
+	if (c->call != NULL)
+		((gdl_callable_instance *)o)->vectorcall = c->call;
 	o->dying = o->handed_over = false;
 	c->objects[slot] = (PyObject *)o; /* borrowed: the instance's dealloc clears it */
 	if (dying != NULL)

@@ -14,6 +14,7 @@ var rooms = [][]string{
 	{"instances.c"},           // the instances of classes, their slots and holds
 	{"args.c", "results.c"},   // a call's arguments and results, converted
 	{"call.c", "callback.c"},  // the bound call; a callback's call
+	{"special.c"},             // special methods: the slots they fill
 	{"function.c", "class.c"}, // the function object; a class's type
 	{"module.c"},              // a module and its functions' records
 }

@@ -139,6 +139,9 @@ func plan(f Function, sc *scope) (*binding, error) {
 	if err := f.checkShared(); err != nil {
 		return nil, err
 	}
+	if err := planSpecial(&f, ps); err != nil {
+		return nil, err
+	}
 	if f.role == roleInit && (len(f.fn.out) != 1 || f.fn.out[0] != f.class.typ) {
 		return nil, fmt.Errorf("the constructor must return a %v (and an error, or not)", f.class.typ)
 	}
@@ -209,6 +212,11 @@ func plan(f Function, sc *scope) (*binding, error) {
 		}
 		b.results = append(b.results, o.kind)
 		b.outs = append(b.outs, o)
+	}
+	if s := f.special(); s != nil {
+		if err := s.checkResults(b); err != nil {
+			return nil, err
+		}
 	}
 	b.call = f.fn.bind(b)
 	return b, nil
@@ -338,6 +346,7 @@ func (b *binding) cStruct() *C.gdl_bound {
 	cb.release_gil = C.bool(b.releaseGIL)
 	cb.callbacks = C.bool(b.callbacks)
 	cb.runs_python = C.bool(b.runsPython)
+	cb.operands = C.bool(b.special() != nil && b.special().operands)
 	cb.return_as = C.int(b.returnAs)
 	for j, k := range b.results {
 		cb.results[j] = C.uint8_t(k)

@@ -14,6 +14,7 @@
 #include "fork.h"
 #include "tensor.h"
 #include "kinds.h"
+#include "special.h"
 
 #define GDL_BIND_MAX_PARAMS GDL_SIGNATURE_MAX /* what gdl_parse can name */
 #define GDL_BIND_MAX_TENSORS 8                /* tensor parameters of one function */
@@ -117,6 +118,7 @@ typedef struct {
 	bool release_gil;
 	bool callbacks;       /* a parameter takes a callback (a Python callable) */
 	bool runs_python;     /* Go may run Python code: a parameter takes a callback or a Python object */
+	bool operands;        /* a special method's operands: one that does not convert (TypeError) is NotImplemented */
 	char *name;       /* its Python name: "clip_", "update" */
 	char *qualname;   /* "clip_", "Accumulator.update" */
 	char *class_name; /* a method's class, "rowstats.Accumulator"; NULL for a function */
@@ -330,11 +332,12 @@ typedef struct {
 typedef struct {
 	PyTypeObject *type;
 	int32_t id;
-	const gdl_bound *init;                 /* the constructor, or NULL */
-	const gdl_bound *repr, *eq, *hash;     /* the author's, or NULL */
-	const gdl_bound *state;                /* pickling: the state of an instance */
-	PyObject *restore;                     /* pickling: the class's _restore function */
-	PyObject **objects;                    /* by slot: the instance wrapping each Go value (borrowed) */
+	const gdl_bound *init;                  /* the constructor, or NULL */
+	const gdl_bound *special[GDL_NSPECIAL]; /* the author's special methods (special.c), each or NULL */
+	vectorcallfunc call;                    /* an instance's vectorcall, for a class with __call__ (special.c) */
+	const gdl_bound *state;                 /* pickling: the state of an instance */
+	PyObject *restore;                      /* pickling: the class's _restore function */
+	PyObject **objects;                     /* by slot: the instance wrapping each Go value (borrowed) */
 	int32_t nobjects;
 } gdl_class;
 
@@ -383,6 +386,33 @@ int gdl_class_make(int32_t id, PyObject *m, const char *qualified, const char *d
 
 /* gdl_class_set puts value, a method, a static method or a class attribute, in class id's dict. -1 with an exception. */
 int gdl_class_set(int32_t id, const char *name, PyObject *value);
+
+/*
+ * gdl_class_forget takes name out of class id's dict where it is a slot
+ * wrapper the type made for a slot the author filled for another name
+ * (__radd__ beside __add__): a Python class has no such attribute. -1 with an
+ * exception.
+ */
+int gdl_class_forget(int32_t id, const char *name);
+
+/*
+ * An instance of a class with __call__ (gdl_class.call): Python calls it by
+ * its vectorcall, whose offset the type names.
+ */
+typedef struct {
+	gdl_instance base;
+	vectorcallfunc vectorcall;
+} gdl_callable_instance;
+
+/*
+ * gdl_special_slots writes the type slots class c's special methods fill into
+ * slots (room for GDL_SPECIAL_SLOTS) and returns how many (special.c).
+ */
+#define GDL_SPECIAL_SLOTS 48
+int gdl_special_slots(gdl_class *c, PyType_Slot *slots);
+
+/* gdl_method_call calls method b of self with arg, or with nothing more where arg is NULL (special.c). */
+PyObject *gdl_method_call(const gdl_bound *b, PyObject *self, PyObject *arg);
 
 /* gdl_instance_take returns the instance of class id holding slot's Go value: the one there is, or a new one. */
 PyObject *gdl_instance_take(int32_t id, int32_t slot);

@@ -59,6 +59,8 @@ var sharedItems = []pymodule.Item{
 			"Wait seconds beside other reads; how many ran when it started.").Shared().WithoutGIL(),
 		pymodule.Method("write", "seconds: float", pymodule.F2((*Shelf).Write), "Wait seconds alone.").WithoutGIL(),
 		pymodule.Method("visit", "f, /", pymodule.F2E((*Shelf).Visit), "Call f, a shared call.").Shared(),
+		pymodule.Method("__len__", "", pymodule.F1R(func(s *Shelf) int64 { return s.writes }),
+			"The writes so far: a shared special method.").Shared(),
 		pymodule.Getter("most", func(s *Shelf) int32 { return s.most.Load() }, "The most reads seen at once."),
 		pymodule.Getter("violations", func(s *Shelf) int32 { return s.violations.Load() },
 			"The calls that saw a call they exclude running beside them."),

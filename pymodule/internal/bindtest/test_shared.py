@@ -62,9 +62,9 @@ def test_shared_calls_run_at_once_from_many_threads() -> None:
 def test_getters_fields_and_shared_methods_run_beside_shared_calls() -> None:
     s = b.Shelf()
     s.write(0)
-    seen = while_running(lambda: s.read(0.2), lambda: (s.read(0), s.writes, s.most))
+    seen = while_running(lambda: s.read(0.2), lambda: (s.read(0), len(s), s.writes, s.most))
     assert seen and all(not isinstance(x, str) for x in seen), seen
-    assert seen[-1][1] == 1 and s.violations == 0
+    assert seen[-1][1:3] == (1, 1) and s.violations == 0
 
 
 def test_an_exclusive_call_on_a_value_shared_calls_hold_is_refused() -> None:
@@ -76,6 +76,7 @@ def test_an_exclusive_call_on_a_value_shared_calls_hold_is_refused() -> None:
 
 @pytest.mark.parametrize("probe, caller", [
     (lambda s: s.read(0), "Shelf.read()"),
+    (lambda s: len(s), "Shelf.__len__()"),
     (lambda s: s.most, "Shelf.most()"),
     (lambda s: s.writes, "field 'writes'"),
     (lambda s: s.write(0), "Shelf.write()"),
@@ -128,4 +129,4 @@ def test_a_shared_calls_callback_may_call_the_value_from_its_own_thread() -> Non
     # The shared call waits for its callback: an exclusive call from that thread runs alone, as it nests.
     s = b.Shelf()
     s.visit(lambda: s.write(0))
-    assert s.writes == 1 and s.violations == 0
+    assert len(s) == 1 and s.violations == 0
