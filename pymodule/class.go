@@ -18,8 +18,10 @@ import (
 
 // A Class is a Go type bound as a Python class of its module, made by
 // [NewClass]: a constructor ([Init]), methods ([Method], [StaticMethod]),
-// properties ([Property], [Field]), class attributes ([Const]), its repr
-// ([Repr]), equality and hash ([Equality]) and pickling ([Pickle]).
+// special methods (a [Method] named __len__, __getitem__, __add__ …, which
+// fills its slot), properties ([Property], [Field]), class attributes
+// ([Const]), its repr ([Repr]), equality and hash ([Equality]) and pickling
+// ([Pickle]).
 //
 // An instance holds a *T: the Go value lives as long as the Python object
 // and is let go when it dies (the instance names its value by a slot of the
@@ -30,8 +32,9 @@ import (
 // the class's instances (TypeError for anything else, None only for an
 // [Optional]).
 //
-// No two Go calls run on one value at once: every call holds each instance
-// it takes until it returns, since other threads may run meanwhile (the
+// No two Go calls run on one value at once, but shared ones
+// ([Function.Shared], getters, [Field] reads): every call holds each
+// instance it takes until it returns, since other threads may run meanwhile (the
 // call releases the GIL, [Function.WithoutGIL], or Python code runs inside
 // it: a later argument's conversion, a callback, a destructor). A call on
 // another thread that takes one of them meanwhile does not wait but raises
@@ -128,7 +131,25 @@ func InitZero() Member {
 // Method returns a method of the class, name(params), whose Go function's
 // first parameter is the instance's *T (a method expression, (*T).Update)
 // and whose params name the others, as [Def]'s. [Function.WithoutGIL] and
-// [Function.Returning] apply as for functions.
+// [Function.Returning] apply as for functions; [Function.Shared] marks a
+// method that only reads its instance.
+//
+// A method named as one of Python's special methods fills its type's slot,
+// as a Python class's does: __len__, __getitem__, __setitem__,
+// __delitem__, __contains__, __iter__, __next__, __call__, __repr__,
+// __str__, __bool__, __hash__, the comparisons (__eq__ … __ge__), the
+// binary operators (__add__, __sub__, __mul__, __matmul__, __truediv__,
+// __floordiv__, __mod__, __divmod__, __pow__, __and__, __or__, __xor__,
+// __lshift__, __rshift__) with their reflected (__radd__ …) and in-place
+// (__iadd__ …) forms, __neg__, __pos__, __abs__, __invert__, __index__,
+// __int__ and __float__. Its parameters are positional (but __call__'s),
+// their number and its result are the slot's, and an operand of an
+// operator or a comparison that does not convert to its Go parameter
+// declines (NotImplemented), so that Python tries the other operand's
+// reflected method. Names CPython looks up by name (__enter__, __format__,
+// __reversed__ …) are plain methods; __init__, __new__, __del__, another
+// special name, and a slot given twice (Repr beside a __repr__ method) fail
+// the import. godlpack's docs/binder.md lists each.
 func Method(name, params string, fn Fn, doc string) Function {
 	return Function{name: name, params: params, doc: doc, fn: fn, role: roleMethod}
 }

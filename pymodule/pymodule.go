@@ -81,8 +81,11 @@
 // [Method] and [StaticMethod] its methods, [Property] its properties,
 // [Const] its class attributes, [Repr] its repr (a String method
 // otherwise), [Equality] its == and hash (identity otherwise) and [Pickle]
-// its pickling. A call that releases the GIL holds the instances it takes:
-// another call that takes one of them meanwhile raises RuntimeError.
+// its pickling; a [Method] named as a special method (__len__,
+// __getitem__, __add__ …) fills its slot. A call that releases the GIL
+// holds the instances it takes: another call that takes one of them
+// meanwhile raises RuntimeError, unless both are shared
+// ([Function.Shared]).
 //
 // A parameter of a Go function type takes a Python callable: the Go function
 // gets a func value that calls it, taking the GIL for each call, with its
