@@ -1,7 +1,7 @@
 // examples/tilekit written with nanobind, for bench/calls.py and for the README's count of lines: the same classes
 // (Stats: a constructor, a method over tensors that releases the GIL, merge, mean and variance as NumPy arrays,
-// properties, pickling; RowStore, bound as Rows: rows appended to memory the instance owns, and a view of them that
-// keeps the instance alive), the same callback (map_), enum (Norm), exception (TilekitError) and functions.
+// len, + and +=, properties, pickling; RowStore, bound as Rows: rows appended to memory the instance owns, and a view
+// of them that keeps the instance alive), the same callback (map_), enum (Norm), exception (TilekitError) and functions.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/function.h>
@@ -117,6 +117,16 @@ NB_MODULE(nb_tilekit, m) {
         .def("merge", &Stats::merge, "other"_a, "Add the rows other has seen.")
         .def("mean", [](const Stats &s) { return numpy_of(s.mean); }, "The mean of each column.")
         .def("variance", [](const Stats &s) { return numpy_of(s.variance()); }, "The variance of each column.")
+        .def("__len__", [](const Stats &s) { return s.count; }, "The rows seen.")
+        .def("__add__", [](const Stats &s, const Stats &o) {
+            Stats sum = s;
+            sum.merge(o);
+            return sum;
+        }, "other"_a, nb::is_operator(), "The statistics of the rows both have seen.")
+        .def("__iadd__", [](Stats &s, const Stats &o) -> Stats & {
+            s.merge(o);
+            return s;
+        }, "other"_a, nb::is_operator(), nb::rv_policy::none, "Add the rows other has seen, in place.")
         .def_ro("count", &Stats::count, "The rows seen.")
         .def_prop_ro("width", [](const Stats &s) { return s.mean.size(); }, "The columns.")
         .def("__repr__", [](const Stats &s) {

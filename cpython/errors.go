@@ -56,7 +56,9 @@ const (
 	KeyError            Exception = C.GDL_KEY_ERROR
 	NotImplementedError Exception = C.GDL_NOT_IMPLEMENTED_ERROR
 	AttributeError      Exception = C.GDL_ATTRIBUTE_ERROR
-	StopIteration       Exception = C.GDL_STOP_ITERATION
+	// StopIteration ends an iteration: the error a bound __next__ returns
+	// when its iterator has no more values.
+	StopIteration Exception = C.GDL_STOP_ITERATION
 )
 
 // exceptionKinds is how many values of Exception there are, 0 included.

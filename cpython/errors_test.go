@@ -16,6 +16,7 @@ func TestExceptionOf(t *testing.T) {
 	}{
 		{Errorf(TypeError, "t"), TypeError},
 		{fmt.Errorf("wrapped: %w", Errorf(OverflowError, "o")), OverflowError},
+		{Errorf(StopIteration, "the end"), StopIteration},
 		{producer.ErrNoMemory, MemoryError},
 		{fmt.Errorf("x: %w", consumer.ErrNoMemory), MemoryError},
 		{consumer.ErrDType, TypeError},

@@ -151,6 +151,11 @@ static PyObject *call_with(const gdl_bound *b, PyObject **slots, gdl_call *c) {
 		if (gdl_convert_arg(b, i, slots[i], c, &nt) != 0) {
 			gdl_instances_return(c);
 			release_tensors(c, nt);
+			/* An operand of a type the special method does not take: Python tries the other operand's. */
+			if (b->operands && i > 0 && PyErr_ExceptionMatches(PyExc_TypeError)) {
+				PyErr_Clear();
+				Py_RETURN_NOTIMPLEMENTED;
+			}
 			return NULL;
 		}
 	if (gdl_forked_child()) {

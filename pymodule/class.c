@@ -1,7 +1,8 @@
 /*
  * Go types as Python classes: the class's type, made from its spec, whose
- * constructor, repr, ==, hash, pickling and properties are calls of the
- * class's bound Go functions (call.c), and whose fields C reads in place. Only
+ * constructor, pickling and properties are calls of the class's bound Go
+ * functions (call.c), whose special methods fill its slots (special.c), and
+ * whose fields C reads in place. Only
  * to read the class's fields (pymodule.Field) does an instance keep its
  * value's address, which Go pinned and handed over. Every function here runs
  * with the GIL held.
@@ -9,47 +10,6 @@
 #include <string.h>
 #include "pymodule.h"
 #include "_cgo_export.h"
-
-/* The calls a class makes of its own methods: self alone, or with one more argument. */
-static PyObject *call1(const gdl_bound *b, PyObject *self) { return gdl_bound_call(b, &self, 1, NULL); }
-
-static PyObject *call2(const gdl_bound *b, PyObject *self, PyObject *arg) {
-	PyObject *args[2] = {self, arg};
-	return gdl_bound_call(b, args, 2, NULL);
-}
-
-static PyObject *instance_repr(gdl_instance *o) {
-	gdl_class *c = gdl_class_of(o->class_id);
-	if (c->repr == NULL)
-		return PyUnicode_FromFormat("<%s object at %p>", c->type->tp_name, (void *)o);
-	return call1(c->repr, (PyObject *)o);
-}
-
-/* Equality is the author's method, for two instances of the class; identity otherwise (NotImplemented). */
-static PyObject *instance_richcompare(gdl_instance *o, PyObject *other, int op) {
-	gdl_class *c = gdl_class_of(o->class_id);
-	if (c->eq == NULL || (op != Py_EQ && op != Py_NE) || !Py_IS_TYPE(other, c->type))
-		Py_RETURN_NOTIMPLEMENTED;
-	PyObject *r = call2(c->eq, (PyObject *)o, other);
-	if (r == NULL || op == Py_EQ)
-		return r;
-	int truth = PyObject_IsTrue(r);
-	Py_DECREF(r);
-	return truth < 0 ? NULL : PyBool_FromLong(!truth);
-}
-
-/* The author's hash; an instance whose class compares by value but gives no hash is unhashable, as in Python. */
-static Py_hash_t instance_hash(gdl_instance *o) {
-	gdl_class *c = gdl_class_of(o->class_id);
-	if (c->hash == NULL)
-		return c->eq == NULL ? PyBaseObject_Type.tp_hash((PyObject *)o) : PyObject_HashNotImplemented((PyObject *)o);
-	PyObject *r = call1(c->hash, (PyObject *)o);
-	if (r == NULL)
-		return -1;
-	Py_hash_t h = PyObject_Hash(r); /* an int's own hash: -1 becomes -2, as for any object */
-	Py_DECREF(r);
-	return h;
-}
 
 /*
  * Pickling: (Class._restore, state), where state is what the author's state
@@ -63,7 +23,7 @@ static PyObject *instance_reduce(gdl_instance *o, PyObject *unused) {
 	if (c->state == NULL || c->restore == NULL)
 		return PyErr_Format(PyExc_TypeError, "cannot pickle '%s' object: its class has no state and restore functions "
 		                    "(pymodule.Pickle)", c->type->tp_name);
-	PyObject *state = call1(c->state, (PyObject *)o);
+	PyObject *state = gdl_method_call(c->state, (PyObject *)o, NULL);
 	if (state == NULL)
 		return NULL;
 	PyObject *r = PyTuple_Check(state) && c->state->nresults > 1 ? Py_BuildValue("(OO)", c->restore, state)
@@ -89,7 +49,7 @@ static PyObject *class_vectorcall(PyObject *type, PyObject *const *args, size_t 
 
 /* ---- Properties ---- */
 
-static PyObject *property_get(PyObject *self, void *closure) { return call1(((gdl_property *)closure)->get, self); }
+static PyObject *property_get(PyObject *self, void *closure) { return gdl_method_call(((gdl_property *)closure)->get, self, NULL); }
 
 /*
  * field_get reads a field in the instance's Go value, with no call into Go
@@ -109,7 +69,7 @@ static PyObject *field_get(PyObject *self, void *closure) {
 		if ((o->value = (const char *)(uintptr_t)godlpackClassPin(o->class_id, o->slot)) == NULL)
 			return PyErr_NoMemory(); /* a pin that panicked: Go's runtime refused it */
 	}
-	if (o->borrower != NULL && o->borrower_thread != PyThread_get_thread_ident())
+	if (o->borrower != NULL && o->holder_thread != PyThread_get_thread_ident())
 		return PyErr_Format(PyExc_RuntimeError,
 		                    "field '%s': the %s is in use by %s() on another thread, which released the GIL or runs "
 		                    "Python code",
@@ -129,7 +89,7 @@ static int property_set(PyObject *self, PyObject *value, void *closure) {
 		             Py_TYPE(self)->tp_name);
 		return -1;
 	}
-	PyObject *r = call2(p->set, self, value);
+	PyObject *r = gdl_method_call(p->set, self, value);
 	Py_XDECREF(r);
 	return r == NULL ? -1 : 0;
 }
@@ -139,7 +99,7 @@ static int property_set(PyObject *self, PyObject *value, void *closure) {
 int gdl_class_make(int32_t id, PyObject *m, const char *qualified, const char *doc, gdl_property *props, int nprops) {
 	gdl_class *c = gdl_class_of(id);
 	PyGetSetDef *getset = calloc((size_t)nprops + 1, sizeof *getset);
-	PyMemberDef *members = calloc(2, sizeof *members);
+	PyMemberDef *members = calloc(3, sizeof *members);
 	char *name = gdl_strdup(qualified), *docs = gdl_strdup(doc);
 	if (getset == NULL || members == NULL || name == NULL || docs == NULL) {
 		free(getset), free(members), free(name), free(docs);
@@ -150,17 +110,14 @@ int gdl_class_make(int32_t id, PyObject *m, const char *qualified, const char *d
 		getset[i] = (PyGetSetDef){props[i].name, props[i].get != NULL ? property_get : field_get,
 		                          props[i].set != NULL ? property_set : NULL, props[i].doc, &props[i]};
 	members[0] = (PyMemberDef){"__weaklistoffset__", Py_T_PYSSIZET, offsetof(gdl_instance, weakrefs), Py_READONLY, NULL};
-	PyType_Slot slots[] = {
+	PyType_Slot slots[6 + GDL_SPECIAL_SLOTS] = {
 		{Py_tp_dealloc, gdl_instance_dealloc},
-		{Py_tp_repr, instance_repr},
-		{Py_tp_richcompare, instance_richcompare},
-		{Py_tp_hash, instance_hash},
 		{Py_tp_doc, docs},
 		{Py_tp_methods, instance_methods},
 		{Py_tp_getset, getset},
 		{Py_tp_members, members},
-		{0, NULL},
 	};
+	gdl_special_slots(c, slots + 5); /* the rest stays {0, NULL}, the end */
 	/* Immutable and final: its Go methods know no Python subclass, and its attributes are the author's. */
 	PyType_Spec spec = {
 		.name = name,
@@ -168,6 +125,12 @@ int gdl_class_make(int32_t id, PyObject *m, const char *qualified, const char *d
 		.flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
 		.slots = slots,
 	};
+	if (c->call != NULL) { /* its instances are called through the vectorcall each holds */
+		members[1] = (PyMemberDef){"__vectorcalloffset__", Py_T_PYSSIZET, offsetof(gdl_callable_instance, vectorcall),
+		                           Py_READONLY, NULL};
+		spec.basicsize = sizeof(gdl_callable_instance);
+		spec.flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+	}
 	PyTypeObject *type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &spec, NULL);
 	if (type == NULL)
 		return -1; /* the C memory above stays: a failed import */
@@ -181,6 +144,17 @@ int gdl_class_make(int32_t id, PyObject *m, const char *qualified, const char *d
 int gdl_class_set(int32_t id, const char *name, PyObject *value) {
 	PyTypeObject *type = gdl_class_of(id)->type;
 	if (PyDict_SetItemString(type->tp_dict, name, value) != 0)
+		return -1;
+	PyType_Modified(type);
+	return 0;
+}
+
+int gdl_class_forget(int32_t id, const char *name) {
+	PyTypeObject *type = gdl_class_of(id)->type;
+	PyObject *o = PyDict_GetItemString(type->tp_dict, name);
+	if (o == NULL || !Py_IS_TYPE(o, &PyWrapperDescr_Type))
+		return 0;
+	if (PyDict_DelItemString(type->tp_dict, name) != 0)
 		return -1;
 	PyType_Modified(type);
 	return 0;

@@ -18,8 +18,10 @@ import (
 
 // A Class is a Go type bound as a Python class of its module, made by
 // [NewClass]: a constructor ([Init]), methods ([Method], [StaticMethod]),
-// properties ([Property], [Field]), class attributes ([Const]), its repr
-// ([Repr]), equality and hash ([Equality]) and pickling ([Pickle]).
+// special methods (a [Method] named __len__, __getitem__, __add__ …, which
+// fills its slot), properties ([Property], [Field]), class attributes
+// ([Const]), its repr ([Repr]), equality and hash ([Equality]) and pickling
+// ([Pickle]).
 //
 // An instance holds a *T: the Go value lives as long as the Python object
 // and is let go when it dies (the instance names its value by a slot of the
@@ -30,8 +32,9 @@ import (
 // the class's instances (TypeError for anything else, None only for an
 // [Optional]).
 //
-// No two Go calls run on one value at once: every call holds each instance
-// it takes until it returns, since other threads may run meanwhile (the
+// No two Go calls run on one value at once, but shared ones
+// ([Function.Shared], getters, [Field] reads): every call holds each
+// instance it takes until it returns, since other threads may run meanwhile (the
 // call releases the GIL, [Function.WithoutGIL], or Python code runs inside
 // it: a later argument's conversion, a callback, a destructor). A call on
 // another thread that takes one of them meanwhile does not wait but raises
@@ -57,6 +60,7 @@ type classDef struct {
 	props     []propertyDef // in their order, fields among them
 	attrs     []Constant
 	repr      *Fn
+	reprGiven bool // by Repr, not a String method
 	eq, hash  *Fn
 	state     *Fn
 	restore   *Fn
@@ -129,7 +133,25 @@ func InitZero() Member {
 // Method returns a method of the class, name(params), whose Go function's
 // first parameter is the instance's *T (a method expression, (*T).Update)
 // and whose params name the others, as [Def]'s. [Function.WithoutGIL] and
-// [Function.Returning] apply as for functions.
+// [Function.Returning] apply as for functions; [Function.Shared] marks a
+// method that only reads its instance.
+//
+// A method named as one of Python's special methods fills its type's slot,
+// as a Python class's does: __len__, __getitem__, __setitem__,
+// __delitem__, __contains__, __iter__, __next__, __call__, __repr__,
+// __str__, __bool__, __hash__, the comparisons (__eq__ … __ge__), the
+// binary operators (__add__, __sub__, __mul__, __matmul__, __truediv__,
+// __floordiv__, __mod__, __divmod__, __pow__, __and__, __or__, __xor__,
+// __lshift__, __rshift__) with their reflected (__radd__ …) and in-place
+// (__iadd__ …) forms, __neg__, __pos__, __abs__, __invert__, __index__,
+// __int__ and __float__. Its parameters are positional (but __call__'s),
+// their number and its result are the slot's, and an operand of an
+// operator or a comparison that does not convert to its Go parameter
+// declines (NotImplemented), so that Python tries the other operand's
+// reflected method. Names CPython looks up by name (__enter__, __format__,
+// __reversed__ …) are plain methods; __init__, __new__, __del__, another
+// special name, and a slot given twice (Repr beside a __repr__ method) fail
+// the import. godlpack's docs/binder.md lists each.
 func Method(name, params string, fn Fn, doc string) Function {
 	return Function{name: name, params: params, doc: doc, fn: fn, role: roleMethod}
 }
@@ -218,7 +240,7 @@ func offsetOf[T, F any](at func(*T) *F) (offset uintptr, err error) {
 func (c Constant) member(d *classDef) { d.attrs = append(d.attrs, c) }
 
 // Repr makes fn (func(*T) string) the class's repr.
-func Repr(fn Fn) Member { return memberFunc(func(d *classDef) { d.repr = &fn }) }
+func Repr(fn Fn) Member { return memberFunc(func(d *classDef) { d.repr, d.reprGiven = &fn, true }) }
 
 // Equality makes instances of the class compare with eq (func(*T, *T)
 // bool, for two instances of the class; identity otherwise) and hash with
@@ -266,7 +288,7 @@ func (d *classDef) check() error {
 			return fmt.Errorf("class %s: field %s: %v", d.name, p.name, p.field.err)
 		}
 	}
-	return nil
+	return d.checkSpecials()
 }
 
 // ---- The table of values ----
@@ -486,6 +508,16 @@ func (d *classDef) make(m *C.PyObject, module string, sc *scope) error {
 		}
 		props = append(props, C.gdl_property{name: C.CString(p.name), doc: C.CString(p.doc), get: get, set: set})
 	}
+	rec := C.gdl_class_of(C.int32_t(t.id))
+	specials := d.specials()
+	records := make([]*C.gdl_bound, len(specials))
+	for i, s := range specials { // before the type, whose slots are those its special methods fill
+		cb, err := bound(s.f)
+		if err != nil {
+			return fmt.Errorf("%s: %v", s.member, err)
+		}
+		records[i], rec.special[s.method.id] = cb, cb
+	}
 	cprops := (*C.gdl_property)(C.calloc(C.size_t(len(props)+1), C.sizeof_gdl_property))
 	copy(unsafe.Slice(cprops, len(props)+1), props)
 	doc := d.doc
@@ -503,13 +535,9 @@ func (d *classDef) make(m *C.PyObject, module string, sc *scope) error {
 	if rc != 0 {
 		return cpython.PythonError("making class " + qualified)
 	}
-	rec := C.gdl_class_of(C.int32_t(t.id))
 	rec.frees = len(d.buffers) > 0
-	one := func(fn *Fn, role funcRole, name, params string) (*C.gdl_bound, error) {
-		if fn == nil {
-			return nil, nil
-		}
-		return bound(Function{name: name, params: params, fn: *fn, role: role, class: d})
+	if err := d.fillSpecials(specials, records, module); err != nil {
+		return err
 	}
 	var err error
 	if d.init != nil {
@@ -519,17 +547,8 @@ func (d *classDef) make(m *C.PyObject, module string, sc *scope) error {
 			return fmt.Errorf("constructor: %v", err)
 		}
 	}
-	if rec.repr, err = one(d.repr, roleMethod, "__repr__", ""); err != nil {
-		return fmt.Errorf("repr: %v", err)
-	}
-	if rec.eq, err = one(d.eq, roleMethod, "__eq__", "other, /"); err != nil {
-		return fmt.Errorf("equality: %v", err)
-	}
-	if rec.hash, err = one(d.hash, roleMethod, "__hash__", ""); err != nil {
-		return fmt.Errorf("hash: %v", err)
-	}
 	if d.state != nil {
-		if rec.state, err = one(d.state, roleMethod, "__getstate__", ""); err != nil {
+		if rec.state, err = bound(Function{name: "__getstate__", fn: *d.state, role: roleMethod, class: d}); err != nil {
 			return fmt.Errorf("pickle state: %v", err)
 		}
 		n := len(d.state.out)
@@ -550,6 +569,9 @@ func (d *classDef) make(m *C.PyObject, module string, sc *scope) error {
 	}
 	for _, f := range d.funcs {
 		f.class = d
+		if f.special() != nil {
+			continue // in the dict already
+		}
 		cb, err := bound(f)
 		if err != nil {
 			return fmt.Errorf("%s: %v", f.name, err)

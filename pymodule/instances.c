@@ -79,7 +79,10 @@ PyObject *gdl_instance_take(int32_t id, int32_t slot) {
 	o->slot = slot;
 	o->value = NULL;
 	o->borrower = NULL;
+	o->readers = NULL;
 	o->weakrefs = NULL;
+	if (c->call != NULL)
+		((gdl_callable_instance *)o)->vectorcall = c->call;
 	o->dying = o->handed_over = false;
 	c->objects[slot] = (PyObject *)o; /* borrowed: the instance's dealloc clears it */
 	if (dying != NULL)
@@ -135,37 +138,84 @@ void gdl_instance_dealloc(gdl_instance *o) {
  * Every call holds its instances from their conversion until it returns:
  * Python code may run inside any call (a later argument's __index__ or
  * __dlpack__, a callback, a destructor Go's cpython.DecRef runs) and let
- * another thread run meanwhile, or the call may release the GIL. Another
- * thread's call that takes one of them is refused: two Go calls would run on
- * one value at once. A call on the holder's own thread is made by Python
- * code the holder runs (a callback, a conversion), while the holder's Go
- * code waits for it or has not started, and is let through. Where no Python
- * code runs and the GIL stays held, no other thread can see the hold.
+ * another thread run meanwhile, or the call may release the GIL. A call holds
+ * an instance exclusively, or, for a shared method's (or a getter's)
+ * instance, beside other shared calls, listed in readers (a readers-writer
+ * hold: one writer or many readers). Another thread's call whose hold the
+ * instance's holds exclude is refused, never kept waiting: two Go calls
+ * would run on one value at once, one of them writing. A call on the
+ * holder's own thread is made by Python code the holder runs (a callback, a
+ * conversion), while the holder's Go code waits for it or has not started,
+ * and is let through. Where no Python code runs and the GIL stays held, no
+ * other thread can see the hold. Holds are taken and given back with the GIL
+ * held: plain fields suffice.
  */
+
+/* refuse raises the RuntimeError of an instance that holder's call, on another thread, holds. Returns -2. */
+static int refuse(const gdl_param *p, PyObject *o, gdl_call *c, const gdl_bound *holder) {
+	PyErr_Format(PyExc_RuntimeError,
+	             "%s(): argument '%s': the %s is in use by %s() on another thread, which released the GIL or runs "
+	             "Python code",
+	             c->fn->qualname, p->name, Py_TYPE(o)->tp_name, holder->qualname);
+	return -2;
+}
+
+/* A shared hold is kept in the call's list with its low bit set. */
+#define SHARED_HOLD ((uintptr_t)1)
+
+/* hold is every hold but an exclusive one of a free instance: a shared one, one the holder's thread nests, or a refusal. */
+static int hold(const gdl_param *p, gdl_instance *inst, gdl_call *c) {
+	unsigned long thread = PyThread_get_thread_ident();
+	if (p->shared) {
+		if (inst->borrower != NULL && inst->holder_thread != thread)
+			return refuse(p, (PyObject *)inst, c, inst->borrower->fn);
+		c->reader_thread = thread;
+		c->next_reader = inst->readers;
+		inst->readers = c;
+		c->borrowed[c->nborrowed++] = (PyObject *)((uintptr_t)inst | SHARED_HOLD);
+		return 0;
+	}
+	if (inst->borrower != NULL) {
+		if (inst->borrower != c && inst->holder_thread != thread)
+			return refuse(p, (PyObject *)inst, c, inst->borrower->fn);
+		return 0; /* held already, by this call or by the one on this thread that runs it */
+	}
+	/* Shared calls hold it: a writer may join them only when all of them wait on this thread. */
+	for (const gdl_call *r = inst->readers; r != NULL; r = r->next_reader)
+		if (r->reader_thread != thread)
+			return refuse(p, (PyObject *)inst, c, r->fn);
+	inst->borrower = c;
+	inst->holder_thread = thread;
+	c->borrowed[c->nborrowed++] = (PyObject *)inst;
+	return 0;
+}
+
 int gdl_instance_check(const gdl_param *p, PyObject *o, gdl_call *c, gdl_value *v) {
 	gdl_class *cls = &classes[p->class_id];
 	if (!Py_IS_TYPE(o, cls->type))
 		return -1;
 	gdl_instance *inst = (gdl_instance *)o;
-	unsigned long thread = PyThread_get_thread_ident();
-	if (inst->borrower != NULL && inst->borrower != c && inst->borrower_thread != thread) {
-		PyErr_Format(PyExc_RuntimeError,
-		             "%s(): argument '%s': the %s is in use by %s() on another thread, which released the GIL or "
-		             "runs Python code",
-		             c->fn->qualname, p->name, cls->type->tp_name, inst->borrower->fn->qualname);
-		return -2;
-	}
-	if (inst->borrower == NULL) {
-		inst->borrower = c;
-		inst->borrower_thread = thread;
-		c->borrowed[c->nborrowed++] = o;
-	}
 	v->v.i32 = inst->slot;
+	if (inst->borrower != NULL || inst->readers != NULL || p->shared)
+		return hold(p, inst, c);
+	inst->borrower = c; /* the common case: an exclusive call takes a free instance */
+	inst->holder_thread = PyThread_get_thread_ident();
+	c->borrowed[c->nborrowed++] = o;
 	return 0;
 }
 
 void gdl_instances_return(gdl_call *c) {
-	for (int i = 0; i < c->nborrowed; i++)
-		((gdl_instance *)c->borrowed[i])->borrower = NULL;
+	for (int i = 0; i < c->nborrowed; i++) {
+		uintptr_t held = (uintptr_t)c->borrowed[i];
+		gdl_instance *inst = (gdl_instance *)(held & ~SHARED_HOLD);
+		if (!(held & SHARED_HOLD)) {
+			inst->borrower = NULL;
+			continue;
+		}
+		gdl_call **r = &inst->readers; /* a call holds one instance shared, its own: unlinked here */
+		while (*r != c)
+			r = &(*r)->next_reader;
+		*r = c->next_reader;
+	}
 	c->nborrowed = 0;
 }

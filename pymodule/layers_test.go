@@ -15,6 +15,7 @@ var rooms = [][]string{
 	{"views.c"},               // views of Buffers, keeping their instances alive
 	{"args.c", "results.c"},   // a call's arguments and results, converted
 	{"call.c", "callback.c"},  // the bound call; a callback's call
+	{"special.c"},             // special methods: the slots they fill
 	{"function.c", "class.c"}, // the function object; a class's type
 	{"module.c"},              // a module and its functions' records
 }

@@ -136,6 +136,12 @@ func plan(f Function, sc *scope) (*binding, error) {
 			return nil, fmt.Errorf("the Go function's first parameter must be the instance, a %v", f.class.typ)
 		}
 	}
+	if err := f.checkShared(); err != nil {
+		return nil, err
+	}
+	if err := planSpecial(&f, ps); err != nil {
+		return nil, err
+	}
 	if f.role == roleInit && (len(f.fn.out) != 1 || f.fn.out[0] != f.class.typ) {
 		return nil, fmt.Errorf("the constructor must return a %v (and an error, or not)", f.class.typ)
 	}
@@ -206,6 +212,11 @@ func plan(f Function, sc *scope) (*binding, error) {
 		}
 		b.results = append(b.results, o.kind)
 		b.outs = append(b.outs, o)
+	}
+	if s := f.special(); s != nil {
+		if err := s.checkResults(b); err != nil {
+			return nil, err
+		}
 	}
 	b.call = f.fn.bind(b)
 	return b, nil
@@ -335,6 +346,7 @@ func (b *binding) cStruct() *C.gdl_bound {
 	cb.release_gil = C.bool(b.releaseGIL)
 	cb.callbacks = C.bool(b.callbacks)
 	cb.runs_python = C.bool(b.runsPython)
+	cb.operands = C.bool(b.special() != nil && b.special().operands)
 	cb.return_as = C.int(b.returnAs)
 	for j, k := range b.results {
 		cb.results[j] = C.uint8_t(k)
@@ -349,6 +361,7 @@ func (b *binding) cStruct() *C.gdl_bound {
 		cp.type_name = C.CString(p.typeName())
 		cp.kind = C.uint8_t(p.kind)
 		cp.optional = C.bool(p.optional)
+		cp.shared = C.bool(b.holdsShared(i))
 		if p.tensor != nil {
 			p.tensor.fill(cp)
 		}

@@ -84,11 +84,14 @@
 // [Method] and [StaticMethod] its methods, [Property] its properties,
 // [Const] its class attributes, [Repr] its repr (a String method
 // otherwise), [Equality] its == and hash (identity otherwise) and [Pickle]
-// its pickling. A call that releases the GIL holds the instances it takes:
-// another call that takes one of them meanwhile raises RuntimeError. A
-// [Buffer] among its value's fields is C memory the instance owns, freed
-// when it dies; a [Buffer.View] returned by a method keeps the instance
-// alive and the Buffer from resizing (BufferError) while the view lives.
+// its pickling; a [Method] named as a special method (__len__,
+// __getitem__, __add__ …) fills its slot. A call that releases the GIL
+// holds the instances it takes: another call that takes one of them
+// meanwhile raises RuntimeError, unless both are shared
+// ([Function.Shared]). A [Buffer] among its value's fields is C memory the
+// instance owns, freed when it dies; a [Buffer.View] returned by a method
+// keeps the instance alive and the Buffer from resizing (BufferError)
+// while the view lives.
 //
 // A parameter of a Go function type takes a Python callable: the Go function
 // gets a func value that calls it, taking the GIL for each call, with its
@@ -168,6 +171,7 @@ type Function struct {
 	name, params, doc string
 	fn                Fn
 	releaseGIL        bool
+	shared            bool // a method that only reads its instance ([Function.Shared])
 	returnAs          ReturnKind
 	role              funcRole
 	class             *classDef // a class's function: its class

@@ -14,6 +14,7 @@
 #include "fork.h"
 #include "tensor.h"
 #include "kinds.h"
+#include "special.h"
 
 #define GDL_BIND_MAX_PARAMS GDL_SIGNATURE_MAX /* what gdl_parse can name */
 #define GDL_BIND_MAX_TENSORS 8                /* tensor parameters of one function */
@@ -91,6 +92,7 @@ typedef struct {
 	bool optional;    /* None means "not given" */
 	bool has_default; /* dflt is used when the argument is not passed */
 	bool writable;    /* a tensor the function writes in place (gdl_request.writable) */
+	bool shared;      /* a shared method's or a getter's instance: held beside other shared calls (gdl_instance_check) */
 	gdl_value dflt;
 	char *type_name;      /* what the parameter takes, for messages: "a float", "an int" */
 	gdl_tensor_spec spec; /* a tensor parameter's */
@@ -116,6 +118,7 @@ typedef struct {
 	bool release_gil;
 	bool callbacks;       /* a parameter takes a callback (a Python callable) */
 	bool runs_python;     /* Go may run Python code: a parameter takes a callback or a Python object */
+	bool operands;        /* a special method's operands: one that does not convert (TypeError) is NotImplemented */
 	char *name;       /* its Python name: "clip_", "update" */
 	char *qualname;   /* "clip_", "Accumulator.update" */
 	char *class_name; /* a method's class, "rowstats.Accumulator"; NULL for a function */
@@ -171,7 +174,7 @@ void gdl_arg_view(gdl_arg_tensor *t);
  * (gdl_call_new), not the C stack, which a recursion through calls would
  * exhaust.
  */
-typedef struct {
+typedef struct gdl_call {
 	const gdl_bound *fn;
 	gdl_value args[GDL_BIND_MAX_PARAMS];
 	gdl_value results[GDL_BIND_MAX_RESULTS];
@@ -183,6 +186,9 @@ typedef struct {
 	uint32_t views;     /* bit j: out[j] is a Buffer's view, which keeps the call's first instance alive (views.c) */
 	int nborrowed;      /* instances this call holds until it returns (gdl_instance_check) */
 	PyObject *borrowed[GDL_BIND_MAX_PARAMS];
+	/* A shared call's hold on its instance: the instance's next reader, and the thread this call runs on. */
+	struct gdl_call *next_reader;
+	unsigned long reader_thread;
 	bool callback_failed; /* a callback's Python code raised: the exception set aside, for the caller */
 	bool repair;          /* the call releases the GIL on a thread that may have lost a preemption signal */
 	gdl_saved_error callback_error;
@@ -327,23 +333,29 @@ typedef struct {
 typedef struct {
 	PyTypeObject *type;
 	int32_t id;
-	const gdl_bound *init;                 /* the constructor, or NULL */
-	const gdl_bound *repr, *eq, *hash;     /* the author's, or NULL */
-	const gdl_bound *state;                /* pickling: the state of an instance */
-	PyObject *restore;                     /* pickling: the class's _restore function */
-	PyObject **objects;                    /* by slot: the instance wrapping each Go value (borrowed) */
+	const gdl_bound *init;                  /* the constructor, or NULL */
+	const gdl_bound *special[GDL_NSPECIAL]; /* the author's special methods (special.c), each or NULL */
+	vectorcallfunc call;                    /* an instance's vectorcall, for a class with __call__ (special.c) */
+	const gdl_bound *state;                 /* pickling: the state of an instance */
+	PyObject *restore;                      /* pickling: the class's _restore function */
+	PyObject **objects;                     /* by slot: the instance wrapping each Go value (borrowed) */
 	int32_t nobjects;
 	bool frees; /* its values hold pymodule.Buffers, which an instance's death frees at once (not in a batch) */
 } gdl_class;
 
-/* An instance: its class, and the slot of its Go value in the class's table. */
+/*
+ * An instance: its class, and the slot of its Go value in the class's table.
+ * Calls hold it (gdl_instance_check): one exclusive call (borrower), or any
+ * number of shared ones (readers), never both but on one thread.
+ */
 typedef struct {
 	PyObject_HEAD
 	int32_t class_id;
 	int32_t slot;
 	const char *value;           /* the Go value's address once Go pinned it for its fields (godlpackClassPin), or NULL */
-	const gdl_call *borrower;    /* the running call that holds the instance (gdl_instance_check), or NULL */
-	unsigned long borrower_thread; /* the thread borrower runs on */
+	const gdl_call *borrower;    /* the running exclusive call that holds the instance, or NULL */
+	unsigned long holder_thread; /* the thread borrower runs on */
+	struct gdl_call *readers;    /* the running shared calls that hold it, linked by next_reader; NULL for none */
 	PyObject *weakrefs;
 	/*
 	 * Set while the instance dies and its weak references' callbacks run: Python code that may ask Go for its
@@ -376,6 +388,33 @@ int gdl_class_make(int32_t id, PyObject *m, const char *qualified, const char *d
 
 /* gdl_class_set puts value, a method, a static method or a class attribute, in class id's dict. -1 with an exception. */
 int gdl_class_set(int32_t id, const char *name, PyObject *value);
+
+/*
+ * gdl_class_forget takes name out of class id's dict where it is a slot
+ * wrapper the type made for a slot the author filled for another name
+ * (__radd__ beside __add__): a Python class has no such attribute. -1 with an
+ * exception.
+ */
+int gdl_class_forget(int32_t id, const char *name);
+
+/*
+ * An instance of a class with __call__ (gdl_class.call): Python calls it by
+ * its vectorcall, whose offset the type names.
+ */
+typedef struct {
+	gdl_instance base;
+	vectorcallfunc vectorcall;
+} gdl_callable_instance;
+
+/*
+ * gdl_special_slots writes the type slots class c's special methods fill into
+ * slots (room for GDL_SPECIAL_SLOTS) and returns how many (special.c).
+ */
+#define GDL_SPECIAL_SLOTS 48
+int gdl_special_slots(gdl_class *c, PyType_Slot *slots);
+
+/* gdl_method_call calls method b of self with arg, or with nothing more where arg is NULL (special.c). */
+PyObject *gdl_method_call(const gdl_bound *b, PyObject *self, PyObject *arg);
 
 /* gdl_instance_take returns the instance of class id holding slot's Go value: the one there is, or a new one. */
 PyObject *gdl_instance_take(int32_t id, int32_t slot);

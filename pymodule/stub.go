@@ -123,7 +123,11 @@ func (st *stubber) def(b *binding, indent string) string {
 			parts = append(parts, "*")
 			star = true
 		}
-		s := p.Name + ": " + st.paramType(&b.params[i])
+		t := st.paramType(&b.params[i])
+		if sm := b.special(); sm != nil && sm.anyObject {
+			t = "object" // as object's own __eq__ takes it: another type's operand declines
+		}
+		s := p.Name + ": " + t
 		if i == 0 && b.role.takesSelf() {
 			s = "self"
 		}
@@ -136,6 +140,9 @@ func (st *stubber) def(b *binding, indent string) string {
 		}
 	}
 	ret := st.returns(b)
+	if sm := b.special(); sm != nil && sm.result == resultSelf && len(b.results) == 0 {
+		ret = st.className(b.class) // an in-place operator's result is the instance
+	}
 	name := b.name
 	if b.role == roleInit {
 		// __new__, not __init__: the class's constructor is its own call (a vectorcall), and stubtest holds an
@@ -241,6 +248,9 @@ func (st *stubber) callbackType(cb *callbackPlan) string {
 
 // class is a class's stub.
 func (st *stubber) class(d *classDef, sc *scope) (string, error) {
+	if err := d.planMembers(sc); err != nil {
+		return "", err
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "@final\nclass %s:\n", d.name)
 	if d.doc != "" {
@@ -303,9 +313,10 @@ func (st *stubber) class(d *classDef, sc *scope) (string, error) {
 		b.WriteString("    def __eq__(self, other: object, /) -> bool: ...\n")
 		if d.hash != nil {
 			b.WriteString("    def __hash__(self) -> int: ...\n")
-		} else {
-			b.WriteString("    __hash__: ClassVar[None]  # type: ignore[assignment]\n")
 		}
+	}
+	if eq, hash := d.comparesByValue(); eq && !hash {
+		b.WriteString("    __hash__: ClassVar[None]  # type: ignore[assignment]\n")
 	}
 	b.WriteString("    def __reduce__(self) -> tuple[Any, ...]: ...\n")
 	return b.String(), nil

@@ -43,8 +43,11 @@ var module = pymodule.Module{Name: "tilekit", Doc: "Running statistics, histogra
 		pymodule.Init("width: int", pymodule.F1RE(newStats)),
 		pymodule.Method("update", "x: tensor[float32, (*, *)], /", pymodule.F2E((*Stats).Update), "Add the rows of x.").WithoutGIL(),
 		pymodule.Method("merge", "other, /", pymodule.F2E((*Stats).Merge), "Add the rows other has seen."),
-		pymodule.Method("mean", "", pymodule.F1R((*Stats).Mean), "The mean of each column.").Returning(pymodule.AsNumPy),
-		pymodule.Method("variance", "", pymodule.F1R((*Stats).Variance), "The variance of each column.").Returning(pymodule.AsNumPy),
+		pymodule.Method("mean", "", pymodule.F1R((*Stats).Mean), "The mean of each column.").Returning(pymodule.AsNumPy).Shared(),
+		pymodule.Method("variance", "", pymodule.F1R((*Stats).Variance), "The variance of each column.").Returning(pymodule.AsNumPy).Shared(),
+		pymodule.Method("__len__", "", pymodule.F1R(func(s *Stats) int64 { return s.count }), "The rows seen.").Shared(),
+		pymodule.Method("__add__", "other", pymodule.F2RE((*Stats).Add), "The statistics of the rows both have seen."),
+		pymodule.Method("__iadd__", "other", pymodule.F2E((*Stats).Merge), "Add the rows other has seen, in place."),
 		pymodule.Field("count", func(s *Stats) *int64 { return &s.count }, "The rows seen."),
 		pymodule.Property("width", pymodule.F1R(func(s *Stats) int { return len(s.mean) }), pymodule.Fn{}, "The columns."),
 		pymodule.Pickle(pymodule.F1R3(state), pymodule.F3RE(restore))),
@@ -113,6 +116,12 @@ func (s *Stats) Merge(o *Stats) error {
 	}
 	s.count = n
 	return nil
+}
+
+// Add returns the statistics of the rows s and o have seen, a new Stats.
+func (s *Stats) Add(o *Stats) (*Stats, error) {
+	sum := &Stats{s.count, slices.Clone(s.mean), slices.Clone(s.m2)}
+	return sum, sum.Merge(o)
 }
 
 func (s *Stats) Mean() []float64 { return slices.Clone(s.mean) }

@@ -101,6 +101,23 @@ def test_rows_in_c_memory_and_their_view() -> None:
         tilekit.Rows(0)
 
 
+def test_stats_special_methods() -> None:
+    # len() is the rows seen, + merges into a new Stats, += merges in place; another operand is unsupported.
+    x = rng.standard_normal((30, 3)).astype(np.float32)
+    a, b = tilekit.Stats(3), tilekit.Stats(3)
+    a.update(x[:10])
+    b.update(x[10:])
+    c = a + b
+    assert len(a) == 10 and len(c) == 30 and c is not a and np.allclose(c.variance(), x.var(0), atol=1e-6)
+    d = a
+    a += b
+    assert a is d and len(a) == 30 and np.array_equal(a.mean(), c.mean())
+    with pytest.raises(TypeError, match=r"^unsupported operand type\(s\) for \+: 'tilekit\.Stats' and 'int'$"):
+        a + 1
+    with pytest.raises(tilekit.TilekitError, match=r"^Stats\.__add__\(\): a Stats of 3 columns, not 2$"):
+        a + tilekit.Stats(2)
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_functions_against_numpy(kind: str) -> None:
     b = rng.integers(0, 256, 1000, dtype=np.uint8)

@@ -121,6 +121,12 @@ class Stats:
         """The mean of each column."""
     def variance(self, /) -> numpy.ndarray[Any, Any]:
         """The variance of each column."""
+    def __len__(self, /) -> int:
+        """The rows seen."""
+    def __add__(self, other: Stats, /) -> Stats:
+        """The statistics of the rows both have seen."""
+    def __iadd__(self, other: Stats, /) -> Stats:
+        """Add the rows other has seen, in place."""
     @property
     def count(self) -> int:
         """The rows seen."""

@@ -29,7 +29,7 @@ func main() { module.Main() }
 func PyInit_bindtest() *C.PyObject { return (*C.PyObject)(module.Init()) }
 
 var module = pymodule.Module{Name: "bindtest", Doc: "Bound Go functions for the binder's tests.",
-	Items: slices.Concat(functionItems, classItems, errorItems, convertItems, bufferItems)}
+	Items: slices.Concat(functionItems, classItems, errorItems, convertItems, bufferItems, specialItems, sharedItems)}
 
 var functionItems = []pymodule.Item{
 	pymodule.Def("ints", "a, b, c, d, e, f, g, h, /", pymodule.F8R(ints), "The sum of ints of every width, as a float."),
