@@ -1,8 +1,8 @@
 // Package vec holds the vector kernels that Go code on tensors is built
 // from: sums, dot products, squared distances, scaling, axpy and minima and
 // maxima over slices of Go numbers, a tile kernel for all pairwise squared
-// distances of two sets of rows, and [Parallel], which runs a range of rows
-// on every core.
+// distances of two sets of rows, matrix products ([Dots], A·Bᵀ, and
+// [MatMul], A·B), and [Parallel], which runs a range of rows on every core.
 //
 // On amd64 the kernels use AVX-512 (F, BW, DQ, VL) or AVX2 with FMA, chosen
 // at start-up by what the CPU has, and on arm64 NEON, which every arm64 CPU
@@ -12,10 +12,12 @@
 // take the pure-Go kernels there; AVX2 none for 64-bit integer products and
 // extremes.) Each path gives the same results to the bit where the result
 // does not depend on the order of additions ([Scale], [Axpy], [Min], [Max],
-// integer sums); float reductions differ from one path to another only in
-// their rounding, within the bounds each function states. The kernels are
-// written in Go assembly, which every Go toolchain from Go 1.24 on builds
-// with no setting or experiment.
+// integer sums) or where every path adds in one order (the matrix
+// products: one chain of fused multiply-adds for each element); float
+// reductions differ from one path to another only in their rounding, within
+// the bounds each function states. The kernels are written in Go assembly,
+// which every Go toolchain from Go 1.24 on builds with no setting or
+// experiment.
 //
 // The kernels work on the calling goroutine, in steps short enough for the
 // runtime to preempt between them (a garbage collection does not wait for a
@@ -29,5 +31,7 @@
 // Float reductions of float32 data accumulate in float64: [Sum], [Dot] and
 // [SqDist] return float64. [Sum] is compensated and pairwise, and is at
 // least as accurate as NumPy's pairwise summation for float32 and float64
-// alike. No kernel allocates.
+// alike; the matrix products accumulate in their own type, as BLAS does. No
+// kernel allocates, but for the matrix products' packing buffers, which a
+// sync.Pool keeps from one call to the next.
 package vec
