@@ -25,11 +25,11 @@ import (
 // not divide len(a) and len(b), if dst's length is not the count of pairs,
 // or if dst overlaps a or b.
 //
-// The work goes in blocks that the caches hold (packed copies of a's and
-// b's blocks, from buffers that a sync.Pool keeps between calls: a call
-// allocates nothing unless a garbage collection emptied the pool), each
-// kernel call a few microseconds, between which the runtime can preempt
-// the goroutine.
+// The work goes in blocks that the caches hold: packed copies of a's and
+// b's blocks, in buffers that a sync.Pool keeps from one call to the next
+// (a call allocates none unless garbage collections emptied the pool since
+// the last), and kernel calls of a few microseconds each, between which the
+// runtime can preempt the goroutine.
 func Dots[T Float](dst, a, b []T, k int) {
 	multiplyAs("Dots", dst, a, b, k, true, false)
 }
@@ -68,7 +68,7 @@ func pairs[T Float](name, what string, dst, a, b []T, k int) (n, m int, ok bool)
 		return 0, 0, false
 	}
 	if k <= 0 || len(a)%k != 0 || len(b)%k != 0 {
-		panic(fmt.Sprintf("vec.%s: rows of %d elements in slices of %d and %d", name, k, len(a), len(b)))
+		panic(fmt.Sprintf("vec.%s: k = %d for a of %d elements and b of %d", name, k, len(a), len(b)))
 	}
 	n, m = len(a)/k, len(b)/k
 	if len(dst) != n*m {
@@ -88,9 +88,11 @@ func multiplyAs[T Float](name string, dst, a, b []T, k int, bRows, parallel bool
 		}
 	}
 	if isFloat32[T]() {
-		multiply(product[float32]{as[float32](dst), as[float32](a), as[float32](b), n, m, k, bRows}, parallel)
+		multiply(product[float32]{dst: as[float32](dst), a: as[float32](a), b: as[float32](b), n: n, m: m, k: k,
+			bRows: bRows}, parallel)
 	} else {
-		multiply(product[float64]{as[float64](dst), as[float64](a), as[float64](b), n, m, k, bRows}, parallel)
+		multiply(product[float64]{dst: as[float64](dst), a: as[float64](a), b: as[float64](b), n: n, m: m, k: k,
+			bRows: bRows}, parallel)
 	}
 }
 
@@ -113,7 +115,18 @@ type product[E elem] struct {
 	dst, a, b []E
 	n, m, k   int
 	bRows     bool
+	// stream is whether the finished tiles are stored past the caches, and
+	// lead the columns before the rows' first 64-byte boundary, where the
+	// tiles then start (0 otherwise).
+	stream bool
+	lead   int
 }
+
+// streamBytes is the least dst that the products store past the caches,
+// saving the reads of the lines they would write into: on this project's
+// AMD EPYC, Dots into 2 MB took 2% longer streamed, into 4 MB 4% less, into
+// the 25.6 MB of 64 by 100k float32 6% less. (Tests lower it.)
+var streamBytes = 4 << 20
 
 // The flags of a micro-kernel call.
 const (
@@ -192,7 +205,12 @@ func multiply[E elem](pr product[E], parallel bool) {
 		return
 	}
 	g := gemmOf[E]()
-	strips, width, cost := (pr.m+g.nr-1)/g.nr, g.nr, pr.n*g.nr*pr.k*fmaBytes
+	size := int(unsafe.Sizeof(E(0)))
+	if p := uintptr(unsafe.Pointer(&pr.dst[0])); len(pr.dst)*size >= streamBytes && pr.m*size%64 == 0 {
+		// Every row starts as far from a 64-byte boundary as the first.
+		pr.stream, pr.lead = true, int(-p&63)/size
+	}
+	strips, width, cost := (pr.m-pr.lead+g.nr-1)/g.nr, g.nr, pr.n*g.nr*pr.k*fmaBytes
 	byRows := (pr.n+g.mr-1)/g.mr > strips
 	if byRows {
 		strips, width, cost = (pr.n+g.mr-1)/g.mr, g.mr, pr.m*g.mr*pr.k*fmaBytes
@@ -203,20 +221,37 @@ func multiply[E elem](pr product[E], parallel bool) {
 	}
 	shared := pr // the closure's copy: pr itself stays on the stack of the calls above
 	Parallel(strips, cost, func(lo, hi int) {
-		lo, hi = lo*width, hi*width
 		if byRows {
-			shared.block(g, lo, min(hi, shared.n), 0, shared.m)
-		} else {
-			shared.block(g, 0, shared.n, lo, min(hi, shared.m))
+			shared.block(g, lo*width, min(hi*width, shared.n), 0, shared.m)
+			return
 		}
+		j0, j1 := shared.lead+lo*width, min(shared.lead+hi*width, shared.m)
+		if lo == 0 {
+			j0 = 0
+		}
+		shared.block(g, 0, shared.n, j0, j1)
 	})
 }
 
 // block computes the rows [i0, i1) and columns [j0, j1) of the product with
-// packing buffers of its own.
+// packing buffers of its own: the columns before the product's lead on
+// their own, then the tiles from there on.
 func (pr *product[E]) block(g *gemm[E], i0, i1, j0, j1 int) {
 	buf := getPanels(g, i1-i0, j1-j0, pr.k)
 	defer pools[poolOf[E]()].Put(buf)
+	if j0 < pr.lead {
+		end := min(pr.lead, j1)
+		pr.run(g, buf, i0, i1, j0, end, false)
+		j0 = end
+	}
+	if j0 < j1 {
+		pr.run(g, buf, i0, i1, j0, j1, pr.stream)
+	}
+}
+
+// run computes the rows [i0, i1) and columns [j0, j1) in blocks, storing
+// the finished tiles past the caches where stream is set.
+func (pr *product[E]) run(g *gemm[E], buf *panels[E], i0, i1, j0, j1 int, stream bool) {
 	for jc := j0; jc < j1; jc += g.nc {
 		nc := min(g.nc, j1-jc)
 		for pc := 0; pc < pr.k; pc += g.kc {
@@ -224,6 +259,9 @@ func (pr *product[E]) block(g *gemm[E], i0, i1, j0, j1 int) {
 			flags := 0
 			if pc > 0 {
 				flags = accumulate
+			}
+			if stream && pc+kc == pr.k {
+				flags |= streamStores
 			}
 			for ic := i0; ic < i1; ic += g.mc {
 				mc := min(g.mc, i1-ic)

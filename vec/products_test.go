@@ -186,6 +186,40 @@ func TestProductsThreads(t *testing.T) {
 	})
 }
 
+// TestProductsStreaming stores every product past the caches, with dst at every offset from a 64-byte
+// boundary: the columns before the boundary go on their own, and nothing outside dst is written.
+func TestProductsStreaming(t *testing.T) {
+	defer func(saved int) { streamBytes = saved }(streamBytes)
+	streamBytes = 0
+	r := rand.New(rand.NewPCG(29, 30))
+	eachProductPath(t, func(t *testing.T) {
+		for _, s := range [][3]int{{5, 48, 9}, {19, 64, 33}, {3, 16, 300}} {
+			n, m, k := s[0], s[1], s[2]
+			a, b := randomFloats[float32](r, n*k), randomFloats[float32](r, m*k)
+			a64, b64 := randomFloats[float64](r, n*k), randomFloats[float64](r, m*k)
+			want, want64 := reference(a, b, n, m, k, true), reference(a64, b64, n, m, k, false)
+			for off := range 16 {
+				mem, mem64 := make([]float32, n*m+32), make([]float64, n*m+16)
+				dst, dst64 := mem[off:off+n*m], mem64[off/2:off/2+n*m]
+				Dots(dst, a, b, k)
+				MatMul(dst64, a64, b64, k)
+				if i, ok := sameFloats(dst, want); !ok {
+					t.Fatalf("Dots %dx%d by %d at +%d: [%d] = %v, want %v", n, m, k, off, i, dst[i], want[i])
+				}
+				if i, ok := sameFloats(dst64, want64); !ok {
+					t.Fatalf("MatMul %dx%d by %d at +%d: [%d] = %v, want %v", n, m, k, off/2, i, dst64[i], want64[i])
+				}
+				if slices.ContainsFunc(mem[:off], isNonzero) || slices.ContainsFunc(mem[off+n*m:], isNonzero) ||
+					slices.ContainsFunc(mem64[:off/2], isNonzero) || slices.ContainsFunc(mem64[off/2+n*m:], isNonzero) {
+					t.Fatalf("%dx%d by %d at +%d: written outside dst", n, m, k, off)
+				}
+			}
+		}
+	})
+}
+
+func isNonzero[T Float](x T) bool { return x != 0 }
+
 func TestProductsEdges(t *testing.T) {
 	dst := []float64{1, 2, 3}
 	if Dots(dst, nil, nil, 0); dst[0] != 0 || dst[2] != 0 {
