@@ -252,6 +252,7 @@ func (pr *product[E]) block(g *gemm[E], i0, i1, j0, j1 int) {
 // run computes the rows [i0, i1) and columns [j0, j1) in blocks, storing
 // the finished tiles past the caches where stream is set.
 func (pr *product[E]) run(g *gemm[E], buf *panels[E], i0, i1, j0, j1 int, stream bool) {
+	packed := -1 // the block of A in buf, i*k + p: where a's rows fit one block and k one, every jc reuses it
 	for jc := j0; jc < j1; jc += g.nc {
 		nc := min(g.nc, j1-jc)
 		for pc := 0; pc < pr.k; pc += g.kc {
@@ -263,18 +264,20 @@ func (pr *product[E]) run(g *gemm[E], buf *panels[E], i0, i1, j0, j1 int, stream
 			if stream && pc+kc == pr.k {
 				flags |= streamStores
 			}
+			if !pr.bRows { // b's rows read whole, as memory serves best
+				packCols(buf.b, pr.b, pr.m, jc, nc, pc, kc, g.nr)
+			}
 			for ic := i0; ic < i1; ic += g.mc {
 				mc := min(g.mc, i1-ic)
-				g.packRows(buf.a, pr.a, pr.k, ic, mc, pc, kc, g.mr)
+				if packed != ic*pr.k+pc {
+					g.packRows(buf.a, pr.a, pr.k, ic, mc, pc, kc, g.mr)
+					packed = ic*pr.k + pc
+				}
 				for jr := 0; jr < nc; jr += g.nr {
 					cols := min(g.nr, nc-jr)
 					bp := buf.b[jr*kc:][:g.nr*kc]
-					if ic == i0 { // B's panels are packed as the first rows need them, while in the cache
-						if pr.bRows {
-							g.packRows(bp, pr.b, pr.k, jc+jr, cols, pc, kc, g.nr)
-						} else {
-							packCols(bp, pr.b, pr.m, jc+jr, cols, pc, kc, g.nr)
-						}
+					if pr.bRows && ic == i0 { // packed as the first rows need them, while in the cache
+						g.packRows(bp, pr.b, pr.k, jc+jr, cols, pc, kc, g.nr)
 					}
 					pr.tiles(g, buf, ic, mc, jc+jr, cols, bp, kc, flags)
 				}
@@ -376,13 +379,15 @@ func packRowsGo[E elem](dst, x []E, ld, i, rows, p, kc, r int) {
 }
 
 // packCols packs columns [j, j+cols) of x's rows [p, p+kc) (rows ld apart)
-// as a panel of r columns: dst[c*r + jj] is x's element (p + c, j + jj), 0
-// past the last column.
+// in panels of r columns: dst[q*r*kc + c*r + jj] is x's element (p + c,
+// j + q*r + jj), 0 past the last column.
 func packCols[E elem](dst, x []E, ld, j, cols, p, kc, r int) {
 	for c := range kc {
-		out := dst[c*r:][:r]
-		copy(out, x[(p+c)*ld+j:][:cols])
-		clear(out[cols:])
+		row := x[(p+c)*ld+j:][:cols]
+		for q := 0; q*r < cols; q++ {
+			out := dst[q*r*kc+c*r:][:r]
+			clear(out[copy(out, row[q*r:]):])
+		}
 	}
 }
 

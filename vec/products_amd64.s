@@ -243,6 +243,15 @@ GEMM(·gemmF64AVX2, 6, 8, ZERO6, ROWS6, STEP6_F64)
 	VMOVUPS R3, (R12)(R11*1); \
 	LEAQ (R12)(DX*4), R12
 
+// Fetches the same 64 bytes of the four rows from BASE on into the cache
+// ahead of their use, and moves BASE on four rows.
+#define PREFETCH4(BASE) \
+	PREFETCHT0 (BASE); \
+	PREFETCHT0 (BASE)(BX*1); \
+	PREFETCHT0 (BASE)(BX*2); \
+	PREFETCHT0 (BASE)(AX*1); \
+	LEAQ (BASE)(BX*4), BASE
+
 // The arguments of the transposes, in bytes: DI dst, DX r, SI src, BX ld,
 // AX 3ld, R11 3r, CX blocks.
 #define TRANSPOSE_ARGS(E) \
@@ -261,13 +270,22 @@ GEMM(·gemmF64AVX2, 6, 8, ZERO6, ROWS6, STEP6_F64)
 // 16 rows of src (ld elements apart) by blocks of 16 columns, packed column
 // after column into dst, columns r elements apart: dst[c*r + i] is src[i*ld
 // + c]. Each block of 16 by 16 is transposed in registers: rows interleaved
-// by 32 bits, then by 64, then by 128 twice.
+// by 32 bits, then by 64, then by 128 twice. The next 16 rows, which the
+// next panel packs, are fetched into the cache meanwhile: the source comes
+// from memory one panel at a time (a Dots's rows of b), and the kernel's
+// time between two panels hides the fetch.
 TEXT ·transposeF32AVX512(SB), NOSPLIT, $0-40
 	TRANSPOSE_ARGS(4)
 	LEAQ (SI)(BX*4), R8         // rows 4, 8 and 12
 	LEAQ (R8)(BX*4), R9
 	LEAQ (R9)(BX*4), R10
+	LEAQ (R10)(BX*4), R13       // row 16
 block16:
+	MOVQ R13, R14
+	PREFETCH4(R14)
+	PREFETCH4(R14)
+	PREFETCH4(R14)
+	PREFETCH4(R14)
 	ROWS4(SI, Z0, Z1, Z2, Z3)
 	ROWS4(R8, Z4, Z5, Z6, Z7)
 	ROWS4(R9, Z8, Z9, Z10, Z11)
@@ -350,6 +368,7 @@ block16:
 	ADDQ $64, R8
 	ADDQ $64, R9
 	ADDQ $64, R10
+	ADDQ $64, R13
 	DECQ CX
 	JNZ  block16
 	VZEROUPPER
@@ -358,11 +377,15 @@ block16:
 // func transposeF64AVX512(dst *float64, r int, src *float64, ld, blocks int)
 //
 // transposeF32AVX512 for 8 rows of float64 by blocks of 8 columns:
-// dst[c*r + i] is src[i*ld + c].
+// dst[c*r + i] is src[i*ld + c], the next 8 rows fetched meanwhile.
 TEXT ·transposeF64AVX512(SB), NOSPLIT, $0-40
 	TRANSPOSE_ARGS(8)
 	LEAQ (SI)(BX*4), R8
+	LEAQ (R8)(BX*4), R13        // row 8
 block8:
+	MOVQ R13, R14
+	PREFETCH4(R14)
+	PREFETCH4(R14)
 	ROWS4(SI, Z0, Z1, Z2, Z3)
 	ROWS4(R8, Z4, Z5, Z6, Z7)
 	// rows 2g and 2g+1 interleaved: Z(8+2g+c) holds them for column 2L+c in its 128 bits L
@@ -398,6 +421,7 @@ block8:
 	MOVQ R12, DI
 	ADDQ $64, SI
 	ADDQ $64, R8
+	ADDQ $64, R13
 	DECQ CX
 	JNZ  block8
 	VZEROUPPER
