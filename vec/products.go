@@ -14,11 +14,11 @@ import (
 // product of a's row i and b's row j, where a and b hold rows of k elements
 // one after the other (dst = A·Bᵀ). As BLAS's sgemm and dgemm do, the sums
 // accumulate in T: each element of dst is one chain of fused multiply-adds
-// in the order of k, s = fma(a[i][p], b[j][p], s) from s = +0, whose error
-// is at most k·u·Σ|a[i][p]·b[j][p]| (u is 2⁻²⁴ for float32 and 2⁻⁵³ for
-// float64, about k·u relative for terms of one sign), and which comes out
-// the same to the bit on every path and on any count of goroutines
-// ([ParallelDots]). NaN and infinities propagate as IEEE arithmetic has
+// in the order of k, s = fma(a[i][p], b[j][p], s) from s = +0, which
+// rounds k times: its error is at most γ·Σ|a[i][p]·b[j][p]| with
+// γ = k·u/(1-k·u), about k·u (u is 2⁻²⁴ for float32 and 2⁻⁵³ for float64),
+// relative for terms of one sign. It comes out the same to the bit on every
+// path and on any count of goroutines ([ParallelDots]). NaN and infinities propagate as IEEE arithmetic has
 // them (a NaN, or an infinity times a zero, makes the element NaN); dst's
 // old values are never read. Rows of no elements (k = 0, a and b empty)
 // have dot products 0: dst is zeroed. It panics if k is negative or does

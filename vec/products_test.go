@@ -68,12 +68,13 @@ var productShapes = [][3]int{
 }
 
 // productBound is the bound of the error of a chain of k fused multiply-adds, in units of float64's last
-// place of the sum of the terms' magnitudes: k·u, u the unit roundoff of T.
+// place of the sum of the terms' magnitudes: γ = k·u/(1-k·u), u the unit roundoff of T.
 func productBound[T Float](k int) float64 {
+	u := 0x1p-53
 	if isFloat32[T]() {
-		return float64(k) * (1 << 29)
+		u = 0x1p-24
 	}
-	return float64(k)
+	return float64(k) * u / (1 - float64(k)*u) / 0x1p-53
 }
 
 func testProducts[T Float](t *testing.T) {
