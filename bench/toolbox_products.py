@@ -12,7 +12,7 @@ after); every core is the cores the process may use, for both. OpenBLAS's idle t
 Every case runs in this one process, in interleaved rounds (bench/rounds.py); a time is the median of its rounds, a
 ratio the median of per-round ratios, with the rounds' quartiles as its spread. Before timing, each Go result is
 compared with NumPy's against the bound the products promise: |error| <= k·u·Σ|a·b| for each element (u the unit
-roundoff of the dtype), both sides' errors counted.
+roundoff of the dtype), both sides' errors counted, and NaN and infinities must come where NumPy's are.
 
     python bench/toolbox_products.py [--rounds 15] [--check]
 
@@ -101,6 +101,24 @@ def check_result(case: str, go: Any, a: Any, b: Any, out: Any) -> str:
     return f"{worst:.2g}"
 
 
+def check_specials(go: Any) -> None:
+    """NaN and infinities where NumPy's BLAS has them: a NaN in a row, infinities times zeros and of both signs."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    for dtype, suffix in (("float32", "f32"), ("float64", "f64")):
+        a, b = rng.standard_normal((37, 29)).astype(dtype), rng.standard_normal((41, 29)).astype(dtype)
+        a[3, 5], a[7, 2], a[9, 4], b[4, 2], b[6, 7] = np.nan, np.inf, -np.inf, 0, np.inf
+        for op, bt in (("dots", b.T), ("matmul", np.ascontiguousarray(b.T))):
+            out = np.empty((37, 41), dtype)
+            getattr(go, f"{op}_{suffix}")(a, b if op == "dots" else bt, out)
+            with np.errstate(invalid="ignore"):
+                want = a @ bt
+            if not (np.array_equal(np.isnan(out), np.isnan(want)) and np.array_equal(np.isinf(out), np.isinf(want))
+                    and np.array_equal(out[np.isinf(out)], want[np.isinf(want)])):
+                sys.exit(f"toolbox_products.py: {op}_{suffix}: NaN and infinities where NumPy has none, or the reverse")
+
+
 def cases(go: Any, blas: Any, everyone: int) -> dict[str, Call]:
     import numpy as np
 
@@ -143,6 +161,7 @@ def main() -> int:
     print(f"{platform.machine()}, {everyone} cores, load {load}; NumPy {np.__version__}, OpenBLAS core "
           f"{blas.scipy_openblas_get_corename64_().decode()}; {args.rounds} rounds")
     gotoolbox.set_num_threads(0)
+    check_specials(gotoolbox)
     checked = {}
     for case in CASES:
         a, b, out, _ = operands(case)
