@@ -341,24 +341,28 @@ func getPanels[E elem](g *gemm[E], n, m, k int) *panels[E] {
 		buf = new(panels[E])
 	}
 	kc := min(g.kc, k)
-	buf.a = grow(buf.a, roundUp(min(g.mc, n), g.mr)*kc)
-	buf.b = grow(buf.b, roundUp(min(g.nc, m), g.nr)*kc)
-	buf.tile = grow(buf.tile, g.mr*g.nr)
+	buf.a = grow(buf.a, roundUp(min(g.mc, n), g.mr)*kc, g.mc*g.kc)
+	buf.b = grow(buf.b, roundUp(min(g.nc, m), g.nr)*kc, g.nc*g.kc)
+	buf.tile = grow(buf.tile, g.mr*g.nr, g.mr*g.nr)
 	return buf
 }
 
 func roundUp(n, to int) int { return (n + to - 1) / to * to }
 
-// grow returns x with length n, or a new slice where x's capacity is less:
-// its first element 64-byte aligned, as the vector kernels load best.
-func grow[E elem](x []E, n int) []E {
+// grow returns x with length n, or a new slice where x's capacity is less,
+// at least twice as large, up to full, the most any product needs: products
+// of two shapes, one with the larger A and one with the larger B, would
+// otherwise take turns to replace the pool's buffers. Its first element is
+// 64-byte aligned, as the vector kernels load best.
+func grow[E elem](x []E, n, full int) []E {
 	if cap(x) >= n {
 		return x[:n]
 	}
+	c := max(n, min(full, 2*cap(x)))
 	size := int(unsafe.Sizeof(E(0)))
-	x = make([]E, n+64/size)
+	x = make([]E, c+64/size)
 	off := int(-uintptr(unsafe.Pointer(&x[0]))&63) / size
-	return x[off : off+n : off+n]
+	return x[off : off+n : off+c]
 }
 
 func packRowsGo[E elem](dst, x []E, ld, i, rows, p, kc, r int) {
