@@ -156,15 +156,22 @@ func TestProductsSpecials(t *testing.T) {
 }
 
 // TestProductsThreads: every count of goroutines gives the same bits as the calling goroutine alone, split
-// by columns or by rows.
+// by columns or by rows, in small chunks (where every strip needs one packed block) or one for each
+// goroutine, streamed past the caches or not.
 func TestProductsThreads(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 26))
 	defer SetThreads(SetThreads(1))
-	defer func(saved int) { fmaBytes = saved }(fmaBytes)
+	defer func(saved, streamed int) { fmaBytes, streamBytes = saved, streamed }(fmaBytes, streamBytes)
 	fmaBytes = ParallelGrain // any product is worth every goroutine
 	eachProductPath(t, func(t *testing.T) {
-		for _, s := range [][3]int{{37, 150, 70}, {150, 20, 33}} {
+		for _, s := range [][4]int{{37, 400, 40, 0}, {400, 96, 33, 0}, {70, 60, 300, 0}, {400, 96, 17, 1}, {9, 400, 20, 1}} {
 			n, m, k := s[0], s[1], s[2]
+			if s[3] == 1 {
+				streamBytes = 0
+			} else {
+				streamBytes = 1 << 62
+			}
+			SetThreads(1)
 			a, b := randomFloats[float32](r, n*k), randomFloats[float32](r, m*k)
 			want, got := make([]float32, n*m), make([]float32, n*m)
 			Dots(want, a, b, k)
