@@ -38,21 +38,6 @@ func arithCases[T Float]() []arithCase[T] {
 	}
 }
 
-// sameFloats reports whether x and y hold the same bits but for NaNs, which match any NaN.
-func sameFloats[T Float](x, y []T) bool {
-	if len(x) != len(y) {
-		return false
-	}
-	for i := range x {
-		if x[i] != y[i] || math.Signbit(float64(x[i])) != math.Signbit(float64(y[i])) {
-			if x[i] == x[i] || y[i] == y[i] { // not both NaN
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // arithInputs returns random floats with NaNs, infinities, zeros of both signs, subnormals and extremes
 // among them.
 func arithInputs[T Float](r *rand.Rand, n int) []T {
@@ -95,7 +80,7 @@ func testArith[T Float](t *testing.T) {
 						want[off+i] = c.want(ops[0][i], ops[1][i], ops[2][i], a, b)
 					}
 					c.call(mem[off:off+n], ops[0], ops[1], ops[2], a, b)
-					if !sameFloats(mem, want) {
+					if _, ok := sameFloats(mem, want); !ok {
 						t.Fatalf("%s of %d at +%d (inputs at +%d), a=%v b=%v: %v, want %v", c.name, n, off, in, a, b,
 							mem, want)
 					}
@@ -124,7 +109,7 @@ func testArithInPlace[T Float](t *testing.T) {
 					want[i] = c.want(ops[0][i], ops[1][i], ops[2][i], 1.5, -0.75)
 				}
 				c.call(ops[alias], ops[0], ops[1], ops[2], 1.5, -0.75)
-				if !sameFloats(ops[alias], want) {
+				if _, ok := sameFloats(ops[alias], want); !ok {
 					t.Fatalf("%s of %d into input %d: %v, want %v", c.name, n, alias, ops[alias], want)
 				}
 			}
@@ -199,7 +184,7 @@ func testArithIEEE[T Float](t *testing.T) {
 		}
 		got := make([]T, n)
 		c.call(got, fill(e.x), fill(e.y), fill(e.z), e.a, e.b)
-		if !sameFloats(got, fill(e.want)) {
+		if _, ok := sameFloats(got, fill(e.want)); !ok {
 			t.Errorf("%s of x=%v y=%v z=%v a=%v b=%v: %v, want %v", e.name, e.x, e.y, e.z, e.a, e.b, got, e.want)
 		}
 	}
@@ -278,7 +263,8 @@ func testSqDistConst[T Float](t *testing.T) {
 		{[]T{1, T(math.Inf(-1))}, math.Inf(1)},
 		{[]T{T(math.MaxFloat32), T(-math.MaxFloat32)}, 2 * (math.MaxFloat32 * math.MaxFloat32)},
 	} {
-		if got := SqDistConst(c.x, 0); !sameFloats([]float64{got}, []float64{c.want}) {
+		got := SqDistConst(c.x, 0)
+		if _, ok := sameFloats([]float64{got}, []float64{c.want}); !ok {
 			t.Errorf("SqDistConst(%v, 0) = %v, want %v", c.x, got, c.want)
 		}
 	}

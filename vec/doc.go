@@ -3,10 +3,11 @@
 // maxima over slices of Go numbers; element-wise arithmetic on float slices
 // ([Add], [Sub], [Mul], [Div], their Const forms, and [MulAdd],
 // [MulAddConst] and [SubMulConst], which save a pass over memory); a tile
-// kernel for all pairwise squared distances of two sets of rows; the k best
-// elements and the extremes' indexes ([TopK], [ArgMax]); and [Parallel],
-// [ParallelByCost] and [Reduce], which run a range of rows, or a reduction
-// the same to the bit at every thread count, on every core.
+// kernel for all pairwise squared distances of two sets of rows; matrix
+// products ([Dots], A·Bᵀ, and [MatMul], A·B); the k best elements and the
+// extremes' indexes ([TopK], [ArgMax]); and [Parallel], [ParallelByCost]
+// and [Reduce], which run a range of rows, or a reduction the same to the
+// bit at every thread count, on every core.
 //
 // On amd64 the kernels use AVX-512 (F, BW, DQ, VL) or AVX2 with FMA, chosen
 // at start-up by what the CPU has, and on arm64 NEON, which every arm64 CPU
@@ -16,10 +17,12 @@
 // take the pure-Go kernels there; AVX2 none for 64-bit integer products and
 // extremes.) Each path gives the same results to the bit where the result
 // does not depend on the order of additions ([Scale], [Axpy], [Min], [Max],
-// the element-wise arithmetic, integer sums); float reductions differ from one path to another only in
-// their rounding, within the bounds each function states. The kernels are
-// written in Go assembly, which every Go toolchain from Go 1.24 on builds
-// with no setting or experiment.
+// the element-wise arithmetic, integer sums) or where every path adds in
+// one order (the matrix products: one chain of fused multiply-adds for each
+// element); float reductions differ from one path to another only in their
+// rounding, within the bounds each function states. The kernels are written
+// in Go assembly, which every Go toolchain from Go 1.24 on builds with no
+// setting or experiment.
 //
 // The kernels work on the calling goroutine, in steps short enough for the
 // runtime to preempt between them (a garbage collection does not wait for a
@@ -34,16 +37,18 @@
 // Float reductions of float32 data accumulate in float64: [Sum], [Dot],
 // [SqDist] and [SqDistConst] return float64. [Sum] is compensated and
 // pairwise, and is at least as accurate as NumPy's pairwise summation for
-// float32 and float64 alike. No kernel allocates.
+// float32 and float64 alike; the matrix products accumulate in their own
+// type, as BLAS does. No kernel allocates, but for the matrix products'
+// packing buffers, which a sync.Pool keeps from one call to the next.
 //
 // The float reductions ([Sum], [ParallelSum], [Dot], [ParallelDot],
 // [SqDist], [SqDistConst], and an [Accumulator]'s sum) keep one rule for
-// special values:
-// the result is NaN only where IEEE arithmetic on the exact terms gives NaN
-// (a NaN element, a product inf·0, terms of both infinities); otherwise an
-// infinite term makes it that infinity, and a sum of finite terms is their
-// exact sum rounded once, an infinity where that overflows float64. Where
-// only a partial sum (or a product) overflows, the result is an infinity or
-// the exact value, never NaN. [SqDists], which accumulates in T, gives what
-// T's arithmetic on its terms gives.
+// special values: the result is NaN only where IEEE arithmetic on the exact
+// terms gives NaN (a NaN element, a product inf·0, terms of both
+// infinities); otherwise an infinite term makes it that infinity, and a sum
+// of finite terms is their exact sum rounded once, an infinity where that
+// overflows float64. Where only a partial sum (or a product) overflows, the
+// result is an infinity or the exact value, never NaN. [SqDists] and the
+// matrix products, which accumulate in T, give what T's arithmetic on their
+// terms gives.
 package vec

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"unsafe"
-
-	"github.com/godlpack/godlpack/internal/preempt"
 )
 
 // Float is the set of float types the float kernels take.
@@ -370,16 +368,9 @@ func extreme[T Number](x []T, name string, kernel *[kinds]func(p unsafe.Pointer,
 // panics if k is negative or does not divide len(a) and len(b), or if
 // dst's length is not the count of pairs.
 func SqDists[T Float](dst, a, b []T, k int) {
-	if k == 0 && len(a) == 0 && len(b) == 0 {
-		preempt.Clear(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), len(dst)*int(unsafe.Sizeof(T(0)))))
+	n, m, ok := pairs("SqDists", "distances", dst, a, b, k)
+	if !ok {
 		return
-	}
-	if k <= 0 || len(a)%k != 0 || len(b)%k != 0 {
-		panic(fmt.Sprintf("vec.SqDists: rows of %d elements in slices of %d and %d", k, len(a), len(b)))
-	}
-	n, m := len(a)/k, len(b)/k
-	if len(dst) != n*m {
-		panic(fmt.Sprintf("vec.SqDists: %d by %d distances into %d elements", n, m, len(dst)))
 	}
 	if isFloat32[T]() {
 		active.sqDistsF32(as[float32](dst), as[float32](a), as[float32](b), n, m, k)

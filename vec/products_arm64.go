@@ -1,0 +1,21 @@
+//go:build !purego
+
+package vec
+
+func init() { useProducts(&productsNEON) }
+
+// The NEON micro-kernel is 8 rows by two vectors, in 16 of the 32
+// registers. Its panels are packed in pure Go.
+var productsNEON = productKernels{
+	path: "neon",
+	f32:  gemm[float32]{mr: 8, nr: 8, kc: 256, mc: 128, nc: 2048, kernel: gemmF32NEON, packRows: packRowsGo[float32]},
+	f64:  gemm[float64]{mr: 8, nr: 4, kc: 256, mc: 128, nc: 1024, kernel: gemmF64NEON, packRows: packRowsGo[float64]},
+}
+
+// The assembly kernels of products_neon_arm64.s.
+
+//go:noescape
+func gemmF32NEON(dst *float32, ldc int, a, b *float32, kc, panels, flags int)
+
+//go:noescape
+func gemmF64NEON(dst *float64, ldc int, a, b *float64, kc, panels, flags int)
