@@ -1,8 +1,8 @@
 // Package vec holds the vector kernels that Go code on tensors is built
 // from: sums, dot products, squared distances, scaling, axpy and minima and
 // maxima over slices of Go numbers, a tile kernel for all pairwise squared
-// distances of two sets of rows, and [Parallel], which runs a range of rows
-// on every core.
+// distances of two sets of rows, the element-wise functions [Exp], [Log]
+// and [Tanh], and [Parallel], which runs a range of rows on every core.
 //
 // On amd64 the kernels use AVX-512 (F, BW, DQ, VL) or AVX2 with FMA, chosen
 // at start-up by what the CPU has, and on arm64 NEON, which every arm64 CPU
@@ -25,6 +25,17 @@
 // runtime.GOMAXPROCS) and set with [SetThreads]; while it does, the
 // runtime keeps a P more than the goroutines it uses, for calls from other
 // threads.
+//
+// [Exp], [Log] and [Tanh] of float32 and float64 are within a unit in the
+// last place of the exact value, subnormal inputs and results included
+// (float32, every input: at most 0.82, 0.52 and 0.70 units; float64,
+// sampled against math/big: 0.88 for a subnormal result of Exp and 0.52
+// elsewhere, 0.50, 0.51), and give the same bits on every path: one
+// polynomial and one order of fused multiply-adds, math.FMA and an exact
+// float32 one in plain Go. Special inputs give what NumPy gives: ±Inf,
+// overflow to +Inf and underflow to subnormals and +0, Log of 0, of a
+// negative and of +Inf, Tanh's ±0 and ±1; a NaN comes back quiet. They
+// write dst[i] = f(x[i]) and take dst = x, in place.
 //
 // Float reductions of float32 data accumulate in float64: [Sum], [Dot] and
 // [SqDist] return float64. [Sum] is compensated and pairwise, and is at

@@ -104,7 +104,8 @@ func float64s(cs []*big.Float) []float64 {
 // at Chebyshev points, each rounded by round: the first coefficient is
 // rounded, the others fitted again with it fixed, then the second, and so
 // on. It also returns the largest weighted error of the rounded polynomial.
-func fit(f, weight func(x *big.Float) *big.Float, lo, hi float64, powers []int, round func(*big.Float) *big.Float) ([]*big.Float, float64) {
+func fit(f, weight func(x *big.Float) *big.Float, lo, hi float64, powers []int,
+	round func(*big.Float) *big.Float) ([]*big.Float, float64) {
 	const points = 240
 	xs := make([]*big.Float, points)
 	fs := make([]*big.Float, points)
@@ -285,7 +286,8 @@ func genTanh64(g *tableWriter) {
 	q, worst := fit(expm1Quotient(2), absBig, -cHi/2*1.001, cHi/2*1.001, powers(0, 5), round64)
 	g.note("tanh float64: |rho (Q - Q*)| <= %.3g = 2**%.1f", worst, math.Log2(worst))
 	g.printf("var tanh64 = tanh64Consts{\n")
-	g.printf("clamp: %s, invC: %s, shift: %s, negCHi: %s, negCLo2: %s,\n", hex64(20), hex64(invC), hex64(0x1.8p52), hex64(-cHi), hex64(-2*cLo))
+	g.printf("clamp: %s, invC: %s, shift: %s, negCHi: %s, negCLo2: %s,\n",
+		hex64(20), hex64(invC), hex64(0x1.8p52), hex64(-cHi), hex64(-2*cLo))
 	g.printf("q: [6]float64{%s},\n}\n\n", list(float64s(q), hex64))
 }
 

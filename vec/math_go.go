@@ -279,7 +279,8 @@ func tanh64Go(x float64) float64 {
 	rho := math.FMA(n, c.negCHi, a) // exact
 	rho2Lo := float64(n * c.negCLo2)
 	rr := float64(rho * rho)
-	q := math.FMA(rr, math.FMA(rr, math.FMA(c.q[5], rho, c.q[4]), math.FMA(c.q[3], rho, c.q[2])), math.FMA(c.q[1], rho, c.q[0]))
+	q45, q23, q01 := math.FMA(c.q[5], rho, c.q[4]), math.FMA(c.q[3], rho, c.q[2]), math.FMA(c.q[1], rho, c.q[0])
+	q := math.FMA(rr, math.FMA(rr, q45, q23), q01) // Estrin's scheme
 	// p = e**2rho - 1 = pHi + pLo
 	w := math.FMA(rr, q, rho2Lo)
 	rho2 := rho + rho
