@@ -102,7 +102,7 @@ done:; \
 	VBROADCASTSS ·exp32+exp32Consts_q+4(SB), Y13; \
 	VBROADCASTSS ·exp32+exp32Consts_q+0(SB), Y14
 
-// Y2 a (then rHi), Y3 s, Y4 n (then k), Y5 rLo (then tLo, 2**k1), Y6 q, Y7 rHi squared (then tHi).
+// Y2 a (then r), Y3 s, Y4 n (then k), Y5 (tLo, then 2**k1), Y6 q, Y7 r squared (then tHi).
 #define EXP32 \
 	VMAXPS Y8, Y0, Y2; \
 	VMINPS Y9, Y2, Y2; \
@@ -111,13 +111,12 @@ done:; \
 	VSUBPS Y11, Y3, Y4; \
 	VFMADD231PS Y12, Y4, Y2; \
 	VBROADCASTSS ·exp32+exp32Consts_negCLo(SB), Y5; \
-	VMULPS Y5, Y4, Y5; \
+	VFMADD231PS Y5, Y4, Y2; \
 	VBROADCASTSS ·exp32+exp32Consts_q+8(SB), Y6; \
 	VFMADD213PS Y13, Y2, Y6; \
 	VFMADD213PS Y14, Y2, Y6; \
 	VMULPS Y2, Y2, Y7; \
-	VFMADD213PS Y5, Y7, Y6; \
-	VADDPS Y6, Y2, Y6; \
+	VFMADD213PS Y2, Y7, Y6; \
 	VPERMPS ·exp32+exp32Consts_tHi(SB), Y3, Y7; \
 	VPERMPS ·exp32+exp32Consts_tLo(SB), Y3, Y5; \
 	VFMADD213PS Y5, Y7, Y6; \
@@ -147,8 +146,8 @@ MAP(·expF32AVX2, EXP32_SETUP, EXP32, 8, VMASKMOVPS, VPBROADCASTD, VPCMPGTD, ·m
 	VBROADCASTSD ·exp64+exp64Consts_negCHi(SB), Y12; \
 	VBROADCASTSD ·exp64+exp64Consts_negCLo(SB), Y13
 
-// Y2 a (then rHi), Y3 s, Y4 n (then j, k), Y5 rLo (then tLo, 2**k1), Y6 q, Y7 rHi squared (then tHi),
-// Y14 the gathers' mask.
+// Y2 a (then r), Y3 s, Y4 n (then j, k), Y5 (tLo, then 2**k1), Y6 q, Y7 r squared (then tHi), Y14 the
+// gathers' mask.
 #define EXP64 \
 	VMAXPD Y8, Y0, Y2; \
 	VMINPD Y9, Y2, Y2; \
@@ -156,7 +155,7 @@ MAP(·expF32AVX2, EXP32_SETUP, EXP32, 8, VMASKMOVPS, VPBROADCASTD, VPCMPGTD, ·m
 	VFMADD231PD Y10, Y2, Y3; \
 	VSUBPD Y11, Y3, Y4; \
 	VFMADD231PD Y12, Y4, Y2; \
-	VMULPD Y13, Y4, Y5; \
+	VFMADD231PD Y13, Y4, Y2; \
 	VBROADCASTSD ·exp64+exp64Consts_q+40(SB), Y6; \
 	VBROADCASTSD ·exp64+exp64Consts_q+32(SB), Y7; \
 	VFMADD213PD Y7, Y2, Y6; \
@@ -169,8 +168,7 @@ MAP(·expF32AVX2, EXP32_SETUP, EXP32, 8, VMASKMOVPS, VPBROADCASTD, VPCMPGTD, ·m
 	VBROADCASTSD ·exp64+exp64Consts_q+0(SB), Y7; \
 	VFMADD213PD Y7, Y2, Y6; \
 	VMULPD Y2, Y2, Y7; \
-	VFMADD213PD Y5, Y7, Y6; \
-	VADDPD Y6, Y2, Y6; \
+	VFMADD213PD Y2, Y7, Y6; \
 	VPAND ·mathI64+I64_15(SB), Y3, Y4; \
 	GATHER_PD(·exp64+exp64Consts_tHi, R8, Y4, Y7, Y14); \
 	GATHER_PD(·exp64+exp64Consts_tLo, R8, Y4, Y5, Y14); \

@@ -102,7 +102,7 @@ done:; \
 	MOVL $0x22, AX; \
 	VPBROADCASTD AX, Z31 // fix-up: a NaN gives itself, quiet
 
-// Z2 a (then rHi, tHi), Z3 s, Z4 n, Z5 rHi squared, Z6 rLo (then tLo), Z7 q.
+// Z2 a (then r, tHi), Z3 s, Z4 n, Z5 r squared, Z6 tLo, Z7 q.
 #define EXP32(X, Y) EXP32_(X, Y, Z2, Z3, Z4, Z5, Z6, Z7)
 #define EXP32_(X, Y, A, S, N, R, L, Q) \
 	VMAXPS Z19, X, A; \
@@ -111,13 +111,12 @@ done:; \
 	VFMADD231PS Z21, A, S; \
 	VSUBPS Z22, S, N; \
 	VFMADD231PS Z23, N, A; \
-	VMULPS Z24, N, L; \
+	VFMADD231PS Z24, N, A; \
 	VMOVAPS Z27, Q; \
 	VFMADD231PS Z28, A, Q; \
 	VFMADD213PS Z26, A, Q; \
 	VMULPS A, A, R; \
-	VFMADD213PS L, R, Q; \
-	VADDPS Q, A, Q; \
+	VFMADD213PS A, R, Q; \
 	VPERMPS Z29, S, A; \
 	VPERMPS Z30, S, L; \
 	VFMADD213PS L, A, Q; \
@@ -161,7 +160,7 @@ MAP(·expF32AVX512, EXP32_SETUP, EXP32, EXP32x2, Z8, Z9, 16, 2, KMOVW, VMOVUPS, 
 	VFMADD231PD Z16, A, S; \
 	VSUBPD Z17, S, N; \
 	VFMADD231PD Z18, N, A; \
-	VMULPD Z19, N, L; \
+	VFMADD231PD Z19, N, A; \
 	VMOVAPD Z25, Q; \
 	VFMADD231PD Z26, A, Q; \
 	VFMADD213PD Z24, A, Q; \
@@ -169,8 +168,7 @@ MAP(·expF32AVX512, EXP32_SETUP, EXP32, EXP32x2, Z8, Z9, 16, 2, KMOVW, VMOVUPS, 
 	VFMADD213PD Z22, A, Q; \
 	VFMADD213PD Z21, A, Q; \
 	VMULPD A, A, R; \
-	VFMADD213PD L, R, Q; \
-	VADDPD Q, A, Q; \
+	VFMADD213PD A, R, Q; \
 	LOOKUP(VPERMT2PD, Z27, Z28, S, A); \
 	LOOKUP(VPERMT2PD, Z29, Z30, S, L); \
 	VFMADD213PD L, A, Q; \

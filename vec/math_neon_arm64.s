@@ -140,8 +140,8 @@ loaded:
 	DUP4S(0x04040404, V23); \
 	DUP4S(0x03020100, V28)
 
-// V2 a (then rHi, tLo, m), V3 s, V4 n (then k), V5 rLo (then w, em1, 2**k1), V6 q (then byte indices),
-// V7 (q, then tHi).
+// V2 a (then r, tLo, m), V3 s, V4 n (then k), V5 em1 (then 2**k1), V6 q (then byte indices), V7 (q, then
+// tHi).
 #define EXP32 \
 	FMAX4S(8, 0, 2); \
 	FMIN4S(9, 2, 2); \
@@ -149,14 +149,14 @@ loaded:
 	VFMLA V10.S4, V2.S4, V3.S4; \
 	FSUB4S(11, 3, 4); \
 	VFMLA V12.S4, V4.S4, V2.S4; \
-	FMUL4S(13, 4, 5); \
+	VFMLA V13.S4, V4.S4, V2.S4; \
 	VMOV V15.B16, V6.B16; \
 	VFMLA V16.S4, V2.S4, V6.S4; \
 	VMOV V14.B16, V7.B16; \
 	VFMLA V6.S4, V2.S4, V7.S4; \
 	FMUL4S(2, 2, 6); \
+	VMOV V2.B16, V5.B16; \
 	VFMLA V7.S4, V6.S4, V5.S4; \
-	FADD4S(5, 2, 5); \
 	VAND V22.B16, V3.B16, V6.B16; \
 	BYTES4S(6, V6, 23, V28); \
 	VTBL V6.B16, [V17.B16, V18.B16], V7.B16; \
@@ -199,7 +199,7 @@ MAP(·expF32NEON, EXP32_SETUP, EXP32, 4, S4, TAIL4S, UNTAIL4S)
 	DUP2D(0x0706050403020100, V23); \
 	VMOVI $64, V28.B16
 
-// V2 a (then rHi, tHi), V3 s, V4 n (then tLo, m), V5 rLo (then w, em1, k), V6 and V7 Q (then byte indices).
+// V2 a (then r, tHi), V3 s, V4 n (then tLo, m), V5 em1 (then k), V6 and V7 Q (then byte indices).
 #define EXP64 \
 	FMAX2D(8, 0, 2); \
 	FMIN2D(9, 2, 2); \
@@ -207,7 +207,7 @@ MAP(·expF32NEON, EXP32_SETUP, EXP32, 4, S4, TAIL4S, UNTAIL4S)
 	VFMLA V10.D2, V2.D2, V3.D2; \
 	FSUB2D(11, 3, 4); \
 	VFMLA V12.D2, V4.D2, V2.D2; \
-	FMUL2D(13, 4, 5); \
+	VFMLA V13.D2, V4.D2, V2.D2; \
 	VMOV V18.B16, V6.B16; \
 	VFMLA V19.D2, V2.D2, V6.D2; \
 	VMOV V17.B16, V7.B16; \
@@ -219,8 +219,8 @@ MAP(·expF32NEON, EXP32_SETUP, EXP32, 4, S4, TAIL4S, UNTAIL4S)
 	VMOV V14.B16, V6.B16; \
 	VFMLA V7.D2, V2.D2, V6.D2; \
 	FMUL2D(2, 2, 7); \
+	VMOV V2.B16, V5.B16; \
 	VFMLA V6.D2, V7.D2, V5.D2; \
-	FADD2D(5, 2, 5); \
 	VAND V21.B16, V3.B16, V6.B16; \
 	BYTES2D(V6, V22, V23); \
 	VSUB V28.B16, V6.B16, V7.B16; \

@@ -179,7 +179,7 @@ func sample32(n int) []float32 {
 	x := edges32(mathEdges()...)
 	for range n {
 		x = append(x, math.Float32frombits(r.Uint32()), float32(r.NormFloat64()*30), float32(r.Float64()*20-10),
-			float32(math.Exp(r.Float64()*10-5)))
+			float32(math.Exp(r.Float64()*10-5)), float32(r.Float64()*200-100))
 	}
 	return x
 }
@@ -255,7 +255,7 @@ func sample64(n int) []float64 {
 	x := edges64(mathEdges()...)
 	for range n {
 		x = append(x, math.Float64frombits(r.Uint64()), r.NormFloat64()*30, r.Float64()*20-10, math.Exp(r.Float64()*10-5),
-			r.NormFloat64()*0.05)
+			r.NormFloat64()*0.05, r.Float64()*1500-750) // the last: every result of Exp, large arguments too
 	}
 	return x
 }
