@@ -107,8 +107,8 @@ func holds(t *testing.T, what string, got float64, terms []term) {
 	}
 }
 
-// A specialCase puts special values into x (and y, for the products).
-type specialCase struct {
+// A sumSpecialCase puts special values into x (and y, for the products).
+type sumSpecialCase struct {
 	name   string
 	big    bool // only float64 holds its values
 	fill   func(x, y []float64)
@@ -117,9 +117,9 @@ type specialCase struct {
 
 var inf, nan = math.Inf(1), math.NaN()
 
-// specialCases place their values first, last, in the middle, and far apart
+// sumSpecialCases place their values first, last, in the middle, and far apart
 // (in different blocks of leaf and different halves of a split).
-var specialCases = []specialCase{
+var sumSpecialCases = []sumSpecialCase{
 	{name: "+inf first", fill: func(x, _ []float64) { x[0] = inf }},
 	{name: "-inf last", fill: func(x, _ []float64) { x[len(x)-1] = -inf }},
 	{name: "+inf middle", fill: func(x, _ []float64) { x[len(x)/2] = inf }},
@@ -163,7 +163,7 @@ var specialLengths = []int{1, 2, 7, 64, 65, leaf - 1, leaf + 1, 3*leaf + 77}
 
 // testSpecialSums holds Sum, ParallelSum, Dot, ParallelDot and SqDist of T to the rule.
 func testSpecialSums[T Float](t *testing.T, lengths []int) {
-	for _, c := range specialCases {
+	for _, c := range sumSpecialCases {
 		if c.big && isFloat32[T]() {
 			continue
 		}
@@ -234,12 +234,12 @@ func testSplitSpecialSums[T Float](t *testing.T, n int) {
 		if c.float64Only && isFloat32[T]() {
 			continue
 		}
-		i := slices.IndexFunc(specialCases, func(s specialCase) bool { return s.name == c.name })
+		i := slices.IndexFunc(sumSpecialCases, func(s sumSpecialCase) bool { return s.name == c.name })
 		x64, y64 := make([]float64, n), make([]float64, n)
 		for i := range n {
 			x64[i], y64[i] = float64(i%7)-2.5, float64(i%5)+0.5
 		}
-		specialCases[i].fill(x64, y64)
+		sumSpecialCases[i].fill(x64, y64)
 		x, y := make([]T, n), make([]T, n)
 		for i := range n {
 			x[i], y[i] = T(x64[i]), T(y64[i])

@@ -144,15 +144,15 @@ type arithKernels struct {
 }
 
 var arithGo = arithKernels{
-	f32:            mapGo[float32],
-	f64:            mapGo[float64],
+	f32:            elementwiseGo[float32],
+	f64:            elementwiseGo[float64],
 	sqDistConstF32: sqDistConstGo[float32],
 	sqDistConstF64: sqDistConstGo[float64],
 }
 
-// mapGo is every element-wise kernel in plain Go (which the runtime can
+// elementwiseGo is every element-wise kernel in plain Go (which the runtime can
 // preempt anywhere). x, y and z are as long as dst at least.
-func mapGo[T Float](op arithOp, dst, x, y, z []T, a, b T) {
+func elementwiseGo[T Float](op arithOp, dst, x, y, z []T, a, b T) {
 	x, y, z = x[:len(dst)], y[:len(dst)], z[:len(dst)]
 	switch op {
 	case opAdd:

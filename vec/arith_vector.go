@@ -6,7 +6,7 @@ import "unsafe"
 
 // arithWith makes a path's element-wise arithmetic of T from its assembly
 // kernels, one an arithOp, each wrapped as vector.go's are: step elements a
-// kernel call, mapGo for the elements outside dst's aligned whole vectors.
+// kernel call, elementwiseGo for the elements outside dst's aligned whole vectors.
 func arithWith[T Float](kernels [arithOps]func(dst, x, y, z *T, n int, a, b T), lanes, align int) func(arithOp, []T, []T, []T, []T, T, T) {
 	return func(op arithOp, dst, x, y, z []T, a, b T) {
 		for len(dst) > 0 {
@@ -15,8 +15,8 @@ func arithWith[T Float](kernels [arithOps]func(dst, x, y, z *T, n int, a, b T), 
 			if i < j {
 				kernels[op](&dst[i], &x[i], &y[i], &z[i], j-i, a, b)
 			}
-			mapGo(op, dst[:i], x[:i], y[:i], z[:i], a, b)
-			mapGo(op, dst[j:n], x[j:n], y[j:n], z[j:n], a, b)
+			elementwiseGo(op, dst[:i], x[:i], y[:i], z[:i], a, b)
+			elementwiseGo(op, dst[j:n], x[j:n], y[j:n], z[j:n], a, b)
 			dst, x, y, z = dst[n:], x[n:], y[n:], z[n:]
 		}
 	}

@@ -1,13 +1,13 @@
 // Package vec holds the vector kernels that Go code on tensors is built
 // from: sums, dot products, squared distances, scaling, axpy and minima and
-// maxima over slices of Go numbers; element-wise arithmetic on float slices
-// ([Add], [Sub], [Mul], [Div], their Const forms, and [MulAdd],
-// [MulAddConst] and [SubMulConst], which save a pass over memory); a tile
-// kernel for all pairwise squared distances of two sets of rows; matrix
-// products ([Dots], A·Bᵀ, and [MatMul], A·B); the k best elements and the
-// extremes' indexes ([TopK], [ArgMax]); and [Parallel], [ParallelByCost]
-// and [Reduce], which run a range of rows, or a reduction the same to the
-// bit at every thread count, on every core.
+// maxima over slices of Go numbers; element-wise math ([Exp], [Log],
+// [Tanh]) and arithmetic on float slices ([Add], [Sub], [Mul], [Div], their
+// Const forms, and [MulAdd], [MulAddConst] and [SubMulConst], which save a
+// pass over memory); a tile kernel for all pairwise squared distances of
+// two sets of rows; matrix products ([Dots], A·Bᵀ, and [MatMul], A·B); the
+// k best elements and the extremes' indexes ([TopK], [ArgMax]); and
+// [Parallel], [ParallelByCost] and [Reduce], which run a range of rows, or
+// a reduction the same to the bit at every thread count, on every core.
 //
 // On amd64 the kernels use AVX-512 (F, BW, DQ, VL) or AVX2 with FMA, chosen
 // at start-up by what the CPU has, and on arm64 NEON, which every arm64 CPU
@@ -33,6 +33,17 @@
 // runtime keeps a P more than the goroutines it uses (within the CPUs + 1),
 // for calls from other threads, and GOMAXPROCS is restored when the last
 // split running returns.
+//
+// [Exp], [Log] and [Tanh] of float32 and float64 are within a unit in the
+// last place of the exact value, subnormal inputs and results included
+// (float32, every input: at most 0.76, 0.52 and 0.70 units; float64,
+// sampled against math/big: 0.53, or 0.75 for a subnormal result of Exp,
+// 0.52 and 0.52), and give the same bits on every path: one
+// polynomial and one order of fused multiply-adds, math.FMA and an exact
+// float32 one in plain Go. Special inputs give what NumPy gives: ±Inf,
+// overflow to +Inf and underflow to subnormals and +0, Log of 0, of a
+// negative and of +Inf, Tanh's ±0 and ±1; a NaN comes back quiet. They
+// write dst[i] = f(x[i]) and take dst = x, in place.
 //
 // Float reductions of float32 data accumulate in float64: [Sum], [Dot],
 // [SqDist] and [SqDistConst] return float64. [Sum] is compensated and

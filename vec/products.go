@@ -2,7 +2,6 @@ package vec
 
 import (
 	"fmt"
-	"math"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -456,33 +455,4 @@ func kernelGo[E elem](dst *E, ldc int, a, b *E, kc, panels, flags int) {
 			copy(d[i*ldc:][:nr], s[i][:])
 		}
 	}
-}
-
-// fma returns x*y + z rounded once, as the vector paths' fused multiply-add
-// instructions do.
-func fma[E elem](x, y, z E) E {
-	if unsafe.Sizeof(x) == 4 {
-		return E(fma32(float32(x), float32(y), float32(z)))
-	}
-	return E(math.FMA(float64(x), float64(y), float64(z)))
-}
-
-// fma32 is x*y + z rounded once to float32. The product is exact in
-// float64, and the sum is rounded to float64 to odd (a result that is not
-// exact gets an odd last bit), which keeps the rounding to float32 that
-// follows correct: float64 has more than twice float32's precision.
-func fma32(x, y, z float32) float32 {
-	p, w := float64(x)*float64(y), float64(z)
-	s, e := twoSum(p, w)
-	if e != 0 && !math.IsInf(s, 0) && !math.IsNaN(e) {
-		if bits := math.Float64bits(s); bits&1 == 0 {
-			if (e > 0) == (s > 0) {
-				bits++ // away from zero, toward the exact sum
-			} else {
-				bits--
-			}
-			s = math.Float64frombits(bits)
-		}
-	}
-	return float32(s)
 }

@@ -39,7 +39,7 @@ func reference[T Float](a, b []T, n, m, k int, bRows bool) []T {
 					y = b[j*k+p]
 				}
 				if isFloat32[T]() {
-					s = T(fma32(float32(a[i*k+p]), float32(y), float32(s)))
+					s = T(fmaf(float32(a[i*k+p]), float32(y), float32(s)))
 				} else {
 					s = T(math.FMA(float64(a[i*k+p]), float64(y), float64(s)))
 				}
@@ -300,23 +300,23 @@ func TestFMA32(t *testing.T) {
 			x, y = float32(r.NormFloat64()*0x1p-70), float32(r.NormFloat64()*0x1p-62)
 			z = float32(r.NormFloat64() * 0x1p-135)
 		}
-		if got, want := fma32(x, y, z), exactFMA(x, y, z); math.Float32bits(got) != math.Float32bits(want) {
-			t.Fatalf("fma32(%g, %g, %g) = %g, want %g", x, y, z, got, want)
+		if got, want := fmaf(x, y, z), exactFMA(x, y, z); math.Float32bits(got) != math.Float32bits(want) {
+			t.Fatalf("fmaf(%g, %g, %g) = %g, want %g", x, y, z, got, want)
 		}
 	}
 	// A product one half unit above a float32 and a tiny addend: double rounding through float64 would tie.
 	x, y := float32(1+0x1p-12), float32(1+0x1p-12) // 1 + 2⁻¹¹ + 2⁻²⁴: a tie between two float32s
 	for _, z := range []float32{0x1p-60, -0x1p-60} {
-		if got, want := fma32(x, y, z), exactFMA(x, y, z); got != want {
-			t.Errorf("fma32(%g, %g, %g) = %g, want %g", x, y, z, got, want)
+		if got, want := fmaf(x, y, z), exactFMA(x, y, z); got != want {
+			t.Errorf("fmaf(%g, %g, %g) = %g, want %g", x, y, z, got, want)
 		}
 	}
 	inf := float32(math.Inf(1))
 	for _, c := range [][4]float32{{inf, 1, 1, inf}, {inf, -1, inf, float32(math.NaN())}, {1, 1, -inf, -inf},
 		{0, inf, 1, float32(math.NaN())}, {-1, 0, 0, 0}, {-1, 0, float32(math.Copysign(0, -1)), float32(math.Copysign(0, -1))}} {
-		got := fma32(c[0], c[1], c[2])
+		got := fmaf(c[0], c[1], c[2])
 		if math.Float32bits(got) != math.Float32bits(c[3]) && !(got != got && c[3] != c[3]) {
-			t.Errorf("fma32(%g, %g, %g) = %g, want %g", c[0], c[1], c[2], got, c[3])
+			t.Errorf("fmaf(%g, %g, %g) = %g, want %g", c[0], c[1], c[2], got, c[3])
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-var nan32, inf32 = float32(math.NaN()), float32(math.Inf(1))
+var inf32 = float32(math.Inf(1))
 var negZero32 = float32(math.Copysign(0, -1))
 
 // ranked returns the indexes of x's elements that are not NaN, best first

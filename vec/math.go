@@ -1,0 +1,110 @@
+package vec
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Exp writes e**x[i] into dst[i] for every i, within a unit in the last
+// place of the exact value: +Inf where that is beyond the largest finite
+// float, subnormal results rounded as the exact value rounds (at most a
+// unit off), +0 below half the smallest subnormal; Exp(+Inf) = +Inf,
+// Exp(-Inf) = +0, and a NaN gives that NaN, made quiet. Every path gives
+// the same bits. dst may be x itself (in place); it panics if dst and x
+// differ in length or overlap otherwise, where the result would depend on
+// the order of the kernel's loads and stores.
+func Exp[T Float](dst, x []T) {
+	mapFloat("Exp", dst, x, activeMath.exp32, activeMath.exp64)
+}
+
+// Log writes the natural logarithm of x[i] into dst[i] for every i, within
+// a unit in the last place of the exact value, subnormal x included:
+// Log(±0) = -Inf, Log(+Inf) = +Inf, Log(1) = +0; a negative x, -Inf among
+// them, gives the NaN an x86 CPU gives an invalid operation (sign bit set,
+// as NumPy's log gives on amd64), and a NaN gives that NaN, made quiet.
+// dst and x are as for [Exp].
+func Log[T Float](dst, x []T) {
+	mapFloat("Log", dst, x, activeMath.log32, activeMath.log64)
+}
+
+// Tanh writes the hyperbolic tangent of x[i] into dst[i] for every i,
+// within a unit in the last place of the exact value: Tanh(±0) = ±0, a tiny
+// x gives x, Tanh(±Inf) = ±1 (and so does every x whose tangent rounds to
+// ±1), and a NaN gives that NaN, made quiet. dst and x are as for [Exp].
+func Tanh[T Float](dst, x []T) {
+	mapFloat("Tanh", dst, x, activeMath.tanh32, activeMath.tanh64)
+}
+
+// mathStep is the most elements one call of a math kernel takes: 2 to 11
+// microseconds of a vector path's work, between which the runtime can
+// preempt the goroutine (the assembly itself cannot be; plain Go can be
+// anywhere).
+const mathStep = 1 << 14
+
+func mapFloat[T Float](name string, dst, x []T, f32 func(dst, x []float32), f64 func(dst, x []float64)) {
+	sameLength(name, len(dst), len(x))
+	if len(x) == 0 {
+		return
+	}
+	d, s := uintptr(unsafe.Pointer(&dst[0])), uintptr(unsafe.Pointer(&x[0]))
+	if size := uintptr(len(x)) * unsafe.Sizeof(x[0]); d != s && d < s+size && s < d+size {
+		panic(fmt.Sprintf("vec.%s: dst and x overlap, %d bytes apart", name, int(d-s)))
+	}
+	for len(x) > 0 {
+		n := min(len(x), mathStep)
+		if isFloat32[T]() {
+			f32(as[float32](dst[:n]), as[float32](x[:n]))
+		} else {
+			f64(as[float64](dst[:n]), as[float64](x[:n]))
+		}
+		dst, x = dst[n:], x[n:]
+	}
+}
+
+// mathKernels is one path's element-wise math: each kernel writes f(x[i])
+// into dst[i], for slices of one length that are the same or apart.
+type mathKernels struct {
+	path                 string
+	exp32, log32, tanh32 func(dst, x []float32)
+	exp64, log64, tanh64 func(dst, x []float64)
+}
+
+// mathGo is the path of plain Go, which every build has.
+var mathGo = mathKernels{
+	path:  "go",
+	exp32: mapGo(exp32Go), log32: mapGo(log32Go), tanh32: mapGo(tanh32Go),
+	exp64: mapGo(exp64Go), log64: mapGo(log64Go), tanh64: mapGo(tanh64Go),
+}
+
+// activeMath is the path in use, chosen at start-up by what the CPU has,
+// as [Path] says; mathPaths lists every path this build and CPU can run,
+// the pure-Go one last: the tests run each.
+var (
+	activeMath = &mathGo
+	mathPaths  = []*mathKernels{&mathGo}
+)
+
+// useMath makes the paths that the CPU runs available, best first, and the
+// first of them active.
+func useMath(vector ...*mathKernels) {
+	mathPaths = append(vector, &mathGo)
+	activeMath = mathPaths[0]
+}
+
+func mapGo[T Float](f func(T) T) func(dst, x []T) {
+	return func(dst, x []T) {
+		dst = dst[:len(x)]
+		for i, v := range x {
+			dst[i] = f(v)
+		}
+	}
+}
+
+// mapAsm makes a kernel of whole slices from an assembly kernel of n elements at dst and x.
+func mapAsm[T Float](kernel func(dst, x *T, n int)) func(dst, x []T) {
+	return func(dst, x []T) {
+		if len(x) > 0 {
+			kernel(&dst[:len(x)][0], &x[0], len(x))
+		}
+	}
+}

@@ -1,0 +1,33 @@
+package vec_test
+
+import (
+	"fmt"
+
+	"github.com/godlpack/godlpack/vec"
+)
+
+// A softmax in place: e**(x - max x), scaled to sum to 1.
+func ExampleExp() {
+	x := []float32{1, 2, 3, 4}
+	m := vec.Max(x)
+	for i := range x {
+		x[i] -= m
+	}
+	vec.Exp(x, x)
+	vec.Scale(x, float32(1/vec.Sum(x)))
+	fmt.Printf("%.4f\n", x)
+	// Output: [0.0321 0.0871 0.2369 0.6439]
+}
+
+// Log and Tanh take a destination of their own, or the input itself.
+func ExampleTanh() {
+	x := []float64{-20, -1, 0, 0.5, 1e-9}
+	y := make([]float64, len(x))
+	vec.Tanh(y, x)
+	fmt.Println(y)
+	vec.Log(x[3:], x[3:])
+	fmt.Println(x[3:])
+	// Output:
+	// [-1 -0.7615941559557649 0 0.46211715726000974 1e-09]
+	// [-0.6931471805599453 -20.72326583694641]
+}
