@@ -109,7 +109,7 @@ stubtest: $(PY)
 # signatures (go run <package> -pyi FILE) and checked by mypy's stubtest.
 # Needs the test extras (numpy, torch, pytest, mypy) that `test` installs.
 EXAMPLE_DIR      := build/examples
-EXAMPLE_MODULES  := examples/normalize examples/rowstats examples/tilekit
+EXAMPLE_MODULES  := examples/normalize examples/rowstats examples/tilekit examples/search
 EXAMPLE_PACKAGES := pymodule/internal/bindtest
 example-test: $(PY)
 	mkdir -p $(EXAMPLE_DIR)

@@ -82,7 +82,7 @@ def test_a_slice_kept_past_its_call_fails_loudly_in_a_checking_build(tmp_path: P
     assert "unexpected fault address" in done.stderr and "main.keptFirst" in done.stderr, done.stderr[-3000:]
 
 
-@pytest.mark.parametrize("name", ["rowstats", "normalize", "tilekit"])
+@pytest.mark.parametrize("name", ["rowstats", "normalize", "tilekit", "search"])
 def test_committed_stubs_are_generated(name: str) -> None:
     """examples/<name>/<name>.pyi is what `go run ./examples/<name> -pyi -` writes from the Go signatures."""
     cwd, pkg = where(f"examples/{name}")
