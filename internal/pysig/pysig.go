@@ -1,8 +1,9 @@
 // Package pysig reads the parameter list of a Python function as Python
 // writes it ("x, /, lo=-inf, hi=inf, *, out=None"), with the tensor
 // annotations package pymodule understands ("x: tensor[float32|float64,
-// (*, *), writable]"). It knows nothing of CPython, so that its rules are
-// tested on their own.
+// (*, *), writable]") and what the function returns ("-> tensor[float32,
+// (*)]"). It knows nothing of CPython, so that its rules are tested on
+// their own.
 package pysig
 
 import (
@@ -71,7 +72,7 @@ func Parse(s string) ([]Param, error) {
 			p.Kind = KeywordOnly
 		}
 		head := part
-		if i := topLevel(part, '='); i >= 0 {
+		if i := topLevel(part, "="); i >= 0 {
 			head, p.Default, p.HasDefault = part[:i], strings.TrimSpace(part[i+1:]), true
 			if p.Default == "" {
 				return nil, fmt.Errorf("parameters %q: %q has an empty default", s, strings.TrimSpace(head))
@@ -134,8 +135,8 @@ func split(s string) ([]string, error) {
 	return append(parts, strings.TrimSpace(s[start:])), nil
 }
 
-// topLevel returns the index of the first c outside brackets and quotes, or -1.
-func topLevel(s string, c byte) int {
+// topLevel returns the index of the first tok outside brackets and quotes, or -1.
+func topLevel(s, tok string) int {
 	depth := 0
 	var quote byte
 	for i := 0; i < len(s); i++ {
@@ -152,7 +153,7 @@ func topLevel(s string, c byte) int {
 			depth++
 		case b == ')' || b == ']' || b == '}':
 			depth--
-		case b == c && depth == 0:
+		case depth == 0 && strings.HasPrefix(s[i:], tok):
 			return i
 		}
 	}
