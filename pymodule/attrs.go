@@ -101,6 +101,7 @@ type Enum struct{ def *enumDef }
 
 type enumDef struct {
 	name, doc string
+	module    string // the module's name, once the module is planned
 	typ       reflect.Type
 	members   []EnumValue
 	object    *C.PyObject // the IntEnum, once made

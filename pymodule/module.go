@@ -58,7 +58,7 @@ func (m *Module) Init() cpython.Object {
 // scopeOf checks a module's items and gathers the classes and enums its
 // functions may name.
 func scopeOf(module string, items []Item) (*scope, error) {
-	sc := &scope{classes: map[reflect.Type]*classDef{}, enums: map[reflect.Type]*enumDef{}}
+	sc := &scope{module: module, classes: map[reflect.Type]*classDef{}, enums: map[reflect.Type]*enumDef{}}
 	names := map[string]bool{}
 	for _, it := range items {
 		var name string
@@ -85,6 +85,7 @@ func scopeOf(module string, items []Item) (*scope, error) {
 			if sc.enum(it.def.typ) != nil {
 				return nil, fmt.Errorf("enum %s: the Go type %v is bound already", it.def.name, it.def.typ)
 			}
+			it.def.module = module
 			sc.enums[it.def.typ] = it.def
 			name = it.def.name
 		case Constant:

@@ -8,8 +8,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-
-	"github.com/godlpack/godlpack/internal/pysig"
 )
 
 // Main is the main function of an extension's package main, which runs
@@ -92,8 +90,11 @@ func (m *Module) Stub() (string, error) {
 	}
 	b.WriteString(`
 @type_check_only
-class _Tensor(Protocol):
-    """A DLPack producer: a NumPy array, a PyTorch tensor, a godlpack Tensor, ..."""
+class SupportsDLPack(Protocol):
+    """A tensor of any DLPack producer: a NumPy array, a PyTorch tensor, a JAX array, a godlpack Tensor, ...
+
+    What a parameter takes of it (dtypes, shape, layout) is its annotation, shown first in its function's docstring:
+    x: tensor[float32, (*, *)] takes a 2-D float32 tensor."""
 
     def __dlpack__(self, *, stream: Any = ..., max_version: tuple[int, int] | None = ...,
                    dl_device: Any = ..., copy: bool | None = ...) -> Any: ...
@@ -114,47 +115,47 @@ type stubber struct {
 	imports map[string]bool
 }
 
-// def is b's def line and docstring, indented.
+// def is b's def line and docstring, indented. Where b's signature as
+// Python tools show it (docSignature) says more than the def line can (the
+// dtypes and shapes of its tensors, the values of its defaults), the
+// docstring opens with it.
 func (st *stubber) def(b *binding, indent string) string {
-	var parts []string
-	star := false
-	for i, p := range b.signature {
-		if p.Kind == pysig.KeywordOnly && !star {
-			parts = append(parts, "*")
-			star = true
-		}
-		s := p.Name + ": " + st.paramType(&b.params[i])
+	params := joinParams(b.signature, func(i int) string {
+		p := b.signature[i]
 		if i == 0 && b.role.takesSelf() {
-			s = "self"
+			return "self"
 		}
+		s := p.Name + ": " + st.paramType(&b.params[i], false)
 		if p.HasDefault {
 			s += " = ..."
 		}
-		parts = append(parts, s)
-		if p.Kind == pysig.PositionalOnly && (i+1 == len(b.signature) || b.signature[i+1].Kind != pysig.PositionalOnly) {
-			parts = append(parts, "/")
-		}
-	}
-	ret := st.returns(b)
+		return s
+	})
+	ret := st.returns(b, false)
 	name := b.name
 	if b.role == roleInit {
 		// __new__, not __init__: the class's constructor is its own call (a vectorcall), and stubtest holds an
 		// __init__ to object's.
 		name, ret = "__new__", b.class.name
-		parts = append([]string{"cls"}, parts...)
+		params = strings.TrimSuffix("cls, "+params, ", ")
 	}
-	if b.doc == "" {
-		return fmt.Sprintf("%sdef %s(%s) -> %s: ...\n", indent, name, strings.Join(parts, ", "), ret)
+	doc := b.doc
+	if b.saysMore() {
+		doc = strings.TrimSuffix(b.docSignature(st)+"\n\n"+doc, "\n\n")
 	}
-	return fmt.Sprintf("%sdef %s(%s) -> %s:\n%s\n", indent, name, strings.Join(parts, ", "), ret,
-		docstring(b.doc, indent+"    "))
+	if doc == "" {
+		return fmt.Sprintf("%sdef %s(%s) -> %s: ...\n", indent, name, params, ret)
+	}
+	return fmt.Sprintf("%sdef %s(%s) -> %s:\n%s\n", indent, name, params, ret, docstring(doc, indent+"    "))
 }
 
-// returns is the type b returns.
-func (st *stubber) returns(b *binding) string {
+// returns is the type b returns, as the stub's def line types it, or
+// where shown, as its signature shows it to a reader (resultType); a tuple
+// of several.
+func (st *stubber) returns(b *binding, shown bool) string {
 	var results []string
-	for j := range b.results {
-		results = append(results, st.resultType(b.outs[j], b.returnAs))
+	for _, o := range b.outs {
+		results = append(results, st.resultType(o, b.returnAs, shown))
 	}
 	switch len(results) {
 	case 0:
@@ -165,16 +166,25 @@ func (st *stubber) returns(b *binding) string {
 	return "tuple[" + strings.Join(results, ", ") + "]"
 }
 
-// paramType is the type a parameter accepts.
-func (st *stubber) paramType(p *param) string {
+// paramType is the type a parameter accepts, as the stub's def line types
+// it, or where shown, as its signature shows it to a reader: a number as
+// its Python type (int, not int | SupportsIndex), an enum without the ints
+// it takes too, a tensor as its annotation (tensor[float32, (*, *)]).
+func (st *stubber) paramType(p *param, shown bool) string {
 	t := kinds[p.kind].stubParam
 	switch {
 	case p.class != nil:
 		t = st.className(p.class)
+	case p.enum != nil && shown:
+		t = st.enumName(p.enum)
 	case p.enum != nil:
-		t = p.enum.name + " | int"
+		t = st.enumName(p.enum) + " | int"
 	case p.callback != nil:
 		t = st.callbackType(p.callback)
+	case p.tensor != nil && shown:
+		t = p.tensor.annotation().String()
+	case shown:
+		t = kinds[p.kind].stubResult
 	}
 	if p.optional {
 		return t + " | None"
@@ -182,20 +192,27 @@ func (st *stubber) paramType(p *param) string {
 	return t
 }
 
-// resultType is the type of a result, whose tensors come out as as says.
-func (st *stubber) resultType(o outPlan, as ReturnKind) string {
+// resultType is the type of a result, whose tensors come out as as says;
+// where shown, a tensor's type with the dtypes and shape its annotation or
+// its slice type gives, as its signature shows it to a reader
+// ("numpy.ndarray[float32, (*)]").
+func (st *stubber) resultType(o outPlan, as ReturnKind, shown bool) string {
 	switch {
 	case o.class != nil:
 		return st.className(o.class)
 	case o.enum != nil:
-		return o.enum.name
+		return st.enumName(o.enum)
 	case o.kind != kindTensor:
 		return kinds[o.kind].stubResult
+	case shown && o.tensor != nil:
+		return tensorResultNames[as] + "[" + o.tensor.annotation().Items() + "]"
+	case shown:
+		return tensorResultNames[as]
 	}
 	switch as {
 	case AsNumPy:
 		st.imports["numpy"] = true
-		return "numpy.ndarray[Any, Any]"
+		return numpyType(o.tensor)
 	case AsTorch:
 		st.imports["torch"] = true
 		return "torch.Tensor"
@@ -216,16 +233,25 @@ func (st *stubber) className(d *classDef) string {
 	return d.qualified()
 }
 
+// enumName is how this module's stub names an enum, as className a class.
+func (st *stubber) enumName(e *enumDef) string {
+	if e.module == st.module || e.module == "" {
+		return e.name
+	}
+	st.imports[e.module] = true
+	return e.module + "." + e.name
+}
+
 // callbackType is a callback's Callable type.
 func (st *stubber) callbackType(cb *callbackPlan) string {
 	var args []string
 	for _, o := range cb.args.outs {
-		args = append(args, st.resultType(o, AsTensor))
+		args = append(args, st.resultType(o, AsTensor, false))
 	}
 	var results []string
 	for i := range cb.results.params {
 		p := cb.results.params[i]
-		results = append(results, st.paramType(&p))
+		results = append(results, st.paramType(&p, false))
 	}
 	ret := "None"
 	switch len(results) {
@@ -289,14 +315,14 @@ func (st *stubber) class(d *classDef, sc *scope) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("property %s: %v", p.name, err)
 		}
-		property(p.name, st.returns(get), p.doc)
+		property(p.name, st.returns(get, false), p.doc)
 		if p.set.bind != nil {
 			set, err := plan(Function{name: p.name, params: "value", fn: p.set, role: roleSetter, class: d}, sc)
 			if err != nil {
 				return "", fmt.Errorf("property %s: %v", p.name, err)
 			}
 			fmt.Fprintf(&b, "    @%s.setter\n    def %s(self, value: %s) -> None: ...\n", p.name, p.name,
-				st.paramType(&set.params[1]))
+				st.paramType(&set.params[1], false))
 		}
 	}
 	if d.eq != nil {
@@ -398,3 +424,39 @@ _DeviceLike = Union[tuple[int, int], str, _SupportsDLPackDevice, Any]
 //
 //go:embed tensor_classes.pyi
 var tensorClasses string
+
+// numpyType is the type of a NumPy array of t's dtypes and number of
+// dimensions, as NumPy's stubs spell it: numpy.ndarray[tuple[int, int],
+// numpy.dtype[numpy.float32]] for a 2-D float32 one. A dtype NumPy's
+// typing does not name (bfloat16, the float8s) is Any, and so are the
+// dtypes and shape of a result nothing declares.
+func numpyType(t *tensorSpec) string {
+	shape, dtype := "tuple[int, ...]", "Any"
+	if t == nil {
+		return "numpy.ndarray[" + shape + ", numpy.dtype[" + dtype + "]]"
+	}
+	if t.shape != nil {
+		shape = "tuple[()]"
+		if len(t.shape) > 0 {
+			shape = "tuple[" + strings.Repeat("int, ", len(t.shape)-1) + "int]"
+		}
+	}
+	var scalars []string
+	for _, dt := range t.dtypes {
+		name := dt.String()
+		if !numpyScalars[name] {
+			scalars = nil
+			break
+		}
+		scalars = append(scalars, "numpy."+name)
+	}
+	if len(scalars) > 0 {
+		dtype = strings.Join(scalars, " | ")
+	}
+	return "numpy.ndarray[" + shape + ", numpy.dtype[" + dtype + "]]"
+}
+
+// numpyScalars are the dtypes whose scalar types NumPy names as DLPack does.
+var numpyScalars = map[string]bool{"bool": true, "int8": true, "int16": true, "int32": true, "int64": true,
+	"uint8": true, "uint16": true, "uint32": true, "uint64": true, "float16": true, "float32": true, "float64": true,
+	"complex64": true, "complex128": true}

@@ -377,12 +377,8 @@ func (a Array) describe(c *call, v *C.gdl_value) error {
 	out.src.pending = nil
 	out.src.view.shape = &out.dims[0]
 	out.src.view.strides = &out.dims[dlpack.MaxNDim]
-	shape := a.shape
-	if shape == nil {
-		shape = a.dims[:a.ndim]
-	}
 	// Laid out by convert_tensor in C, after the call: an Array is C-contiguous at the start of its memory.
-	if err := a.lease.GiveContiguous(shape, a.dtype, unsafe.Pointer(&out.src)); err != nil { // the Array's reference passes to C
+	if err := a.lease.GiveContiguous(a.dimensions(), a.dtype, unsafe.Pointer(&out.src)); err != nil { // the Array's reference passes to C
 		if errors.Is(err, producer.ErrReleased) {
 			return errors.New("an Array was released, or returned already: an Array is returned once")
 		}
