@@ -436,7 +436,15 @@ func pythonDefault(k kind, d string) string {
 	if k != kindFloat32 && k != kindFloat64 {
 		return d
 	}
-	switch strings.ToLower(strings.TrimPrefix(d, "+")) {
+	// ParseFloat's spellings of infinity, in any case: ASCII, so lowered by hand (strings.ToLower would link
+	// Unicode's case tables into every extension).
+	lower := []byte(strings.TrimPrefix(d, "+"))
+	for i, c := range lower {
+		if 'A' <= c && c <= 'Z' {
+			lower[i] = c + 'a' - 'A'
+		}
+	}
+	switch string(lower) {
 	case "inf", "infinity":
 		return "1e999"
 	case "-inf", "-infinity":

@@ -423,7 +423,8 @@ func sliceSpec(t reflect.Type, annotation pysig.Tensor, annotated bool) (pysig.T
 	spec := pysig.Tensor{DTypes: []string{elements[t.Elem().Kind()].dtype.String()}, Shape: []int64{-1}, Order: 'C',
 		Device: "cpu", Convert: true}
 	if annotated {
-		if !reflect.DeepEqual(annotation, pysig.Tensor{Device: "cpu", Writable: true}) {
+		a := annotation // tensor[writable], field by field: reflect.DeepEqual would link all its reflection
+		if a.DTypes != nil || a.Shape != nil || a.Order != 0 || a.Device != "cpu" || !a.Writable || a.Convert {
 			return spec, fmt.Errorf("a Go %v takes a 1-D C-contiguous %v tensor: its annotation may only be tensor[writable]",
 				t, spec.DTypes[0])
 		}
