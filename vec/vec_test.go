@@ -17,7 +17,7 @@ func eachPath(t *testing.T, test func(t *testing.T)) {
 	defer func() { active = saved }()
 	for _, p := range paths {
 		active = p
-		t.Run(p.path, test)
+		t.Run(p.String(), test)
 	}
 }
 
