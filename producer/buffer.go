@@ -10,11 +10,12 @@ import "C"
 
 import (
 	"errors"
-	"fmt"
 	"runtime"
 	"runtime/cgo"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/godlpack/godlpack/internal/fmt"
 )
 
 // ErrNoMemory is returned when C memory for a buffer or a managed tensor

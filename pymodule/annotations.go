@@ -1,11 +1,11 @@
 package pymodule
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/internal/pysig"
 )
 

@@ -17,12 +17,12 @@ import "C"
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"strconv"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/cpython"
+	"github.com/godlpack/godlpack/internal/fmt"
 )
 
 // An Item is what a module holds: a [Function], a [Class], a [Constant], an

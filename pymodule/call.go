@@ -6,13 +6,13 @@ import "C"
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/cpython"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/internal/preempt"
 	"github.com/godlpack/godlpack/producer"
 )

@@ -6,11 +6,11 @@ import "C"
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/cpython"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/pytensor"
 )
 

@@ -6,7 +6,6 @@ import "C"
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/internal/pysig"
 	"github.com/godlpack/godlpack/scalar"
 )

@@ -2,39 +2,12 @@ package pymodule
 
 import (
 	_ "embed"
-	"flag"
-	"fmt"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
-)
 
-// Main is the main function of an extension's package main, which runs
-// only when the package is run as a program (go run): with -pyi FILE it
-// writes the module's type stub there ("-" for standard output).
-func (m *Module) Main() {
-	fs := flag.NewFlagSet(m.Name, flag.ExitOnError)
-	pyi := fs.String("pyi", "", "write the module's type stub (.pyi) to this file (- for standard output)")
-	_ = fs.Parse(os.Args[1:])
-	if *pyi == "" {
-		fmt.Fprintf(os.Stderr, "%s is a Python extension module (build it with go build -buildmode=c-shared);\n"+
-			"run it with -pyi FILE to write its type stub\n", m.Name)
-		os.Exit(2)
-	}
-	stub, err := m.Stub()
-	if err == nil {
-		if *pyi == "-" {
-			_, err = os.Stdout.WriteString(stub)
-		} else {
-			err = os.WriteFile(*pyi, []byte(stub), 0o644)
-		}
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-}
+	"github.com/godlpack/godlpack/internal/fmt"
+)
 
 // Stub returns the module's type stub (.pyi): every function with its
 // parameters (their kinds, defaults shown as ...), the Python types its Go

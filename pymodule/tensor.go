@@ -5,7 +5,6 @@ import "C"
 
 import (
 	"errors"
-	"fmt"
 	"iter"
 	"math/bits"
 	"reflect"
@@ -17,6 +16,7 @@ import (
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/internal/pysig"
 	"github.com/godlpack/godlpack/producer"
 )

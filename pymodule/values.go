@@ -5,7 +5,6 @@ package pymodule
 import "C"
 
 import (
-	"fmt"
 	"math"
 	"reflect"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/cpython"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/producer"
 	"github.com/godlpack/godlpack/scalar"
 )

@@ -1,10 +1,10 @@
 package strided
 
 import (
-	"fmt"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/fmt"
 )
 
 // Castable reports whether [Cast] reads elements of dt: bool, the integers

@@ -1,10 +1,10 @@
 package vec
 
 import (
-	"fmt"
 	"math"
 	"unsafe"
 
+	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/internal/preempt"
 )
 

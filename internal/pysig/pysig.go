@@ -7,9 +7,10 @@
 package pysig
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/godlpack/godlpack/internal/fmt"
 )
 
 // A Kind says how a parameter may be passed, as inspect.Parameter.kind.
