@@ -353,13 +353,19 @@ func NewArray[T dlpack.Element](shape ...int64) (Array, []T, error) {
 // (len(s),).
 func FromSlice[T dlpack.Element](s []T, shape ...int64) (Array, error) {
 	b, err := producer.Pin(s)
+	return pinnedArray(b, err, len(s), dlpack.DataTypeOf[T](), shape)
+}
+
+// pinnedArray is FromSlice's Array over b, pinned memory of n elements of
+// dt, of shape (1-D for nil): one function for every element type.
+func pinnedArray(b *producer.Buffer, err error, n int, dt dlpack.DataType, shape []int64) (Array, error) {
 	if err != nil {
 		return Array{}, err
 	}
 	if shape == nil {
-		shape = []int64{int64(len(s))}
+		shape = []int64{int64(n)}
 	}
-	l := producer.Layout{Shape: shape, DType: dlpack.DataTypeOf[T]()}
+	l := producer.Layout{Shape: shape, DType: dt}
 	if err := l.Check(b.Len()); err != nil {
 		b.Release()
 		return Array{}, err
@@ -434,5 +440,13 @@ func sliceSpec(t reflect.Type, annotation pysig.Tensor, annotated bool) (pysig.T
 }
 
 func pinAs[T dlpack.Element](p unsafe.Pointer, n int) (Array, error) {
-	return FromSlice(unsafe.Slice((*T)(p), n))
+	return pinElements(p, n, dlpack.DataTypeOf[T]())
+}
+
+// pinElements is FromSlice of the n elements of dt at p, pinned as bytes:
+// one function for every element type, where FromSlice's code is compiled
+// for each (the Go memory is one object, which pinning a byte of pins).
+func pinElements(p unsafe.Pointer, n int, dt dlpack.DataType) (Array, error) {
+	b, err := producer.Pin(unsafe.Slice((*byte)(p), n*dt.ItemSize()))
+	return pinnedArray(b, err, n, dt, nil)
 }

@@ -230,7 +230,7 @@ func ParseTensor(a string) (t Tensor, ok bool, err error) {
 					t.Shape = append(t.Shape, n)
 				}
 			}
-		case it != "" && identifier(strings.NewReplacer(" ", "", "|", "_").Replace(it)) && !strings.Contains(strings.ReplaceAll(it, " ", ""), "||"):
+		case it != "" && identifier(strings.ReplaceAll(strings.ReplaceAll(it, " ", ""), "|", "_")) && !strings.Contains(strings.ReplaceAll(it, " ", ""), "||"):
 			for _, d := range strings.Split(it, "|") {
 				t.DTypes = append(t.DTypes, strings.TrimSpace(d))
 			}
