@@ -25,16 +25,6 @@ import (
 	"github.com/godlpack/godlpack/internal/fmt"
 )
 
-// An Item is what a module holds: a [Function], a [Class], a [Constant], an
-// [Enum] or an [ExceptionClass]. [New] and [Module] take them.
-type Item interface{ item() }
-
-func (Function) item()        {}
-func (Class) item()           {}
-func (Constant) item()        {}
-func (Enum) item()            {}
-func (*ExceptionClass) item() {}
-
 // A Constant is a module attribute of a fixed value: a bool, an integer, a
 // float, a complex, a string or bytes, made by [Const]. Among a [Class]'s
 // members, it is a class attribute.

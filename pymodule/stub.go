@@ -27,28 +27,9 @@ func (m *Module) Stub() (string, error) {
 	st := &stubber{module: m.Name, imports: map[string]bool{}}
 	var defs []string
 	for _, it := range items {
-		var def string
-		switch it := it.(type) {
-		case Function:
-			bd, err := plan(it, sc)
-			if err != nil {
-				return "", fmt.Errorf("%s.%s: %v", m.Name, it.name, err)
-			}
-			def = st.def(bd, "")
-		case Class:
-			if def, err = st.class(it.def, sc); err != nil {
-				return "", fmt.Errorf("%s.%s: %v", m.Name, it.def.name, err)
-			}
-		case Enum:
-			st.imports["enum"] = true
-			def = it.def.stub()
-		case *ExceptionClass:
-			def = it.stub()
-		case Constant:
-			if it.value == nil || scalarKind(reflect.TypeOf(it.value)) == kindNone {
-				return "", fmt.Errorf("%s: constant %s: a Go %T cannot go to Python", m.Name, it.name, it.value)
-			}
-			def = it.stub()
+		def, err := it.in(stepStub, &builder{module: m.Name, sc: sc, st: st})
+		if err != nil {
+			return "", err
 		}
 		defs = append(defs, def)
 	}
@@ -314,47 +295,11 @@ func (st *stubber) class(d *classDef, sc *scope) (string, error) {
 // module's Tensor (or hand them to callbacks), which it then holds: Tensor,
 // DType, Device and _rebuild.
 func needsTensorTypes(items []Item, sc *scope) bool {
-	tensors := func(f Function) bool {
-		b, err := plan(f, sc)
-		if err != nil {
-			return false
-		}
-		for j, k := range b.results {
-			if k == kindTensor && b.returnAs == AsTensor && b.outs[j].kind == kindTensor {
-				return true
-			}
-		}
-		for _, p := range b.params {
-			if p.callback != nil && slices.Contains(p.callback.args.results, kindTensor) {
-				return true
-			}
-		}
-		return false
-	}
-	for _, it := range items {
-		switch it := it.(type) {
-		case Function:
-			if tensors(it) {
-				return true
-			}
-		case Class:
-			for _, f := range it.def.funcs {
-				f.class = it.def
-				if tensors(f) {
-					return true
-				}
-			}
-			for _, p := range it.def.props {
-				if p.field == nil && tensors(Function{name: p.name, fn: p.get, role: roleGetter, class: it.def}) {
-					return true
-				}
-			}
-			if it.def.state != nil && tensors(Function{name: "__getstate__", fn: *it.def.state, role: roleMethod, class: it.def}) {
-				return true
-			}
-		}
-	}
-	return false
+	b := &builder{module: sc.module, sc: sc}
+	return slices.ContainsFunc(items, func(it Item) bool {
+		tensors, _ := it.in(stepTensors, b)
+		return tensors != ""
+	})
 }
 
 // docstring quotes doc as a Python docstring, indented.
