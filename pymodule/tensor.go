@@ -404,22 +404,24 @@ type element struct {
 
 // elements are the Go slices a function may take and return as tensors, by element kind.
 var elements = map[reflect.Kind]element{
-	reflect.Bool:       elementOf[bool](),
-	reflect.Int8:       elementOf[int8](),
-	reflect.Int16:      elementOf[int16](),
-	reflect.Int32:      elementOf[int32](),
-	reflect.Int64:      elementOf[int64](),
-	reflect.Uint16:     elementOf[uint16](),
-	reflect.Uint32:     elementOf[uint32](),
-	reflect.Uint64:     elementOf[uint64](),
-	reflect.Float32:    elementOf[float32](),
-	reflect.Float64:    elementOf[float64](),
-	reflect.Complex64:  elementOf[complex64](),
-	reflect.Complex128: elementOf[complex128](),
+	reflect.Bool:       elementOf(dlpack.Bool),
+	reflect.Int8:       elementOf(dlpack.Int8),
+	reflect.Int16:      elementOf(dlpack.Int16),
+	reflect.Int32:      elementOf(dlpack.Int32),
+	reflect.Int64:      elementOf(dlpack.Int64),
+	reflect.Uint16:     elementOf(dlpack.Uint16),
+	reflect.Uint32:     elementOf(dlpack.Uint32),
+	reflect.Uint64:     elementOf(dlpack.Uint64),
+	reflect.Float32:    elementOf(dlpack.Float32),
+	reflect.Float64:    elementOf(dlpack.Float64),
+	reflect.Complex64:  elementOf(dlpack.Complex64),
+	reflect.Complex128: elementOf(dlpack.Complex128),
 }
 
-func elementOf[T dlpack.Element]() element {
-	return element{dlpack.DataTypeOf[T](), pinAs[T]}
+// elementOf is the element of dtype dt: one function pins a slice of any,
+// where a generic one would be compiled for each.
+func elementOf(dt dlpack.DataType) element {
+	return element{dt, func(p unsafe.Pointer, n int) (Array, error) { return pinElements(p, n, dt) }}
 }
 
 // sliceSpec is what a []T parameter of Go type t asks: a 1-D C-contiguous
@@ -437,10 +439,6 @@ func sliceSpec(t reflect.Type, annotation pysig.Tensor, annotated bool) (pysig.T
 		spec.Writable, spec.Convert = true, false
 	}
 	return spec, nil
-}
-
-func pinAs[T dlpack.Element](p unsafe.Pointer, n int) (Array, error) {
-	return pinElements(p, n, dlpack.DataTypeOf[T]())
 }
 
 // pinElements is FromSlice of the n elements of dt at p, pinned as bytes:
