@@ -33,6 +33,9 @@ func (b *binding) register() (*C.gdl_bound, error) {
 	if cb == nil {
 		return nil, cpython.PythonError("binding " + b.qualname())
 	}
+	if b.role == roleFunction || b.role == roleMethod || b.role == roleStatic { // a function object's __signature__
+		cb.signature = C.CString(b.pythonSignature(&stubber{module: b.module, imports: map[string]bool{}}))
+	}
 	bindingsMu.Lock()
 	var list []*binding
 	if p := bindings.Load(); p != nil {
@@ -349,9 +352,6 @@ func (b *binding) cStruct() *C.gdl_bound {
 	}
 	if b.class != nil && b.role != roleStatic && b.role != roleInit {
 		cb.class_name = C.CString(b.class.qualified())
-	}
-	if b.role == roleFunction || b.role == roleMethod || b.role == roleStatic {
-		cb.signature = C.CString(b.pythonSignature(&stubber{module: b.module, imports: map[string]bool{}}))
 	}
 	cb.nparams = C.int(len(b.params))
 	cb.ntensors = C.int(len(b.tensors))
