@@ -199,3 +199,62 @@ func TestVerbsInUseAreKnown(t *testing.T) {
 		t.Fatalf("read %d files that import internal/fmt: %v", files, err)
 	}
 }
+
+// TestExtensionsLinkNoFmt fails when a package that Go extensions link
+// (pymodule and vec, and what they import of the module) imports the
+// standard fmt, or flag, which imports it: 120 KB of every extension,
+// which this package is there to spare them.
+func TestExtensionsLinkNoFmt(t *testing.T) {
+	const module = "github.com/godlpack/godlpack/"
+	root := filepath.Join("..", "..")
+	seen := map[string]bool{}
+	todo := []string{"pymodule", "vec"}
+	for len(todo) > 0 {
+		dir := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		files, err := filepath.Glob(filepath.Join(root, dir, "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no Go files (%v)", dir, err)
+		}
+		for _, file := range files {
+			if strings.HasSuffix(file, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly|parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if hasIgnoreTag(f) {
+				continue
+			}
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				switch {
+				case (path == "fmt" || path == "flag") && dir != "internal/fmt":
+					t.Errorf("%s imports %s: import github.com/godlpack/godlpack/internal/fmt instead", file, path)
+				case strings.HasPrefix(path, module):
+					todo = append(todo, strings.TrimPrefix(path, module))
+				}
+			}
+		}
+	}
+	if len(seen) < 10 {
+		t.Fatalf("followed the imports of %d packages only: %v", len(seen), seen)
+	}
+}
+
+// hasIgnoreTag says whether f is built only on request (//go:build ignore, as gen_funcs.go).
+func hasIgnoreTag(f *ast.File) bool {
+	for _, g := range f.Comments {
+		for _, c := range g.List {
+			if strings.HasPrefix(c.Text, "//go:build") && strings.Contains(c.Text, "ignore") {
+				return true
+			}
+		}
+	}
+	return false
+}
