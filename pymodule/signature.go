@@ -12,7 +12,7 @@ import (
 
 // What Python tools show of a bound function: its signature with the
 // annotations of its parameters and result, tensors' included ("norms(x:
-// tensor[float32, (*, *)], /, norm: Norm | int = Norm.L2) ->
+// tensor[float32, (*, *)], /, norm: Norm = Norm.L2) ->
 // numpy.ndarray[float32, (*)]"), where the stub's types cannot carry them
 // all (a tensor parameter is a protocol there). The stub's docstring opens
 // with it (docSignature), and the function's __signature__ is an
@@ -109,11 +109,10 @@ func (b *binding) saysMore() bool {
 }
 
 // pythonSignature is Python source that defines a function of b's
-// signature, each annotation a string: its __signature__ is what
-// inspect.signature of the function object evaluates it to, in the
-// module's namespace (function.c), where an enum's member is a default.
-// An enum of another module is named by its module, which the source
-// imports.
+// signature, each annotation a string: the function object's __signature__
+// is inspect.signature of that function, the source run in a copy of the
+// module's namespace (signature.c), where an enum's member is a default. An
+// enum of another module is named by its module, which the source imports.
 func (b *binding) pythonSignature(st *stubber) string {
 	var imports strings.Builder
 	params := joinParams(b.signature, func(i int) string {
