@@ -14,10 +14,10 @@
 package consumer
 
 import (
-	"fmt"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/fmt"
 )
 
 // View is a validated description of a managed tensor. It owns nothing: it is

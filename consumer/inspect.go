@@ -6,10 +6,10 @@ package consumer
 import "C"
 
 import (
-	"fmt"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/fmt"
 )
 
 // Inspect validates the managed tensor m and describes it. stridesBuf, of

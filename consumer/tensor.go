@@ -2,13 +2,13 @@ package consumer
 
 import (
 	"errors"
-	"fmt"
 	"iter"
 	"slices"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/internal/preempt"
 	"github.com/godlpack/godlpack/strided"
 )

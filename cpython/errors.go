@@ -6,10 +6,10 @@ import "C"
 
 import (
 	"errors"
-	"fmt"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/consumer"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/producer"
 )
 

@@ -2,9 +2,10 @@ package dlpack
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/godlpack/godlpack/internal/fmt"
 )
 
 // Code is the type code of a [DataType]. Its values are those of the C enum

@@ -23,9 +23,10 @@ static int gdl_check_layout(int32_t ndim, const int64_t *shape, const int64_t *s
 import "C"
 
 import (
-	"fmt"
 	"slices"
 	"unsafe"
+
+	"github.com/godlpack/godlpack/internal/fmt"
 )
 
 // CheckLayout validates a tensor layout and returns the memory it touches.

@@ -10,11 +10,12 @@ import "C"
 
 import (
 	"errors"
-	"fmt"
 	"runtime"
 	"runtime/cgo"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/godlpack/godlpack/internal/fmt"
 )
 
 // ErrNoMemory is returned when C memory for a buffer or a managed tensor
@@ -115,7 +116,7 @@ type Pinnable interface {
 // pinned is what the cgo.Handle of a pinned buffer's owner refers to.
 type pinned struct {
 	pinner runtime.Pinner
-	mem    any // the slice, so that its memory is reachable from the handle too
+	mem    unsafe.Pointer // its first element, so that its memory is reachable from the handle too
 }
 
 // Pin returns a buffer over the elements of s, without copying them. The
@@ -131,8 +132,14 @@ func Pin[T Pinnable](s []T) (*Buffer, error) {
 	if len(s) == 0 {
 		return Alloc(0)
 	}
-	p := &pinned{mem: s}
-	p.pinner.Pin(&s[0])
+	return pin(unsafe.Pointer(&s[0]), len(s)*int(unsafe.Sizeof(s[0])))
+}
+
+// pin is Pin of the n bytes of Go memory at data: one function for every
+// element type, where Pin's code is compiled for each.
+func pin(data unsafe.Pointer, n int) (*Buffer, error) {
+	p := &pinned{mem: data}
+	p.pinner.Pin(data)
 	h := cgo.NewHandle(p)
 	o := C.gdl_owner_new((*[0]byte)(C.gdl_pin_release), nil, C.uintptr_t(h))
 	if o == nil {
@@ -140,7 +147,7 @@ func Pin[T Pinnable](s []T) (*Buffer, error) {
 		h.Delete()
 		return nil, fmt.Errorf("%w: cannot allocate an owner", ErrNoMemory)
 	}
-	return &Buffer{owner: o, data: unsafe.Pointer(&s[0]), n: len(s) * int(unsafe.Sizeof(s[0]))}, nil
+	return &Buffer{owner: o, data: data, n: n}, nil
 }
 
 // godlpackProducerUnpin is the last act of a pinned buffer's owner: it unpins

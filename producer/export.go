@@ -7,12 +7,12 @@ import "C"
 
 import (
 	"errors"
-	"fmt"
 	"runtime"
 	"slices"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/internal/preempt"
 	"github.com/godlpack/godlpack/strided"
 )

@@ -6,23 +6,13 @@ import "C"
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"strconv"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/cpython"
+	"github.com/godlpack/godlpack/internal/fmt"
 )
-
-// An Item is what a module holds: a [Function], a [Class], a [Constant], an
-// [Enum] or an [ExceptionClass]. [New] and [Module] take them.
-type Item interface{ item() }
-
-func (Function) item()        {}
-func (Class) item()           {}
-func (Constant) item()        {}
-func (Enum) item()            {}
-func (*ExceptionClass) item() {}
 
 // A Constant is a module attribute of a fixed value: a bool, an integer, a
 // float, a complex, a string or bytes, made by [Const]. Among a [Class]'s
@@ -90,6 +80,7 @@ type Enum struct{ def *enumDef }
 
 type enumDef struct {
 	name, doc string
+	module    string // the module's name, once the module is planned
 	typ       reflect.Type
 	members   []EnumValue
 	object    *C.PyObject // the IntEnum, once made

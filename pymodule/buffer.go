@@ -1,7 +1,7 @@
 package pymodule
 
 import (
-	"fmt"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"math"
 	"reflect"
 	"slices"

@@ -6,13 +6,13 @@ import "C"
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/cpython"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/internal/preempt"
 	"github.com/godlpack/godlpack/producer"
 )
@@ -37,9 +37,17 @@ func fail(c *call, exc cpython.Exception, msg string) {
 }
 
 // goPackages are the prefixes Go packages put on their errors: a Python user never sees them.
-var goPackages = strings.NewReplacer("consumer: ", "", "producer: ", "", "dlpack: ", "", "capsule: ", "", "cpython: ", "",
-	"pytensor: ", "", "ops: ", "",
-	"pymodule: ", "")
+var goPackages = [...]string{"consumer: ", "producer: ", "dlpack: ", "capsule: ", "cpython: ", "pytensor: ", "ops: ",
+	"pymodule: "}
+
+// withoutGoPackages is msg without goPackages (one by one: a strings.Replacer would link its machinery, 10 KB,
+// into every extension).
+func withoutGoPackages(msg string) string {
+	for _, p := range goPackages {
+		msg = strings.ReplaceAll(msg, p, "")
+	}
+	return msg
+}
 
 // godlpackBindCall runs the Go function of a call: its tensor arguments that
 // failed their parameter's spec in C (converted, or refused in words), the
@@ -94,7 +102,7 @@ func (b *binding) failCall(c *call, err error) {
 		c.error = forkedKind
 		return
 	}
-	msg := goPackages.Replace(b.named(err))
+	msg := withoutGoPackages(b.named(err))
 	if prefix := b.qualname() + "(): "; !strings.HasPrefix(msg, prefix) {
 		msg = prefix + msg
 	}
@@ -158,7 +166,7 @@ func (b *binding) admit(c *call, copies *[C.GDL_BIND_MAX_TENSORS]*producer.Buffe
 				origins[k].keep(tensorArg(a).View)
 			}
 			if copies[k], err = spec.convert(a); err != nil {
-				fail(c, exceptionOf(err), fmt.Sprintf("%s(): argument '%s': %v", b.qualname(), b.params[i].name, goPackages.Replace(err.Error())))
+				fail(c, exceptionOf(err), fmt.Sprintf("%s(): argument '%s': %v", b.qualname(), b.params[i].name, withoutGoPackages(err.Error())))
 				return false
 			}
 			if copies[k] != nil {

@@ -5,7 +5,6 @@ package pymodule
 import "C"
 
 import (
-	"fmt"
 	"reflect"
 	"runtime"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/cpython"
+	"github.com/godlpack/godlpack/internal/fmt"
 )
 
 // A Class is a Go type bound as a Python class of its module, made by

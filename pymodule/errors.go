@@ -2,7 +2,7 @@ package pymodule
 
 import (
 	"errors"
-	"fmt"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"strings"
 
 	"github.com/godlpack/godlpack/cpython"

@@ -37,8 +37,11 @@ func ExampleDef() {
 	}
 	fmt.Print(stub[strings.Index(stub, "def clip_"):])
 	// Output:
-	// def clip_(x: _Tensor, /, lo: float = ..., hi: float = ...) -> tuple[int, int]:
-	//     """Clip x in place to [lo, hi]; return the counts raised and lowered."""
+	// def clip_(x: SupportsDLPack, /, lo: float = ..., hi: float = ...) -> tuple[int, int]:
+	//     """clip_(x: tensor[float64, writable], /, lo: float = -inf, hi: float = inf) -> tuple[int, int]
+	//
+	//     Clip x in place to [lo, hi]; return the counts raised and lowered.
+	//     """
 }
 
 // A description New refuses, with what is wrong: the Go function takes two
@@ -160,7 +163,10 @@ func ExampleNewEnum() {
 	//     FLOOR = 1
 	//
 	// def next_mode(m: Mode | int = ..., /) -> Mode:
-	//     """The other mode."""
+	//     """next_mode(m: Mode = Mode.EXACT, /) -> Mode
+	//
+	//     The other mode.
+	//     """
 }
 
 // ErrShape is the module's exception class, a ValueError: a Go error that
@@ -189,8 +195,11 @@ func ExampleNewException() {
 	// class ShapeError(ValueError):
 	//     """A tensor of the wrong shape."""
 	//
-	// def square(x: _Tensor, /) -> None:
-	//     """Refuse x unless it is a square matrix."""
+	// def square(x: SupportsDLPack, /) -> None:
+	//     """square(x: tensor, /) -> None
+	//
+	//     Refuse x unless it is a square matrix.
+	//     """
 }
 
 // A parameter of a Go function type takes a Python callable, which the Go
@@ -218,6 +227,9 @@ func ExampleDef_callback() {
 	}
 	fmt.Print(stub[strings.Index(stub, "def apply_"):])
 	// Output:
-	// def apply_(x: _Tensor, f: Callable[[float], float], /) -> None:
-	//     """Replace each element v of x by f(v)."""
+	// def apply_(x: SupportsDLPack, f: Callable[[float], float], /) -> None:
+	//     """apply_(x: tensor[float64, (*), C, writable], f: Callable[[float], float], /) -> None
+	//
+	//     Replace each element v of x by f(v).
+	//     """
 }

@@ -16,6 +16,7 @@ typedef struct {
 	PyObject *module;   /* the name of the module it belongs to, a str */
 	PyObject *qualname; /* "f", or "Class.method" */
 	PyObject *self;     /* a module function's module, as a built-in function's __self__; NULL for a method */
+	PyObject *signature; /* its __signature__, once asked for */
 } gdl_function;
 
 static PyObject *function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
@@ -28,6 +29,7 @@ static void function_dealloc(gdl_function *f) {
 	Py_CLEAR(f->module);
 	Py_CLEAR(f->qualname);
 	Py_CLEAR(f->self);
+	Py_CLEAR(f->signature);
 	PyObject_GC_Del(f);
 	Py_DECREF(type);
 }
@@ -35,6 +37,7 @@ static void function_dealloc(gdl_function *f) {
 static int function_traverse(gdl_function *f, visitproc visit, void *arg) {
 	Py_VISIT(Py_TYPE(f)); /* a heap type's instances visit it */
 	Py_VISIT(f->self);
+	Py_VISIT(f->signature);
 	return 0;
 }
 
@@ -75,6 +78,33 @@ static PyObject *get_text_signature(gdl_function *f, void *c) {
 	return PyUnicode_FromStringAndSize(open, end - open);
 }
 
+/*
+ * The inspect.Signature of its Python signature, annotations included
+ * (signature.c), made once; None where Go wrote none, or where it cannot be
+ * made (the module gone from sys.modules, a default that does not
+ * evaluate), for inspect to read the text signature instead.
+ */
+static PyObject *get_signature(gdl_function *f, void *c) {
+	if (f->signature != NULL || f->b->signature == NULL)
+		return Py_NewRef(f->signature != NULL ? f->signature : Py_None);
+	PyObject *sig = gdl_signature_eval(f->b->signature, f->module);
+	if (sig == NULL) {
+		PyErr_Clear();
+		Py_RETURN_NONE;
+	}
+	if (f->signature == NULL) /* another thread may have made it while inspect ran */
+		f->signature = Py_NewRef(sig);
+	return sig;
+}
+
+/*
+ * What it is to isinstance, inspect.isbuiltin and pydoc, which head its
+ * documentation "built-in function NAME in module M" (not by its type's
+ * name): a built-in function, as it is to Python code. type() names its
+ * own type.
+ */
+static PyObject *get_class(gdl_function *f, void *c) { return Py_NewRef((PyObject *)&PyCFunction_Type); }
+
 static PyGetSetDef function_getset[] = {
 	{"__name__", (getter)get_name, NULL, NULL, NULL},
 	{"__qualname__", (getter)get_qualname, NULL, NULL, NULL},
@@ -82,6 +112,8 @@ static PyGetSetDef function_getset[] = {
 	{"__self__", (getter)get_self, NULL, NULL, NULL},
 	{"__doc__", (getter)get_doc, NULL, NULL, NULL},
 	{"__text_signature__", (getter)get_text_signature, NULL, NULL, NULL},
+	{"__signature__", (getter)get_signature, NULL, NULL, NULL},
+	{"__class__", (getter)get_class, NULL, NULL, NULL},
 	{NULL},
 };
 
@@ -141,6 +173,7 @@ PyObject *gdl_function_new(const gdl_bound *b, PyObject *module, PyObject *self)
 	f->module = Py_NewRef(module);
 	f->qualname = qualname;
 	f->self = Py_XNewRef(self);
+	f->signature = NULL;
 	PyObject_GC_Track(f);
 	return (PyObject *)f;
 }

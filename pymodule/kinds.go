@@ -79,7 +79,7 @@ var kinds = [...]kindRow{
 	kindString:     {c: "GDL_KIND_STRING", param: "a str", stubParam: "str", stubResult: "str", owns: true},
 	kindBytes:      {c: "GDL_KIND_BYTES", param: "bytes", stubParam: "bytes", stubResult: "bytes", owns: true},
 	// A tensor result's Python type is the one its function returns (stubResultOf).
-	kindTensor: {c: "GDL_KIND_TENSOR", param: "a tensor (an object with __dlpack__)", stubParam: "_Tensor",
+	kindTensor: {c: "GDL_KIND_TENSOR", param: "a tensor (an object with __dlpack__)", stubParam: "SupportsDLPack",
 		stubResult: "Tensor", owns: true},
 	kindObject: {c: "GDL_KIND_OBJECT", param: "an object", stubParam: "Any", stubResult: "Any", owns: true},
 	// An instance's class names its parameters' and results' types (classOf).

@@ -59,6 +59,7 @@ void gdl_bound_free(gdl_bound *b) {
 	free(b->qualname);
 	free(b->class_name);
 	free(b->doc);
+	free(b->signature);
 	free(b);
 }
 

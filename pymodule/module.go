@@ -6,11 +6,11 @@ import "C"
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/cpython"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/pytensor"
 )
 
@@ -58,42 +58,13 @@ func (m *Module) Init() cpython.Object {
 // scopeOf checks a module's items and gathers the classes and enums its
 // functions may name.
 func scopeOf(module string, items []Item) (*scope, error) {
-	sc := &scope{classes: map[reflect.Type]*classDef{}, enums: map[reflect.Type]*enumDef{}}
+	sc := &scope{module: module, classes: map[reflect.Type]*classDef{}, enums: map[reflect.Type]*enumDef{}}
 	names := map[string]bool{}
+	b := &builder{module: module, sc: sc}
 	for _, it := range items {
-		var name string
-		switch it := it.(type) {
-		case Function:
-			if it.role != roleFunction {
-				return nil, fmt.Errorf("%s: a method or static method belongs to a class, not to a module", it.name)
-			}
-			name = it.name
-		case Class:
-			if err := it.def.check(); err != nil {
-				return nil, err
-			}
-			if sc.class(it.def.typ) != nil {
-				return nil, fmt.Errorf("class %s: the Go type %v is bound already", it.def.name, it.def.typ.Elem())
-			}
-			it.def.module = module
-			sc.classes[it.def.typ] = it.def
-			name = it.def.name
-		case Enum:
-			if err := it.def.check(); err != nil {
-				return nil, err
-			}
-			if sc.enum(it.def.typ) != nil {
-				return nil, fmt.Errorf("enum %s: the Go type %v is bound already", it.def.name, it.def.typ)
-			}
-			sc.enums[it.def.typ] = it.def
-			name = it.def.name
-		case Constant:
-			name = it.name
-		case *ExceptionClass:
-			if err := it.check(); err != nil {
-				return nil, err
-			}
-			name = it.name
+		name, err := it.in(stepDeclare, b)
+		if err != nil {
+			return nil, err
 		}
 		if names[name] {
 			return nil, fmt.Errorf("%s: the module names two things so", name)
@@ -150,53 +121,12 @@ func build(m *C.PyObject, module string, items []Item) error {
 	if err := tensorTypes(cpython.Object(m), module); err != nil {
 		return err
 	}
-	add := func(name string, o *C.PyObject) error {
-		cname := C.CString(name)
-		rc := C.PyModule_AddObjectRef(m, cname, o)
-		C.free(unsafe.Pointer(cname))
-		C.Py_DecRef(o)
-		if rc != 0 {
-			return cpython.PythonError("adding " + name)
-		}
-		return nil
-	}
-	for _, it := range items {
-		var err error
-		switch it := it.(type) {
-		case Enum:
-			if err = it.def.make(module); err == nil {
-				C.Py_IncRef(it.def.object) // the enum's own, for its functions' records
-				err = add(it.def.name, it.def.object)
+	b := &builder{m: m, module: module, sc: sc}
+	for _, s := range []step{stepPrepare, stepMake} {
+		for _, it := range items {
+			if _, err := it.in(s, b); err != nil {
+				return wrapImport(module, err)
 			}
-		case *ExceptionClass:
-			if err = it.make(module); err == nil {
-				C.Py_IncRef(it.object) // the class's own, which errors raise
-				err = add(it.name, it.object)
-			}
-		case Class:
-			err = it.def.reserve()
-		}
-		if err != nil {
-			return wrapImport(module, err)
-		}
-	}
-	for _, it := range items {
-		var err error
-		switch it := it.(type) {
-		case Function:
-			err = addFunction(m, module, it, sc)
-		case Class:
-			if err = it.def.make(m, module, sc); err != nil {
-				err = fmt.Errorf("class %s: %w", it.def.name, err)
-			}
-		case Constant:
-			var o *C.PyObject
-			if o, err = it.object(); err == nil {
-				err = add(it.name, o)
-			}
-		}
-		if err != nil {
-			return wrapImport(module, err)
 		}
 	}
 	libraryMu.Lock()

@@ -6,7 +6,6 @@ import "C"
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -14,6 +13,8 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/cpython"
+	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/internal/pysig"
 	"github.com/godlpack/godlpack/scalar"
 )
@@ -31,6 +32,9 @@ func (b *binding) register() (*C.gdl_bound, error) {
 	cb := b.cStruct()
 	if cb == nil {
 		return nil, cpython.PythonError("binding " + b.qualname())
+	}
+	if b.role == roleFunction || b.role == roleMethod || b.role == roleStatic { // a function object's __signature__
+		cb.signature = C.CString(b.pythonSignature(&stubber{module: b.module, imports: map[string]bool{}}))
 	}
 	bindingsMu.Lock()
 	var list []*binding
@@ -58,6 +62,7 @@ type binding struct {
 	outs       []outPlan
 	call       func(*call) error
 	signature  []pysig.Param
+	module     string // the name of the module it is planned for
 }
 
 // A param is the plan of one parameter.
@@ -79,6 +84,7 @@ type param struct {
 // A scope is what a module's plans may name: the classes and enums of the
 // module and those the library made before.
 type scope struct {
+	module  string                     // the module's name
 	classes map[reflect.Type]*classDef // by *T
 	enums   map[reflect.Type]*enumDef
 }
@@ -119,7 +125,8 @@ func count(n int, thing string) string {
 // plan checks f and plans its conversions, naming the classes and enums of
 // sc: the only reflection there is.
 func plan(f Function, sc *scope) (*binding, error) {
-	ps, err := pysig.Parse(f.params)
+	params, returns, arrow := pysig.Split(f.params)
+	ps, err := pysig.Parse(params)
 	if err != nil {
 		return nil, err
 	}
@@ -142,6 +149,9 @@ func plan(f Function, sc *scope) (*binding, error) {
 	if err := planSpecial(&f, ps); err != nil {
 		return nil, err
 	}
+	if f.role == roleInit && arrow {
+		return nil, fmt.Errorf("-> %s: a constructor returns its instance, and declares no result", returns)
+	}
 	if f.role == roleInit && (len(f.fn.out) != 1 || f.fn.out[0] != f.class.typ) {
 		return nil, fmt.Errorf("the constructor must return a %v (and an error, or not)", f.class.typ)
 	}
@@ -162,6 +172,9 @@ func plan(f Function, sc *scope) (*binding, error) {
 		return nil, fmt.Errorf("%q is not a Python name", f.name)
 	}
 	b := &binding{Function: f, signature: ps}
+	if sc != nil {
+		b.module = sc.module
+	}
 	required := true
 	for i, p := range ps {
 		t := f.fn.in[i]
@@ -212,6 +225,11 @@ func plan(f Function, sc *scope) (*binding, error) {
 		}
 		b.results = append(b.results, o.kind)
 		b.outs = append(b.outs, o)
+	}
+	if arrow {
+		if err := b.declareResults(returns); err != nil {
+			return nil, err
+		}
 	}
 	if s := f.special(); s != nil {
 		if err := s.checkResults(b); err != nil {
@@ -283,6 +301,12 @@ type outPlan struct {
 	pin   func(data unsafe.Pointer, n int) (Array, error)
 	class *classDef
 	enum  *enumDef
+	// tensor is a tensor result's dtypes and shape, as its annotation
+	// declares them or its slice type says; nil when nothing is known.
+	tensor *tensorSpec
+	// checked says whether each tensor the function returns is held to
+	// tensor (declareResults): what its Go type does not guarantee.
+	checked bool
 }
 
 // resultOf plans a result of Go type t.
@@ -301,8 +325,8 @@ func resultOf(t reflect.Type, sc *scope) (outPlan, error) {
 		return outPlan{kind: kindInstance, class: c}, nil
 	}
 	if t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8 {
-		if pin := elements[t.Elem().Kind()].pin; pin != nil {
-			return outPlan{kind: kindTensor, pin: pin}, nil
+		if e := elements[t.Elem().Kind()]; e.pin != nil {
+			return outPlan{kind: kindTensor, pin: e.pin, tensor: &tensorSpec{dtypes: []dlpack.DataType{e.dtype}, shape: []int64{-1}}}, nil
 		}
 	}
 	if k := scalarKind(t); k != kindNone {
@@ -399,34 +423,24 @@ func (b *binding) cStruct() *C.gdl_bound {
 	return cb
 }
 
-// textSignature is the first line of the docstring that inspect.signature reads.
+// textSignature is the first line of the docstring that inspect.signature
+// reads where __signature__ is not (a class's constructor): no annotations,
+// which CPython's parser of text signatures refuses.
 func (b *binding) textSignature() string {
-	var parts []string
-	star := false
-	for i, p := range b.signature {
-		if p.Kind == pysig.KeywordOnly && !star {
-			parts = append(parts, "*")
-			star = true
-		}
-		s := p.Name
-		if p.HasDefault {
-			s += "=" + pythonDefault(b.params[i].kind, p.Default)
-		}
+	params := joinParams(b.signature, func(i int) string {
+		p := b.signature[i]
 		if i == 0 && b.role.takesSelf() {
-			s = "$self" // inspect leaves it out of a bound method's signature, as of a C method's
+			return "$self" // inspect leaves it out of a bound method's signature, as of a C method's
 		}
-		parts = append(parts, s)
-		if p.Kind == pysig.PositionalOnly && (i+1 == len(b.signature) || b.signature[i+1].Kind != pysig.PositionalOnly) {
-			parts = append(parts, "/")
+		if p.HasDefault {
+			return p.Name + "=" + pythonDefault(b.params[i].kind, p.Default)
 		}
+		return p.Name
+	})
+	if b.role == roleFunction {
+		params = strings.TrimSuffix("$module, "+params, ", ")
 	}
-	switch b.role {
-	case roleFunction:
-		parts = append([]string{"$module"}, parts...)
-	case roleInit:
-		return b.class.name + "(" + strings.Join(parts, ", ") + ")"
-	}
-	return b.name + "(" + strings.Join(parts, ", ") + ")"
+	return b.shownName() + "(" + params + ")"
 }
 
 // pythonDefault writes a default so that inspect's parser of text
@@ -435,7 +449,15 @@ func pythonDefault(k kind, d string) string {
 	if k != kindFloat32 && k != kindFloat64 {
 		return d
 	}
-	switch strings.ToLower(strings.TrimPrefix(d, "+")) {
+	// ParseFloat's spellings of infinity, in any case: ASCII, so lowered by hand (strings.ToLower would link
+	// Unicode's case tables into every extension).
+	lower := []byte(strings.TrimPrefix(d, "+"))
+	for i, c := range lower {
+		if 'A' <= c && c <= 'Z' {
+			lower[i] = c + 'a' - 'A'
+		}
+	}
+	switch string(lower) {
 	case "inf", "infinity":
 		return "1e999"
 	case "-inf", "-infinity":

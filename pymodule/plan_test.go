@@ -37,6 +37,22 @@ func TestPlanRefusals(t *testing.T) {
 		{"go type", Def("f", "p", F1(func(point) {}), ""), "parameter p: a Go pymodule.point cannot come from Python"},
 		{"result type", Def("f", "", F0R(func() point { return point{} }), ""), "result 0: a Go pymodule.point cannot go to Python"},
 		{"annotation", Def("f", "x: tensor[float32]", F1(func(float64) {}), ""), "parameter x: a tensor annotation on a Go float64"},
+		// A result's annotation is held to the Go function's results as a parameter's to its parameters.
+		{"result annotation count", Def("f", "-> int", F0(func() {}), ""), "-> int: the Go function has no result, so -> None"},
+		{"results annotation count", Def("f", "-> tuple[int]", F0R2(func() (int, int) { return 0, 0 }), ""),
+			"-> tuple[int] names 1 results, and the Go function has 2"},
+		{"result annotation", Def("f", "-> tensor[float32]", F0R(func() int { return 0 }), ""),
+			"result 0: a tensor annotation on a Go int"},
+		{"result annotation items", Def("f", "-> tensor[float32, writable]", F0RE(func() (Array, error) { return Array{}, nil }), ""),
+			"result 0: tensor[float32, writable]: a result's annotation names dtypes and a shape only"},
+		{"result dtype", Def("f", "-> tensor[float33]", F0RE(func() (Array, error) { return Array{}, nil }), ""),
+			`result 0: unknown dtype "float33"`},
+		{"slice result dtype", Def("f", "-> tensor[float64]", F0R(func() []float32 { return nil }), ""),
+			"result 0: a Go []float32 is a 1-D float32 tensor, not tensor[float64]"},
+		{"slice result shape", Def("f", "-> tensor[(*, *)]", F0R(func() []float32 { return nil }), ""),
+			"result 0: a Go []float32 is a 1-D float32 tensor, not tensor[(*, *)]"},
+		{"constructor result", Function{name: "__init__", params: "n -> tensor", fn: F1R(func(int) *point { return nil }), role: roleInit},
+			"-> tensor: a constructor returns its instance, and declares no result"},
 		{"slice annotation", Def("f", "x: tensor[float32]", F1(func([]float64) {}), ""),
 			"parameter x: a Go []float64 takes a 1-D C-contiguous float64 tensor: its annotation may only be tensor[writable]"},
 		{"slice of int", Def("f", "x", F1(func([]int) {}), ""), "parameter x: a Go []int cannot come from Python"},
@@ -55,7 +71,7 @@ func TestPlanRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.f.role == roleMethod {
+			if tt.f.role == roleMethod || tt.f.role == roleInit {
 				tt.f.class = NewClass[point]("P", "").def
 			}
 			_, err := plan(tt.f, nil)
@@ -110,16 +126,20 @@ func TestTypeNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names, types []string
+	var names, types, shown []string
 	for i := range b.params {
 		names = append(names, b.params[i].typeName())
-		types = append(types, (&stubber{}).paramType(&b.params[i]))
+		types = append(types, (&stubber{}).paramType(&b.params[i], false))
+		shown = append(shown, (&stubber{}).paramType(&b.params[i], true))
 	}
 	if got, want := fmt.Sprint(names), "[an int a float or None an object a tensor (an object with __dlpack__) or None]"; got != want {
 		t.Errorf("typeNames = %s, want %s", got, want)
 	}
-	if got, want := fmt.Sprint(types), "[int | SupportsIndex float | None Any _Tensor | None]"; got != want {
+	if got, want := fmt.Sprint(types), "[int | SupportsIndex float | None Any SupportsDLPack | None]"; got != want {
 		t.Errorf("pyTypes = %s, want %s", got, want)
+	}
+	if got, want := fmt.Sprint(shown), "[int float | None Any tensor | None]"; got != want {
+		t.Errorf("shown types = %s, want %s", got, want)
 	}
 }
 

@@ -77,7 +77,11 @@
 // function returns no error).
 // Mistakes name the function and the argument: "row_norms(): argument 'x'
 // must be a 2-D float32 or float64 tensor, got a 3-D int64 one". Errors
-// never name Go packages.
+// never name Go packages. What the function returns follows an arrow, as
+// in a def statement: "x: tensor[float32, (*, *)], / -> tensor[float32,
+// (*)]" (a tuple[…] of annotations for several results); a tensor
+// result's dtypes and shape are held to each Array returned, a TypeError
+// or ValueError when they differ.
 //
 // A [Class] is a Go type T bound by [NewClass]: its instances hold a *T,
 // which lives as long as the Python object. [Init] is its constructor,
@@ -105,8 +109,9 @@
 // [Const] a module attribute of a bool, a number, a string or bytes.
 //
 // Functions are built-in functions of their module: __module__, __qualname__,
-// pickling by name, __text_signature__ (inspect.signature) and __doc__ are
-// CPython's own. A call in a process forked after the module was imported
+// pickling by name, __text_signature__ and __doc__ are CPython's own, and
+// inspect.signature (__signature__) and pydoc show each parameter's and
+// the result's annotation, tensors' as declared. A call in a process forked after the module was imported
 // raises RuntimeError (the Go runtime does not survive fork); a panic
 // becomes a RuntimeError. [Function.WithoutGIL] releases the GIL around the
 // Go work, which then must not touch Python objects; the tensors it received
@@ -230,8 +235,9 @@ const (
 
 // Def describes a function named name whose Python parameters are params, a
 // parameter list as Python writes it ("x, /, lo=-inf, hi=inf", see
-// package documentation), one per parameter of fn in order, and whose
-// docstring is doc. Defaults are Python literals of the parameter's type:
+// package documentation), one per parameter of fn in order, with what it
+// returns after an arrow if the author says ("x, / -> tensor[float32,
+// (*)]"), and whose docstring is doc. Defaults are Python literals of the parameter's type:
 // numbers (inf, -inf and nan for floats), True and False, quoted strings,
 // bytes (b'…'), an [Enum]'s member by name (Mode.FAST), None for an
 // [Optional] or a [cpython.Object]. Def checks nothing; [New] reports what

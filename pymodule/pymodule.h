@@ -123,6 +123,7 @@ typedef struct {
 	char *qualname;   /* "clip_", "Accumulator.update" */
 	char *class_name; /* a method's class, "rowstats.Accumulator"; NULL for a function */
 	char *doc;        /* its text signature, "--", then its docstring (as CPython's built-ins) */
+	char *signature;  /* Python source defining GDL_SIGNATURE_DEF with its annotated signature, or NULL */
 } gdl_bound;
 
 /*
@@ -235,6 +236,15 @@ int gdl_bound_add(PyObject *m, gdl_bound *b);
 
 /* gdl_bound_finish readies b's signature for gdl_parse, from its parameters. */
 void gdl_bound_finish(gdl_bound *b);
+
+/*
+ * gdl_signature_eval returns the inspect.Signature of the function named
+ * GDL_SIGNATURE_DEF that source defines, evaluated in a copy of the
+ * namespace of the module named module_name (signature.c): a function's
+ * __signature__. NULL with an exception.
+ */
+#define GDL_SIGNATURE_DEF "signature"
+PyObject *gdl_signature_eval(const char *source, PyObject *module_name);
 
 /*
  * gdl_function_new returns the binder's function object of b (function.c),

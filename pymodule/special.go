@@ -5,7 +5,7 @@ package pymodule
 import "C"
 
 import (
-	"fmt"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"strings"
 	"unsafe"
 

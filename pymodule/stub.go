@@ -2,41 +2,12 @@ package pymodule
 
 import (
 	_ "embed"
-	"flag"
-	"fmt"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
 
-	"github.com/godlpack/godlpack/internal/pysig"
+	"github.com/godlpack/godlpack/internal/fmt"
 )
-
-// Main is the main function of an extension's package main, which runs
-// only when the package is run as a program (go run): with -pyi FILE it
-// writes the module's type stub there ("-" for standard output).
-func (m *Module) Main() {
-	fs := flag.NewFlagSet(m.Name, flag.ExitOnError)
-	pyi := fs.String("pyi", "", "write the module's type stub (.pyi) to this file (- for standard output)")
-	_ = fs.Parse(os.Args[1:])
-	if *pyi == "" {
-		fmt.Fprintf(os.Stderr, "%s is a Python extension module (build it with go build -buildmode=c-shared);\n"+
-			"run it with -pyi FILE to write its type stub\n", m.Name)
-		os.Exit(2)
-	}
-	stub, err := m.Stub()
-	if err == nil {
-		if *pyi == "-" {
-			_, err = os.Stdout.WriteString(stub)
-		} else {
-			err = os.WriteFile(*pyi, []byte(stub), 0o644)
-		}
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-}
 
 // Stub returns the module's type stub (.pyi): every function with its
 // parameters (their kinds, defaults shown as ...), the Python types its Go
@@ -56,28 +27,9 @@ func (m *Module) Stub() (string, error) {
 	st := &stubber{module: m.Name, imports: map[string]bool{}}
 	var defs []string
 	for _, it := range items {
-		var def string
-		switch it := it.(type) {
-		case Function:
-			bd, err := plan(it, sc)
-			if err != nil {
-				return "", fmt.Errorf("%s.%s: %v", m.Name, it.name, err)
-			}
-			def = st.def(bd, "")
-		case Class:
-			if def, err = st.class(it.def, sc); err != nil {
-				return "", fmt.Errorf("%s.%s: %v", m.Name, it.def.name, err)
-			}
-		case Enum:
-			st.imports["enum"] = true
-			def = it.def.stub()
-		case *ExceptionClass:
-			def = it.stub()
-		case Constant:
-			if it.value == nil || scalarKind(reflect.TypeOf(it.value)) == kindNone {
-				return "", fmt.Errorf("%s: constant %s: a Go %T cannot go to Python", m.Name, it.name, it.value)
-			}
-			def = it.stub()
+		def, err := it.in(stepStub, &builder{module: m.Name, sc: sc, st: st})
+		if err != nil {
+			return "", err
 		}
 		defs = append(defs, def)
 	}
@@ -92,8 +44,11 @@ func (m *Module) Stub() (string, error) {
 	}
 	b.WriteString(`
 @type_check_only
-class _Tensor(Protocol):
-    """A DLPack producer: a NumPy array, a PyTorch tensor, a godlpack Tensor, ..."""
+class SupportsDLPack(Protocol):
+    """A tensor of any DLPack producer: a NumPy array, a PyTorch tensor, a JAX array, a godlpack Tensor, ...
+
+    What a parameter takes of it (dtypes, shape, layout) is its annotation, shown first in its function's docstring:
+    x: tensor[float32, (*, *)] takes a 2-D float32 tensor."""
 
     def __dlpack__(self, *, stream: Any = ..., max_version: tuple[int, int] | None = ...,
                    dl_device: Any = ..., copy: bool | None = ...) -> Any: ...
@@ -114,32 +69,27 @@ type stubber struct {
 	imports map[string]bool
 }
 
-// def is b's def line and docstring, indented.
+// def is b's def line and docstring, indented. Where b's signature as
+// Python tools show it (docSignature) says more than the def line can (the
+// dtypes and shapes of its tensors, the values of its defaults), the
+// docstring opens with it.
 func (st *stubber) def(b *binding, indent string) string {
-	var parts []string
-	star := false
-	for i, p := range b.signature {
-		if p.Kind == pysig.KeywordOnly && !star {
-			parts = append(parts, "*")
-			star = true
+	params := joinParams(b.signature, func(i int) string {
+		p := b.signature[i]
+		if i == 0 && b.role.takesSelf() {
+			return "self"
 		}
-		t := st.paramType(&b.params[i])
+		t := st.paramType(&b.params[i], false)
 		if sm := b.special(); sm != nil && sm.anyObject {
 			t = "object" // as object's own __eq__ takes it: another type's operand declines
 		}
 		s := p.Name + ": " + t
-		if i == 0 && b.role.takesSelf() {
-			s = "self"
-		}
 		if p.HasDefault {
 			s += " = ..."
 		}
-		parts = append(parts, s)
-		if p.Kind == pysig.PositionalOnly && (i+1 == len(b.signature) || b.signature[i+1].Kind != pysig.PositionalOnly) {
-			parts = append(parts, "/")
-		}
-	}
-	ret := st.returns(b)
+		return s
+	})
+	ret := st.returns(b, false)
 	if sm := b.special(); sm != nil && sm.result == resultSelf && len(b.results) == 0 {
 		ret = st.className(b.class) // an in-place operator's result is the instance
 	}
@@ -148,20 +98,25 @@ func (st *stubber) def(b *binding, indent string) string {
 		// __new__, not __init__: the class's constructor is its own call (a vectorcall), and stubtest holds an
 		// __init__ to object's.
 		name, ret = "__new__", b.class.name
-		parts = append([]string{"cls"}, parts...)
+		params = strings.TrimSuffix("cls, "+params, ", ")
 	}
-	if b.doc == "" {
-		return fmt.Sprintf("%sdef %s(%s) -> %s: ...\n", indent, name, strings.Join(parts, ", "), ret)
+	doc := b.doc
+	if b.saysMore() {
+		doc = strings.TrimSuffix(b.docSignature(st)+"\n\n"+doc, "\n\n")
 	}
-	return fmt.Sprintf("%sdef %s(%s) -> %s:\n%s\n", indent, name, strings.Join(parts, ", "), ret,
-		docstring(b.doc, indent+"    "))
+	if doc == "" {
+		return fmt.Sprintf("%sdef %s(%s) -> %s: ...\n", indent, name, params, ret)
+	}
+	return fmt.Sprintf("%sdef %s(%s) -> %s:\n%s\n", indent, name, params, ret, docstring(doc, indent+"    "))
 }
 
-// returns is the type b returns.
-func (st *stubber) returns(b *binding) string {
+// returns is the type b returns, as the stub's def line types it, or
+// where shown, as its signature shows it to a reader (resultType); a tuple
+// of several.
+func (st *stubber) returns(b *binding, shown bool) string {
 	var results []string
-	for j := range b.results {
-		results = append(results, st.resultType(b.outs[j], b.returnAs))
+	for _, o := range b.outs {
+		results = append(results, st.resultType(o, b.returnAs, shown))
 	}
 	switch len(results) {
 	case 0:
@@ -172,16 +127,25 @@ func (st *stubber) returns(b *binding) string {
 	return "tuple[" + strings.Join(results, ", ") + "]"
 }
 
-// paramType is the type a parameter accepts.
-func (st *stubber) paramType(p *param) string {
+// paramType is the type a parameter accepts, as the stub's def line types
+// it, or where shown, as its signature shows it to a reader: a number as
+// its Python type (int, not int | SupportsIndex), an enum without the ints
+// it takes too, a tensor as its annotation (tensor[float32, (*, *)]).
+func (st *stubber) paramType(p *param, shown bool) string {
 	t := kinds[p.kind].stubParam
 	switch {
 	case p.class != nil:
 		t = st.className(p.class)
+	case p.enum != nil && shown:
+		t = st.enumName(p.enum)
 	case p.enum != nil:
-		t = p.enum.name + " | int"
+		t = st.enumName(p.enum) + " | int"
 	case p.callback != nil:
 		t = st.callbackType(p.callback)
+	case p.tensor != nil && shown:
+		t = p.tensor.annotation().String()
+	case shown:
+		t = kinds[p.kind].stubResult
 	}
 	if p.optional {
 		return t + " | None"
@@ -189,20 +153,27 @@ func (st *stubber) paramType(p *param) string {
 	return t
 }
 
-// resultType is the type of a result, whose tensors come out as as says.
-func (st *stubber) resultType(o outPlan, as ReturnKind) string {
+// resultType is the type of a result, whose tensors come out as as says;
+// where shown, a tensor's type with the dtypes and shape its annotation or
+// its slice type gives, as its signature shows it to a reader
+// ("numpy.ndarray[float32, (*)]").
+func (st *stubber) resultType(o outPlan, as ReturnKind, shown bool) string {
 	switch {
 	case o.class != nil:
 		return st.className(o.class)
 	case o.enum != nil:
-		return o.enum.name
+		return st.enumName(o.enum)
 	case o.kind != kindTensor:
 		return kinds[o.kind].stubResult
+	case shown && o.tensor != nil:
+		return tensorResultNames[as] + "[" + o.tensor.annotation().Items() + "]"
+	case shown:
+		return tensorResultNames[as]
 	}
 	switch as {
 	case AsNumPy:
 		st.imports["numpy"] = true
-		return "numpy.ndarray[Any, Any]"
+		return numpyType(o.tensor)
 	case AsTorch:
 		st.imports["torch"] = true
 		return "torch.Tensor"
@@ -223,16 +194,25 @@ func (st *stubber) className(d *classDef) string {
 	return d.qualified()
 }
 
+// enumName is how this module's stub names an enum, as className a class.
+func (st *stubber) enumName(e *enumDef) string {
+	if e.module == st.module || e.module == "" {
+		return e.name
+	}
+	st.imports[e.module] = true
+	return e.module + "." + e.name
+}
+
 // callbackType is a callback's Callable type.
 func (st *stubber) callbackType(cb *callbackPlan) string {
 	var args []string
 	for _, o := range cb.args.outs {
-		args = append(args, st.resultType(o, AsTensor))
+		args = append(args, st.resultType(o, AsTensor, false))
 	}
 	var results []string
 	for i := range cb.results.params {
 		p := cb.results.params[i]
-		results = append(results, st.paramType(&p))
+		results = append(results, st.paramType(&p, false))
 	}
 	ret := "None"
 	switch len(results) {
@@ -299,14 +279,14 @@ func (st *stubber) class(d *classDef, sc *scope) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("property %s: %v", p.name, err)
 		}
-		property(p.name, st.returns(get), p.doc)
+		property(p.name, st.returns(get, false), p.doc)
 		if p.set.bind != nil {
 			set, err := plan(Function{name: p.name, params: "value", fn: p.set, role: roleSetter, class: d}, sc)
 			if err != nil {
 				return "", fmt.Errorf("property %s: %v", p.name, err)
 			}
 			fmt.Fprintf(&b, "    @%s.setter\n    def %s(self, value: %s) -> None: ...\n", p.name, p.name,
-				st.paramType(&set.params[1]))
+				st.paramType(&set.params[1], false))
 		}
 	}
 	if d.eq != nil {
@@ -326,47 +306,11 @@ func (st *stubber) class(d *classDef, sc *scope) (string, error) {
 // module's Tensor (or hand them to callbacks), which it then holds: Tensor,
 // DType, Device and _rebuild.
 func needsTensorTypes(items []Item, sc *scope) bool {
-	tensors := func(f Function) bool {
-		b, err := plan(f, sc)
-		if err != nil {
-			return false
-		}
-		for j, k := range b.results {
-			if k == kindTensor && b.returnAs == AsTensor && b.outs[j].kind == kindTensor {
-				return true
-			}
-		}
-		for _, p := range b.params {
-			if p.callback != nil && slices.Contains(p.callback.args.results, kindTensor) {
-				return true
-			}
-		}
-		return false
-	}
-	for _, it := range items {
-		switch it := it.(type) {
-		case Function:
-			if tensors(it) {
-				return true
-			}
-		case Class:
-			for _, f := range it.def.funcs {
-				f.class = it.def
-				if tensors(f) {
-					return true
-				}
-			}
-			for _, p := range it.def.props {
-				if p.field == nil && tensors(Function{name: p.name, fn: p.get, role: roleGetter, class: it.def}) {
-					return true
-				}
-			}
-			if it.def.state != nil && tensors(Function{name: "__getstate__", fn: *it.def.state, role: roleMethod, class: it.def}) {
-				return true
-			}
-		}
-	}
-	return false
+	b := &builder{module: sc.module, sc: sc}
+	return slices.ContainsFunc(items, func(it Item) bool {
+		tensors, _ := it.in(stepTensors, b)
+		return tensors != ""
+	})
 }
 
 // docstring quotes doc as a Python docstring, indented.
@@ -409,3 +353,39 @@ _DeviceLike = Union[tuple[int, int], str, _SupportsDLPackDevice, Any]
 //
 //go:embed tensor_classes.pyi
 var tensorClasses string
+
+// numpyType is the type of a NumPy array of t's dtypes and number of
+// dimensions, as NumPy's stubs spell it: numpy.ndarray[tuple[int, int],
+// numpy.dtype[numpy.float32]] for a 2-D float32 one. A dtype NumPy's
+// typing does not name (bfloat16, the float8s) is Any, and so are the
+// dtypes and shape of a result nothing declares.
+func numpyType(t *tensorSpec) string {
+	shape, dtype := "tuple[int, ...]", "Any"
+	if t == nil {
+		return "numpy.ndarray[" + shape + ", numpy.dtype[" + dtype + "]]"
+	}
+	if t.shape != nil {
+		shape = "tuple[()]"
+		if len(t.shape) > 0 {
+			shape = "tuple[" + strings.Repeat("int, ", len(t.shape)-1) + "int]"
+		}
+	}
+	var scalars []string
+	for _, dt := range t.dtypes {
+		name := dt.String()
+		if !numpyScalars[name] {
+			scalars = nil
+			break
+		}
+		scalars = append(scalars, "numpy."+name)
+	}
+	if len(scalars) > 0 {
+		dtype = strings.Join(scalars, " | ")
+	}
+	return "numpy.ndarray[" + shape + ", numpy.dtype[" + dtype + "]]"
+}
+
+// numpyScalars are the dtypes whose scalar types NumPy names as DLPack does.
+var numpyScalars = map[string]bool{"bool": true, "int8": true, "int16": true, "int32": true, "int64": true,
+	"uint8": true, "uint16": true, "uint32": true, "uint64": true, "float16": true, "float32": true, "float64": true,
+	"complex64": true, "complex128": true}

@@ -5,7 +5,6 @@ import "C"
 
 import (
 	"errors"
-	"fmt"
 	"iter"
 	"math/bits"
 	"reflect"
@@ -17,6 +16,7 @@ import (
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/internal/pysig"
 	"github.com/godlpack/godlpack/producer"
 )
@@ -375,13 +375,19 @@ func NewArray[T dlpack.Element](shape ...int64) (Array, []T, error) {
 // (len(s),).
 func FromSlice[T dlpack.Element](s []T, shape ...int64) (Array, error) {
 	b, err := producer.Pin(s)
+	return pinnedArray(b, err, len(s), dlpack.DataTypeOf[T](), shape)
+}
+
+// pinnedArray is FromSlice's Array over b, pinned memory of n elements of
+// dt, of shape (1-D for nil): one function for every element type.
+func pinnedArray(b *producer.Buffer, err error, n int, dt dlpack.DataType, shape []int64) (Array, error) {
 	if err != nil {
 		return Array{}, err
 	}
 	if shape == nil {
-		shape = []int64{int64(len(s))}
+		shape = []int64{int64(n)}
 	}
-	l := producer.Layout{Shape: shape, DType: dlpack.DataTypeOf[T]()}
+	l := producer.Layout{Shape: shape, DType: dt}
 	if err := l.Check(b.Len()); err != nil {
 		b.Release()
 		return Array{}, err
@@ -399,12 +405,8 @@ func (a Array) describe(c *call, v *C.gdl_value) error {
 	out.src.pending = nil
 	out.src.view.shape = &out.dims[0]
 	out.src.view.strides = &out.dims[dlpack.MaxNDim]
-	shape := a.shape
-	if shape == nil {
-		shape = a.dims[:a.ndim]
-	}
 	// Laid out by convert_tensor in C, after the call: an Array is C-contiguous at the start of its memory.
-	if err := a.lease.GiveContiguous(shape, a.dtype, unsafe.Pointer(&out.src)); err != nil { // the Array's reference passes to C
+	if err := a.lease.GiveContiguous(a.dimensions(), a.dtype, unsafe.Pointer(&out.src)); err != nil { // the Array's reference passes to C
 		if errors.Is(err, producer.ErrReleased) {
 			return errors.New("an Array was released, or returned already: an Array is returned once")
 		}
@@ -432,22 +434,24 @@ type element struct {
 
 // elements are the Go slices a function may take and return as tensors, by element kind.
 var elements = map[reflect.Kind]element{
-	reflect.Bool:       elementOf[bool](),
-	reflect.Int8:       elementOf[int8](),
-	reflect.Int16:      elementOf[int16](),
-	reflect.Int32:      elementOf[int32](),
-	reflect.Int64:      elementOf[int64](),
-	reflect.Uint16:     elementOf[uint16](),
-	reflect.Uint32:     elementOf[uint32](),
-	reflect.Uint64:     elementOf[uint64](),
-	reflect.Float32:    elementOf[float32](),
-	reflect.Float64:    elementOf[float64](),
-	reflect.Complex64:  elementOf[complex64](),
-	reflect.Complex128: elementOf[complex128](),
+	reflect.Bool:       elementOf(dlpack.Bool),
+	reflect.Int8:       elementOf(dlpack.Int8),
+	reflect.Int16:      elementOf(dlpack.Int16),
+	reflect.Int32:      elementOf(dlpack.Int32),
+	reflect.Int64:      elementOf(dlpack.Int64),
+	reflect.Uint16:     elementOf(dlpack.Uint16),
+	reflect.Uint32:     elementOf(dlpack.Uint32),
+	reflect.Uint64:     elementOf(dlpack.Uint64),
+	reflect.Float32:    elementOf(dlpack.Float32),
+	reflect.Float64:    elementOf(dlpack.Float64),
+	reflect.Complex64:  elementOf(dlpack.Complex64),
+	reflect.Complex128: elementOf(dlpack.Complex128),
 }
 
-func elementOf[T dlpack.Element]() element {
-	return element{dlpack.DataTypeOf[T](), pinAs[T]}
+// elementOf is the element of dtype dt: one function pins a slice of any,
+// where a generic one would be compiled for each.
+func elementOf(dt dlpack.DataType) element {
+	return element{dt, func(p unsafe.Pointer, n int) (Array, error) { return pinElements(p, n, dt) }}
 }
 
 // sliceSpec is what a []T parameter of Go type t asks: a 1-D C-contiguous
@@ -457,7 +461,8 @@ func sliceSpec(t reflect.Type, annotation pysig.Tensor, annotated bool) (pysig.T
 	spec := pysig.Tensor{DTypes: []string{elements[t.Elem().Kind()].dtype.String()}, Shape: []int64{-1}, Order: 'C',
 		Device: "cpu", Convert: true}
 	if annotated {
-		if !reflect.DeepEqual(annotation, pysig.Tensor{Device: "cpu", Writable: true}) {
+		a := annotation // tensor[writable], field by field: reflect.DeepEqual would link all its reflection
+		if a.DTypes != nil || a.Shape != nil || a.Order != 0 || a.Device != "cpu" || !a.Writable || a.Convert {
 			return spec, fmt.Errorf("a Go %v takes a 1-D C-contiguous %v tensor: its annotation may only be tensor[writable]",
 				t, spec.DTypes[0])
 		}
@@ -466,6 +471,10 @@ func sliceSpec(t reflect.Type, annotation pysig.Tensor, annotated bool) (pysig.T
 	return spec, nil
 }
 
-func pinAs[T dlpack.Element](p unsafe.Pointer, n int) (Array, error) {
-	return FromSlice(unsafe.Slice((*T)(p), n))
+// pinElements is FromSlice of the n elements of dt at p, pinned as bytes:
+// one function for every element type, where FromSlice's code is compiled
+// for each (the Go memory is one object, which pinning a byte of pins).
+func pinElements(p unsafe.Pointer, n int, dt dlpack.DataType) (Array, error) {
+	b, err := producer.Pin(unsafe.Slice((*byte)(p), n*dt.ItemSize()))
+	return pinnedArray(b, err, n, dt, nil)
 }

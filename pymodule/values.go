@@ -5,7 +5,6 @@ package pymodule
 import "C"
 
 import (
-	"fmt"
 	"math"
 	"reflect"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/cpython"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/producer"
 	"github.com/godlpack/godlpack/scalar"
 )
@@ -148,6 +148,10 @@ type cBytes struct {
 func encoder[R any](b *binding, j int) func(*call, R) error {
 	k, pin, size, class, enum := b.results[j], b.outs[j].pin, kinds[b.results[j]].size, b.outs[j].class, b.outs[j].enum
 	release := b.releaseGIL
+	var declared *tensorSpec // what each tensor returned is held to
+	if b.outs[j].checked {
+		declared = b.outs[j].tensor
+	}
 	return func(c *call, r R) error {
 		v := &c.results[j]
 		src, dst := unsafe.Pointer(&r), unsafe.Pointer(&v.v)
@@ -175,6 +179,12 @@ func encoder[R any](b *binding, j int) func(*call, R) error {
 				h := *(*sliceHeader)(src)
 				var err error
 				if a, err = pin(h.data, h.len); err != nil {
+					return err
+				}
+			}
+			if declared != nil {
+				if err := declared.holds(a.dtype, a.dimensions()); err != nil {
+					a.Release()
 					return err
 				}
 			}

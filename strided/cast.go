@@ -1,10 +1,10 @@
 package strided
 
 import (
-	"fmt"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/minifloat"
 )
 
@@ -45,54 +45,83 @@ func Cast(dst unsafe.Pointer, to dlpack.DataType, src unsafe.Pointer, srcStrides
 }
 
 func castTo[D float32 | float64](dst []D, src unsafe.Pointer, strides, shape []int64, from dlpack.DataType) {
+	var row func(dst []D, p unsafe.Pointer, step int64)
 	switch from {
 	case dlpack.Bool:
-		castFrom(dst, src, strides, shape, func(b bool) D {
-			if b {
-				return 1
-			}
-			return 0
-		})
+		row = castBools[D]
 	case dlpack.Int8:
-		castFrom(dst, src, strides, shape, func(v int8) D { return D(v) })
+		row = castRow[int8, D]
 	case dlpack.Int16:
-		castFrom(dst, src, strides, shape, func(v int16) D { return D(v) })
+		row = castRow[int16, D]
 	case dlpack.Int32:
-		castFrom(dst, src, strides, shape, func(v int32) D { return D(v) })
+		row = castRow[int32, D]
 	case dlpack.Int64:
-		castFrom(dst, src, strides, shape, func(v int64) D { return D(v) })
+		row = castRow[int64, D]
 	case dlpack.Uint8:
-		castFrom(dst, src, strides, shape, func(v uint8) D { return D(v) })
+		row = castRow[uint8, D]
 	case dlpack.Uint16:
-		castFrom(dst, src, strides, shape, func(v uint16) D { return D(v) })
+		row = castRow[uint16, D]
 	case dlpack.Uint32:
-		castFrom(dst, src, strides, shape, func(v uint32) D { return D(v) })
+		row = castRow[uint32, D]
 	case dlpack.Uint64:
-		castFrom(dst, src, strides, shape, func(v uint64) D { return D(v) })
+		row = castRow[uint64, D]
 	case dlpack.Float16:
-		castFrom(dst, src, strides, shape, func(v uint16) D { return D(minifloat.DecodeFloat16(v)) })
+		row = castHalves[D](minifloat.DecodeFloat16)
 	case dlpack.Bfloat16:
-		castFrom(dst, src, strides, shape, func(v uint16) D { return D(minifloat.DecodeBfloat16(v)) })
+		row = castHalves[D](minifloat.DecodeBfloat16)
 	case dlpack.Float32:
-		castFrom(dst, src, strides, shape, func(v float32) D { return D(v) })
+		row = castRow[float32, D]
 	case dlpack.Float64:
-		castFrom(dst, src, strides, shape, func(v float64) D { return D(v) })
+		row = castRow[float64, D]
 	default:
 		panic(fmt.Sprintf("strided: Cast from %v: not a dtype Cast reads", from))
 	}
+	walkRows(len(dst), src, strides, shape, int64(from.ItemSize()), func(i int, p unsafe.Pointer, n, step int64) {
+		row(dst[i:i+int(n)], p, step)
+	})
 }
 
-// castFrom walks the source in C order, odometer fashion, converting each element with conv.
-func castFrom[S any, D float32 | float64](dst []D, src unsafe.Pointer, strides, shape []int64, conv func(S) D) {
-	if len(dst) == 0 {
+// castRow converts the elements of a row of S, step bytes apart from p, into dst.
+func castRow[S int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64, D float32 | float64](dst []D, p unsafe.Pointer, step int64) {
+	for k := range dst {
+		dst[k] = D(*(*S)(unsafe.Add(p, int64(k)*step)))
+	}
+}
+
+// castHalves is castRow of 16-bit floats, which decode reads.
+func castHalves[D float32 | float64](decode func(uint16) float64) func(dst []D, p unsafe.Pointer, step int64) {
+	return func(dst []D, p unsafe.Pointer, step int64) {
+		for k := range dst {
+			dst[k] = D(decode(*(*uint16)(unsafe.Add(p, int64(k)*step))))
+		}
+	}
+}
+
+// castBools is castRow of bools: 1 for true, 0 for false.
+func castBools[D float32 | float64](dst []D, p unsafe.Pointer, step int64) {
+	for k := range dst {
+		if *(*bool)(unsafe.Add(p, int64(k)*step)) {
+			dst[k] = 1
+		} else {
+			dst[k] = 0
+		}
+	}
+}
+
+// walkRows walks the n elements of a source of size-byte elements in C
+// order, odometer fashion, a row of its last dimension at a time: row gets
+// the index of the row's first element, its address, its length and the
+// bytes between its elements. One walk for every pair of dtypes, each of
+// whose row loops is its own (castRow).
+func walkRows(n int, src unsafe.Pointer, strides, shape []int64, size int64, row func(i int, p unsafe.Pointer, n, step int64)) {
+	if n == 0 {
 		return
 	}
 	nd := len(shape)
 	if nd == 0 {
-		dst[0] = conv(*(*S)(src))
+		row(0, src, 1, size)
 		return
 	}
-	size := int64(unsafe.Sizeof(*new(S)))
 	var step [dlpack.MaxNDim]int64 // each dimension's stride in bytes
 	contiguous := size
 	for i := nd - 1; i >= 0; i-- {
@@ -105,12 +134,8 @@ func castFrom[S any, D float32 | float64](dst []D, src unsafe.Pointer, strides, 
 	var idx [dlpack.MaxNDim]int64
 	var off int64
 	inner, innerStep := shape[nd-1], step[nd-1]
-	for i := 0; i < len(dst); {
-		p := unsafe.Add(src, off)
-		for k := int64(0); k < inner; k++ {
-			dst[i] = conv(*(*S)(unsafe.Add(p, k*innerStep)))
-			i++
-		}
+	for i := 0; i < n; i += int(inner) {
+		row(i, unsafe.Add(src, off), inner, innerStep)
 		for d := nd - 2; d >= 0; d-- {
 			idx[d]++
 			off += step[d]

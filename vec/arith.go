@@ -73,9 +73,9 @@ func MulAdd[T Float](dst, x, a, b []T) {
 // adds them pairwise. An empty x gives 0, an infinite element +Inf.
 func SqDistConst[T Float](x []T, c float64) float64 {
 	if isFloat32[T]() {
-		return sqDistConstTree(as[float32](x), c, active.arith.sqDistConstF32).value()
+		return sqDistConstTree(as[float32](x), c, arithOn().sqDistConstF32).value()
 	}
-	return sqDistConstTree(as[float64](x), c, active.arith.sqDistConstF64).value()
+	return sqDistConstTree(as[float64](x), c, arithOn().sqDistConstF64).value()
 }
 
 func sqDistConstTree[T Float](x []T, c float64, block func(x []T, c float64) dd) dd {
@@ -100,9 +100,9 @@ func unary[T Float](name string, op arithOp, dst, x []T, a, b T) {
 // slices than x, y and z is given x for them.
 func elementwise[T Float](op arithOp, dst, x, y, z []T, a, b T) {
 	if isFloat32[T]() {
-		active.arith.f32(op, as[float32](dst), as[float32](x), as[float32](y), as[float32](z), float32(a), float32(b))
+		arithOn().f32(op, as[float32](dst), as[float32](x), as[float32](y), as[float32](z), float32(a), float32(b))
 	} else {
-		active.arith.f64(op, as[float64](dst), as[float64](x), as[float64](y), as[float64](z), float64(a), float64(b))
+		arithOn().f64(op, as[float64](dst), as[float64](x), as[float64](y), as[float64](z), float64(a), float64(b))
 	}
 }
 

@@ -17,7 +17,7 @@ func benchPaths[T Number](b *testing.B, name string, bench func(b *testing.B, x 
 			for i := range x {
 				x[i] = T(i % 7)
 			}
-			b.Run(fmt.Sprintf("%s/%s/%d", name, p.path, n), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/%s/%d", name, p, n), func(b *testing.B) {
 				b.SetBytes(int64(n) * int64(sizeOf[T]()))
 				for range b.N {
 					bench(b, x)
@@ -64,7 +64,7 @@ func BenchmarkSqDists(b *testing.B) {
 	dst := make([]float32, n*n)
 	for _, p := range paths {
 		active = p
-		b.Run(p.path, func(b *testing.B) {
+		b.Run(p.String(), func(b *testing.B) {
 			for range b.N {
 				SqDists(dst, a, a, k)
 			}

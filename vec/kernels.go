@@ -2,77 +2,110 @@ package vec
 
 import "unsafe"
 
-// kernels is one path's table of kernels. Each takes any length; a vector
-// path's entries run its assembly over whole vectors and the pure-Go kernel
-// over the few elements left.
-type kernels struct {
-	path      string
-	sumF32    func(x []float32) float64
-	sumF64    func(x []float64) (hi, lo float64) // a compensated sum, hi + lo
-	dotF32    func(x, y []float32) float64
-	dotF64    func(x, y []float64) float64
-	sqDistF32 func(x, y []float32) float64
-	sqDistF64 func(x, y []float64) float64
-	sumInt    [kinds]func(p unsafe.Pointer, n int) uint64 // the integer kinds
-	scaleF32  func(x []float32, a float32)
-	scaleF64  func(x []float64, a float64)
-	scaleInt  [4]func(p unsafe.Pointer, n int, a uint64) // by log2 of the size
-	axpyF32   func(y []float32, a float32, x []float32)
-	axpyF64   func(y []float64, a float64, x []float64)
-	// min and max return the extreme's bits (a T in the first bytes of the uint64) and whether they saw a
-	// NaN, for a kernel that does not make its result NaN itself.
-	min, max   [kinds]func(p unsafe.Pointer, n int) (bits uint64, nan bool)
-	sqDistsF32 func(dst, a, b []float32, n, m, k int)
-	arith      *arithKernels // the element-wise arithmetic (arith.go)
-}
+// A path is a set of kernels: the pure-Go ones, which every build has, or
+// an instruction set's vector kernels, each wrapped with the pure-Go kernel
+// for the elements outside its whole vectors (vector.go).
+//
+// Each job's kernel is a function of this build's (kernelsOn, in
+// kernels_amd64.go, kernels_arm64.go and kernels_go.go) that switches on the
+// active path: Go's linker keeps the kernels of the jobs a program calls
+// and drops the others, where a table of every path's kernels, built when
+// the package starts, would keep them all in every program that imports
+// the package (an extension that calls Dot alone carried every kernel,
+// 150 KB of its shared library).
+type path uint8
 
-// pureGo is the path of plain Go, which every build has.
-var pureGo = kernels{
-	path:      "go",
-	sumF32:    sumF32Go,
-	sumF64:    sumF64Go,
-	dotF32:    dotGo[float32],
-	dotF64:    dotGo[float64],
-	sqDistF32: sqDistGo[float32],
-	sqDistF64: sqDistGo[float64],
-	sumInt: [kinds]func(unsafe.Pointer, int) uint64{
-		i8: sumIntGo[int8], i16: sumIntGo[int16], i32: sumIntGo[int32], i64: sumIntGo[int64],
-		u8: sumIntGo[uint8], u16: sumIntGo[uint16], u32: sumIntGo[uint32], u64: sumIntGo[uint64],
-	},
-	scaleF32: scaleGo[float32],
-	scaleF64: scaleGo[float64],
-	scaleInt: [4]func(unsafe.Pointer, int, uint64){scaleIntGo[uint8], scaleIntGo[uint16], scaleIntGo[uint32], scaleIntGo[uint64]},
-	axpyF32:  axpyGo[float32],
-	axpyF64:  axpyGo[float64],
-	min: [kinds]func(unsafe.Pointer, int) (uint64, bool){
-		minGo[int8], minGo[int16], minGo[int32], minGo[int64], minGo[uint8], minGo[uint16], minGo[uint32],
-		minGo[uint64], minGo[float32], minGo[float64],
-	},
-	max: [kinds]func(unsafe.Pointer, int) (uint64, bool){
-		maxGo[int8], maxGo[int16], maxGo[int32], maxGo[int64], maxGo[uint8], maxGo[uint16], maxGo[uint32],
-		maxGo[uint64], maxGo[float32], maxGo[float64],
-	},
-	sqDistsF32: sqDistsGo[float32],
-	arith:      &arithGo,
-}
+const (
+	pathGo path = iota
+	pathAVX2
+	pathAVX512
+	pathNEON
+)
+
+func (p path) String() string { return [...]string{"go", "avx2", "avx512", "neon"}[p] }
 
 // active is the path in use: the best that the CPU runs, chosen at start-up.
-var active = &pureGo
+var active = pathGo
 
 // paths lists every path this build and CPU can run, the pure-Go one last:
 // the tests run each.
-var paths = []*kernels{&pureGo}
+var paths = []path{pathGo}
 
 // Path names the kernels in use: "avx512" or "avx2" on amd64, "neon" on
 // arm64, "go" for the pure-Go path (the build tag purego, or a CPU without
 // the instructions).
-func Path() string { return active.path }
+func Path() string { return active.String() }
 
 // use makes the paths that the CPU runs available, best first, and the first
 // of them active.
-func use(vector ...*kernels) {
-	paths = append(vector, &pureGo)
+func use(vector ...path) {
+	paths = append(vector, pathGo)
 	active = paths[0]
+}
+
+// sumIntGoOf is sumIntGo of the integers of kind k.
+func sumIntGoOf(k kind, p unsafe.Pointer, n int) uint64 {
+	switch k {
+	case i8:
+		return sumIntGo[int8](p, n)
+	case i16:
+		return sumIntGo[int16](p, n)
+	case i32:
+		return sumIntGo[int32](p, n)
+	case u8:
+		return sumIntGo[uint8](p, n)
+	case u16:
+		return sumIntGo[uint16](p, n)
+	case u32:
+		return sumIntGo[uint32](p, n)
+	}
+	return sumIntGo[uint64](p, n) // int64 and uint64 sum alike
+}
+
+// scaleIntGoOf is scaleIntGo of the integers of log2size bytes.
+func scaleIntGoOf(log2size int, p unsafe.Pointer, n int, a uint64) {
+	switch log2size {
+	case 0:
+		scaleIntGo[uint8](p, n, a)
+	case 1:
+		scaleIntGo[uint16](p, n, a)
+	case 2:
+		scaleIntGo[uint32](p, n, a)
+	default:
+		scaleIntGo[uint64](p, n, a)
+	}
+}
+
+// extremeGoOf is minGo (isMin) or maxGo of the numbers of kind k.
+func extremeGoOf(k kind, isMin bool, p unsafe.Pointer, n int) (uint64, bool) {
+	switch k {
+	case i8:
+		return extremeGo[int8](isMin, p, n)
+	case i16:
+		return extremeGo[int16](isMin, p, n)
+	case i32:
+		return extremeGo[int32](isMin, p, n)
+	case i64:
+		return extremeGo[int64](isMin, p, n)
+	case u8:
+		return extremeGo[uint8](isMin, p, n)
+	case u16:
+		return extremeGo[uint16](isMin, p, n)
+	case u32:
+		return extremeGo[uint32](isMin, p, n)
+	case u64:
+		return extremeGo[uint64](isMin, p, n)
+	case f32:
+		return extremeGo[float32](isMin, p, n)
+	}
+	return extremeGo[float64](isMin, p, n)
+}
+
+func extremeGo[T Number](isMin bool, p unsafe.Pointer, n int) (uint64, bool) {
+	if isMin {
+		return minGo[T](p, n)
+	}
+	return maxGo[T](p, n)
 }
 
 func sumF32Go(x []float32) float64 {

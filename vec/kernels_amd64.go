@@ -7,74 +7,173 @@ import "unsafe"
 func init() {
 	switch avx2, avx512 := features(); {
 	case avx512:
-		use(&avx512Kernels, &avx2Kernels)
+		use(pathAVX512, pathAVX2)
 	case avx2:
-		use(&avx2Kernels)
+		use(pathAVX2)
 	}
 }
 
-var avx512Kernels = kernels{
-	path:      "avx512",
-	sumF32:    sumWith(sumF32AVX512, 8, 64, sumF32Go),
-	sumF64:    sumF64With(sumF64AVX512, 8, 64),
-	dotF32:    pairWith(dotF32AVX512, 8, 64, dotGo[float32]),
-	dotF64:    pairWith(dotF64AVX512, 8, 64, dotGo[float64]),
-	sqDistF32: pairWith(sqDistF32AVX512, 8, 64, sqDistGo[float32]),
-	sqDistF64: pairWith(sqDistF64AVX512, 8, 64, sqDistGo[float64]),
-	sumInt: [kinds]func(unsafe.Pointer, int) uint64{
-		i8: intSumWith[int8](sumI8AVX512, 64, 64), i16: intSumWith[int16](sumI16AVX512, 8, 64),
-		i32: intSumWith[int32](sumI32AVX512, 8, 64), i64: intSumWith[int64](sumI64AVX512, 8, 64),
-		u8: intSumWith[uint8](sumU8AVX512, 64, 64), u16: intSumWith[uint16](sumU16AVX512, 8, 64),
-		u32: intSumWith[uint32](sumU32AVX512, 8, 64), u64: intSumWith[uint64](sumI64AVX512, 8, 64),
-	},
-	scaleF32: scaleWith(scaleF32AVX512, 16, 64),
-	scaleF64: scaleWith(scaleF64AVX512, 8, 64),
-	scaleInt: [4]func(unsafe.Pointer, int, uint64){
-		scaleIntWith[uint8](scaleI8AVX512, 64, 64), scaleIntWith[uint16](scaleI16AVX512, 32, 64),
-		scaleIntWith[uint32](scaleI32AVX512, 16, 64), scaleIntWith[uint64](scaleI64AVX512, 8, 64),
-	},
-	axpyF32: axpyWith(axpyF32AVX512, 16, 64),
-	axpyF64: axpyWith(axpyF64AVX512, 8, 64),
-	min: extremesWith([kinds]func(unsafe.Pointer, int) (uint64, bool){
-		minI8AVX512, minI16AVX512, minI32AVX512, minI64AVX512, minU8AVX512, minU16AVX512, minU32AVX512,
-		minU64AVX512, minF32AVX512, minF64AVX512,
-	}, 64, true),
-	max: extremesWith([kinds]func(unsafe.Pointer, int) (uint64, bool){
-		maxI8AVX512, maxI16AVX512, maxI32AVX512, maxI64AVX512, maxU8AVX512, maxU16AVX512, maxU32AVX512,
-		maxU64AVX512, maxF32AVX512, maxF64AVX512,
-	}, 64, false),
-	sqDistsF32: sqDistsWith(sqDistsF32AVX512, 4, 4),
-	arith:      &arithAVX512,
+// The kernels of the active path (kernels.go): AVX-512's whole 64-byte
+// vectors, AVX2's 32-byte ones, and the pure-Go kernels around them.
+
+func sumF32Kernel(x []float32) float64 {
+	switch active {
+	case pathAVX512:
+		return sumVec(sumF32AVX512, 8, 64, sumF32Go, x)
+	case pathAVX2:
+		return sumVec(sumF32AVX2, 4, 32, sumF32Go, x)
+	}
+	return sumF32Go(x)
 }
 
-var avx2Kernels = kernels{
-	path:      "avx2",
-	sumF32:    sumWith(sumF32AVX2, 4, 32, sumF32Go),
-	sumF64:    sumF64With(sumF64AVX2, 4, 32),
-	dotF32:    pairWith(dotF32AVX2, 4, 32, dotGo[float32]),
-	dotF64:    pairWith(dotF64AVX2, 4, 32, dotGo[float64]),
-	sqDistF32: pairWith(sqDistF32AVX2, 4, 32, sqDistGo[float32]),
-	sqDistF64: pairWith(sqDistF64AVX2, 4, 32, sqDistGo[float64]),
-	sumInt: [kinds]func(unsafe.Pointer, int) uint64{
-		i8: intSumWith[int8](sumI8AVX2, 32, 32), i16: intSumWith[int16](sumI16AVX2, 4, 32),
-		i32: intSumWith[int32](sumI32AVX2, 4, 32), i64: intSumWith[int64](sumI64AVX2, 4, 32),
-		u8: intSumWith[uint8](sumU8AVX2, 32, 32), u16: intSumWith[uint16](sumU16AVX2, 4, 32),
-		u32: intSumWith[uint32](sumU32AVX2, 4, 32), u64: intSumWith[uint64](sumI64AVX2, 4, 32),
-	},
-	scaleF32: scaleWith(scaleF32AVX2, 8, 32),
-	scaleF64: scaleWith(scaleF64AVX2, 4, 32),
-	scaleInt: [4]func(unsafe.Pointer, int, uint64){
-		scaleIntWith[uint8](scaleI8AVX2, 32, 32), scaleIntWith[uint16](scaleI16AVX2, 16, 32),
-		scaleIntWith[uint32](scaleI32AVX2, 8, 32), scaleIntGo[uint64],
-	},
-	axpyF32: axpyWith(axpyF32AVX2, 8, 32),
-	axpyF64: axpyWith(axpyF64AVX2, 4, 32),
-	min: extremesWith([kinds]func(unsafe.Pointer, int) (uint64, bool){
-		minI8AVX2, minI16AVX2, minI32AVX2, nil, minU8AVX2, minU16AVX2, minU32AVX2, nil, minF32AVX2, minF64AVX2,
-	}, 32, true),
-	max: extremesWith([kinds]func(unsafe.Pointer, int) (uint64, bool){
-		maxI8AVX2, maxI16AVX2, maxI32AVX2, nil, maxU8AVX2, maxU16AVX2, maxU32AVX2, nil, maxF32AVX2, maxF64AVX2,
-	}, 32, false),
-	sqDistsF32: sqDistsWith(sqDistsF32AVX2, 2, 4),
-	arith:      &arithAVX2,
+func sumF64Kernel(x []float64) (hi, lo float64) {
+	switch active {
+	case pathAVX512:
+		return sumF64Vec(sumF64AVX512, 8, 64, x)
+	case pathAVX2:
+		return sumF64Vec(sumF64AVX2, 4, 32, x)
+	}
+	return sumF64Go(x)
+}
+
+func dotF32Kernel(x, y []float32) float64 {
+	return pairOn(dotF32AVX512, dotF32AVX2, dotGo[float32], x, y)
+}
+func dotF64Kernel(x, y []float64) float64 {
+	return pairOn(dotF64AVX512, dotF64AVX2, dotGo[float64], x, y)
+}
+
+func sqDistF32Kernel(x, y []float32) float64 {
+	return pairOn(sqDistF32AVX512, sqDistF32AVX2, sqDistGo[float32], x, y)
+}
+
+func sqDistF64Kernel(x, y []float64) float64 {
+	return pairOn(sqDistF64AVX512, sqDistF64AVX2, sqDistGo[float64], x, y)
+}
+
+// pairOn is a kernel of a pair of slices (a dot product, a squared
+// distance) on the active path: 8 or 4 elements a step.
+func pairOn[T Float](avx512, avx2 func(x, y *T, n int) float64, plain func(x, y []T) float64, x, y []T) float64 {
+	switch active {
+	case pathAVX512:
+		return pairVec(avx512, 8, 64, plain, x, y)
+	case pathAVX2:
+		return pairVec(avx2, 4, 32, plain, x, y)
+	}
+	return plain(x, y)
+}
+
+// The integer sums by kind; an int64 and a uint64 sum alike.
+var (
+	sumIntsAVX512 = [kinds]func(p unsafe.Pointer, n int) uint64{i8: sumI8AVX512, i16: sumI16AVX512,
+		i32: sumI32AVX512, i64: sumI64AVX512, u8: sumU8AVX512, u16: sumU16AVX512, u32: sumU32AVX512, u64: sumI64AVX512}
+	sumIntsAVX2 = [kinds]func(p unsafe.Pointer, n int) uint64{i8: sumI8AVX2, i16: sumI16AVX2, i32: sumI32AVX2,
+		i64: sumI64AVX2, u8: sumU8AVX2, u16: sumU16AVX2, u32: sumU32AVX2, u64: sumI64AVX2}
+)
+
+func sumIntKernel(k kind, p unsafe.Pointer, n int) uint64 {
+	switch active {
+	case pathAVX512:
+		return intSumOf(k, sumIntsAVX512[k], lanesOf(k, 64, 8), 64, p, n)
+	case pathAVX2:
+		return intSumOf(k, sumIntsAVX2[k], lanesOf(k, 32, 4), 32, p, n)
+	}
+	return sumIntGoOf(k, p, n)
+}
+
+func scaleF32Kernel(x []float32, a float32) { scaleOn(scaleF32AVX512, scaleF32AVX2, x, a) }
+func scaleF64Kernel(x []float64, a float64) { scaleOn(scaleF64AVX512, scaleF64AVX2, x, a) }
+
+// scaleOn is Scale's kernel of a float type on the active path: a whole
+// vector of T a step.
+func scaleOn[T Float](avx512, avx2 func(p *T, n int, a T), x []T, a T) {
+	size := int(unsafe.Sizeof(a))
+	switch active {
+	case pathAVX512:
+		scaleVec(avx512, 64/size, 64, x, a)
+	case pathAVX2:
+		scaleVec(avx2, 32/size, 32, x, a)
+	default:
+		scaleGo(x, a)
+	}
+}
+
+// The integer products by log2 of the size; AVX2 has no 64-bit one.
+var (
+	scaleIntsAVX512 = [4]func(p unsafe.Pointer, n int, a uint64){scaleI8AVX512, scaleI16AVX512, scaleI32AVX512,
+		scaleI64AVX512}
+	scaleIntsAVX2 = [4]func(p unsafe.Pointer, n int, a uint64){scaleI8AVX2, scaleI16AVX2, scaleI32AVX2, nil}
+)
+
+func scaleIntKernel(log2size int, p unsafe.Pointer, n int, a uint64) {
+	switch active {
+	case pathAVX512:
+		scaleIntOf(log2size, scaleIntsAVX512[log2size], 64, 64, p, n, a)
+	case pathAVX2:
+		scaleIntOf(log2size, scaleIntsAVX2[log2size], 32, 32, p, n, a)
+	default:
+		scaleIntGoOf(log2size, p, n, a)
+	}
+}
+
+func axpyF32Kernel(y []float32, a float32, x []float32) { axpyOn(axpyF32AVX512, axpyF32AVX2, y, a, x) }
+func axpyF64Kernel(y []float64, a float64, x []float64) { axpyOn(axpyF64AVX512, axpyF64AVX2, y, a, x) }
+
+// axpyOn is Axpy's kernel on the active path: a whole vector of T a step.
+func axpyOn[T Float](avx512, avx2 func(y, x *T, n int, a T), y []T, a T, x []T) {
+	size := int(unsafe.Sizeof(a))
+	switch active {
+	case pathAVX512:
+		axpyVec(avx512, 64/size, 64, y, a, x)
+	case pathAVX2:
+		axpyVec(avx2, 32/size, 32, y, a, x)
+	default:
+		axpyGo(y, a, x)
+	}
+}
+
+// The extremes by kind, max's then min's; AVX2 has none of 64-bit integers.
+var (
+	extremesAVX512 = [2][kinds]func(p unsafe.Pointer, n int) (uint64, bool){
+		{maxI8AVX512, maxI16AVX512, maxI32AVX512, maxI64AVX512, maxU8AVX512, maxU16AVX512, maxU32AVX512, maxU64AVX512,
+			maxF32AVX512, maxF64AVX512},
+		{minI8AVX512, minI16AVX512, minI32AVX512, minI64AVX512, minU8AVX512, minU16AVX512, minU32AVX512, minU64AVX512,
+			minF32AVX512, minF64AVX512},
+	}
+	extremesAVX2 = [2][kinds]func(p unsafe.Pointer, n int) (uint64, bool){
+		{maxI8AVX2, maxI16AVX2, maxI32AVX2, nil, maxU8AVX2, maxU16AVX2, maxU32AVX2, nil, maxF32AVX2, maxF64AVX2},
+		{minI8AVX2, minI16AVX2, minI32AVX2, nil, minU8AVX2, minU16AVX2, minU32AVX2, nil, minF32AVX2, minF64AVX2},
+	}
+)
+
+func extremeKernel(k kind, isMin bool, p unsafe.Pointer, n int) (uint64, bool) {
+	switch active {
+	case pathAVX512:
+		return extremeOf(k, extremesAVX512[b2i(isMin)][k], 64, isMin, p, n)
+	case pathAVX2:
+		return extremeOf(k, extremesAVX2[b2i(isMin)][k], 32, isMin, p, n)
+	}
+	return extremeGoOf(k, isMin, p, n)
+}
+
+func sqDistsF32Kernel(dst, a, b []float32, n, m, k int) {
+	switch active {
+	case pathAVX512:
+		sqDistsVec(sqDistsF32AVX512, 4, 4, dst, a, b, n, m, k)
+	case pathAVX2:
+		sqDistsVec(sqDistsF32AVX2, 2, 4, dst, a, b, n, m, k)
+	default:
+		sqDistsGo(dst, a, b, n, m, k)
+	}
+}
+
+// arithOn is the active path's element-wise arithmetic (arith.go).
+func arithOn() *arithKernels {
+	switch active {
+	case pathAVX512:
+		return &arithAVX512
+	case pathAVX2:
+		return &arithAVX2
+	}
+	return &arithGo
 }

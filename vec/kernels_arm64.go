@@ -8,36 +8,105 @@ import "unsafe"
 // NEON path is the one in use, the pure-Go one beside it for the tests. The
 // 8- and 16-bit integer sums, 64-bit integer products and extremes, and the
 // tile kernel of SqDists have no NEON kernel yet and take the pure-Go ones.
-func init() { use(&neonKernels) }
+func init() { use(pathNEON) }
 
-var neonKernels = kernels{
-	path:      "neon",
-	sumF32:    sumWith(sumF32NEON, 4, 16, sumF32Go),
-	sumF64:    sumF64With(sumF64NEON, 2, 16),
-	dotF32:    pairWith(dotF32NEON, 8, 16, dotGo[float32]),
-	dotF64:    pairWith(dotF64NEON, 8, 16, dotGo[float64]),
-	sqDistF32: pairWith(sqDistF32NEON, 8, 16, sqDistGo[float32]),
-	sqDistF64: pairWith(sqDistF64NEON, 8, 16, sqDistGo[float64]),
-	sumInt: [kinds]func(unsafe.Pointer, int) uint64{
-		i8: sumIntGo[int8], i16: sumIntGo[int16],
-		i32: intSumWith[int32](sumI32NEON, 4, 16), i64: intSumWith[int64](sumI64NEON, 2, 16),
-		u8: sumIntGo[uint8], u16: sumIntGo[uint16],
-		u32: intSumWith[uint32](sumU32NEON, 4, 16), u64: intSumWith[uint64](sumI64NEON, 2, 16),
-	},
-	scaleF32: scaleWith(scaleF32NEON, 8, 16),
-	scaleF64: scaleWith(scaleF64NEON, 4, 16),
-	scaleInt: [4]func(unsafe.Pointer, int, uint64){
-		scaleIntWith[uint8](scaleI8NEON, 32, 16), scaleIntWith[uint16](scaleI16NEON, 16, 16),
-		scaleIntWith[uint32](scaleI32NEON, 8, 16), scaleIntGo[uint64],
-	},
-	axpyF32: axpyWith(axpyF32NEON, 8, 16),
-	axpyF64: axpyWith(axpyF64NEON, 4, 16),
-	min: extremesWith([kinds]func(unsafe.Pointer, int) (uint64, bool){
-		minI8NEON, minI16NEON, minI32NEON, nil, minU8NEON, minU16NEON, minU32NEON, nil, minF32NEON, minF64NEON,
-	}, 32, true),
-	max: extremesWith([kinds]func(unsafe.Pointer, int) (uint64, bool){
-		maxI8NEON, maxI16NEON, maxI32NEON, nil, maxU8NEON, maxU16NEON, maxU32NEON, nil, maxF32NEON, maxF64NEON,
-	}, 32, false),
-	sqDistsF32: sqDistsGo[float32],
-	arith:      &arithNEON,
+// The kernels of the active path (kernels.go): NEON's whole 16-byte
+// vectors, and the pure-Go kernels around them.
+
+func sumF32Kernel(x []float32) float64 {
+	if active == pathNEON {
+		return sumVec(sumF32NEON, 4, 16, sumF32Go, x)
+	}
+	return sumF32Go(x)
+}
+
+func sumF64Kernel(x []float64) (hi, lo float64) {
+	if active == pathNEON {
+		return sumF64Vec(sumF64NEON, 2, 16, x)
+	}
+	return sumF64Go(x)
+}
+
+func dotF32Kernel(x, y []float32) float64    { return pairOn(dotF32NEON, dotGo[float32], x, y) }
+func dotF64Kernel(x, y []float64) float64    { return pairOn(dotF64NEON, dotGo[float64], x, y) }
+func sqDistF32Kernel(x, y []float32) float64 { return pairOn(sqDistF32NEON, sqDistGo[float32], x, y) }
+func sqDistF64Kernel(x, y []float64) float64 { return pairOn(sqDistF64NEON, sqDistGo[float64], x, y) }
+
+// pairOn is a kernel of a pair of slices (a dot product, a squared
+// distance) on the active path: 8 elements a step.
+func pairOn[T Float](neon func(x, y *T, n int) float64, plain func(x, y []T) float64, x, y []T) float64 {
+	if active == pathNEON {
+		return pairVec(neon, 8, 16, plain, x, y)
+	}
+	return plain(x, y)
+}
+
+// The integer sums by kind (none of 8 or 16 bits); an int64 and a uint64 sum alike.
+var sumIntsNEON = [kinds]func(p unsafe.Pointer, n int) uint64{i32: sumI32NEON, i64: sumI64NEON, u32: sumU32NEON,
+	u64: sumI64NEON}
+
+func sumIntKernel(k kind, p unsafe.Pointer, n int) uint64 {
+	if active == pathNEON && sumIntsNEON[k] != nil {
+		return intSumOf(k, sumIntsNEON[k], 16>>k.log2size(), 16, p, n)
+	}
+	return sumIntGoOf(k, p, n)
+}
+
+func scaleF32Kernel(x []float32, a float32) { scaleOn(scaleF32NEON, x, a) }
+func scaleF64Kernel(x []float64, a float64) { scaleOn(scaleF64NEON, x, a) }
+
+// scaleOn is Scale's kernel of a float type on the active path: two
+// vectors of T a step.
+func scaleOn[T Float](neon func(p *T, n int, a T), x []T, a T) {
+	if active == pathNEON {
+		scaleVec(neon, 32/int(unsafe.Sizeof(a)), 16, x, a)
+		return
+	}
+	scaleGo(x, a)
+}
+
+// The integer products by log2 of the size; none of 64 bits.
+var scaleIntsNEON = [4]func(p unsafe.Pointer, n int, a uint64){scaleI8NEON, scaleI16NEON, scaleI32NEON, nil}
+
+func scaleIntKernel(log2size int, p unsafe.Pointer, n int, a uint64) {
+	if active == pathNEON {
+		scaleIntOf(log2size, scaleIntsNEON[log2size], 32, 16, p, n, a)
+		return
+	}
+	scaleIntGoOf(log2size, p, n, a)
+}
+
+func axpyF32Kernel(y []float32, a float32, x []float32) { axpyOn(axpyF32NEON, y, a, x) }
+func axpyF64Kernel(y []float64, a float64, x []float64) { axpyOn(axpyF64NEON, y, a, x) }
+
+// axpyOn is Axpy's kernel on the active path: two vectors of T a step.
+func axpyOn[T Float](neon func(y, x *T, n int, a T), y []T, a T, x []T) {
+	if active == pathNEON {
+		axpyVec(neon, 32/int(unsafe.Sizeof(a)), 16, y, a, x)
+		return
+	}
+	axpyGo(y, a, x)
+}
+
+// The extremes by kind, max's then min's; none of 64-bit integers.
+var extremesNEON = [2][kinds]func(p unsafe.Pointer, n int) (uint64, bool){
+	{maxI8NEON, maxI16NEON, maxI32NEON, nil, maxU8NEON, maxU16NEON, maxU32NEON, nil, maxF32NEON, maxF64NEON},
+	{minI8NEON, minI16NEON, minI32NEON, nil, minU8NEON, minU16NEON, minU32NEON, nil, minF32NEON, minF64NEON},
+}
+
+func extremeKernel(k kind, isMin bool, p unsafe.Pointer, n int) (uint64, bool) {
+	if active == pathNEON {
+		return extremeOf(k, extremesNEON[b2i(isMin)][k], 32, isMin, p, n)
+	}
+	return extremeGoOf(k, isMin, p, n)
+}
+
+func sqDistsF32Kernel(dst, a, b []float32, n, m, k int) { sqDistsGo(dst, a, b, n, m, k) }
+
+// arithOn is the active path's element-wise arithmetic (arith.go).
+func arithOn() *arithKernels {
+	if active == pathNEON {
+		return &arithNEON
+	}
+	return &arithGo
 }

@@ -1,7 +1,7 @@
 package vec
 
 import (
-	"fmt"
+	"github.com/godlpack/godlpack/internal/fmt"
 	"sync/atomic"
 )
 

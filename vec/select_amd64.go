@@ -50,9 +50,9 @@ var avx2Select = selectKernels{
 // selection returns the selection kernels of the active path.
 func selection() *selectKernels {
 	switch active {
-	case &avx512Kernels:
+	case pathAVX512:
 		return &avx512Select
-	case &avx2Kernels:
+	case pathAVX2:
 		return &avx2Select
 	}
 	return &goSelect

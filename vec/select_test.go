@@ -316,7 +316,7 @@ func BenchmarkTopK(b *testing.B) {
 			for _, k := range []int{10, 100} {
 				var t32 TopK[float32]
 				var t64 TopK[float64]
-				b.Run(fmt.Sprintf("float32/%s/%d/k=%d", p.path, n, k), func(b *testing.B) {
+				b.Run(fmt.Sprintf("float32/%s/%d/k=%d", p, n, k), func(b *testing.B) {
 					b.SetBytes(int64(4 * n))
 					for range b.N {
 						t32.Largest(k)
@@ -324,7 +324,7 @@ func BenchmarkTopK(b *testing.B) {
 						t32.Sorted()
 					}
 				})
-				b.Run(fmt.Sprintf("float64/%s/%d/k=%d", p.path, n, k), func(b *testing.B) {
+				b.Run(fmt.Sprintf("float64/%s/%d/k=%d", p, n, k), func(b *testing.B) {
 					b.SetBytes(int64(8 * n))
 					for range b.N {
 						t64.Largest(k)
@@ -333,7 +333,7 @@ func BenchmarkTopK(b *testing.B) {
 					}
 				})
 			}
-			b.Run(fmt.Sprintf("max/float32/%s/%d", p.path, n), func(b *testing.B) {
+			b.Run(fmt.Sprintf("max/float32/%s/%d", p, n), func(b *testing.B) {
 				b.SetBytes(int64(4 * n))
 				for range b.N {
 					sink += float64(Max(x32[:n]))

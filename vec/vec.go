@@ -1,9 +1,10 @@
 package vec
 
 import (
-	"fmt"
 	"math"
 	"unsafe"
+
+	"github.com/godlpack/godlpack/internal/fmt"
 )
 
 // Float is the set of float types the float kernels take.
@@ -105,14 +106,14 @@ func sumF32(x []float32) dd {
 	if h := halve(len(x)); h > 0 {
 		return sumF32(x[:h]).plus(sumF32(x[h:]))
 	}
-	return dd{active.sumF32(x), 0}
+	return dd{sumF32Kernel(x), 0}
 }
 
 func sumF64(x []float64) dd {
 	if h := halve(len(x)); h > 0 {
 		return sumF64(x[:h]).plus(sumF64(x[h:]))
 	}
-	hi, lo := active.sumF64(x)
+	hi, lo := sumF64Kernel(x)
 	return dd{hi, lo}
 }
 
@@ -176,7 +177,7 @@ func sumInt[T Integer](x []T, k kind) uint64 {
 	var total uint64
 	for len(x) > 0 {
 		n := min(len(x), step)
-		total += active.sumInt[k](unsafe.Pointer(unsafe.SliceData(x)), n)
+		total += sumIntKernel(k, unsafe.Pointer(unsafe.SliceData(x)), n)
 		x = x[n:]
 	}
 	return total
@@ -212,14 +213,14 @@ func dotF32(x, y []float32) dd {
 	if h := halve(len(x)); h > 0 {
 		return dotF32(x[:h], y[:h]).plus(dotF32(x[h:], y[h:]))
 	}
-	return dd{active.dotF32(x, y), 0}
+	return dd{dotF32Kernel(x, y), 0}
 }
 
 func dotF64(x, y []float64) dd {
 	if h := halve(len(x)); h > 0 {
 		return dotF64(x[:h], y[:h]).plus(dotF64(x[h:], y[h:]))
 	}
-	return dd{active.dotF64(x, y), 0}
+	return dd{dotF64Kernel(x, y), 0}
 }
 
 // ParallelDot is [Dot] on up to [Threads] goroutines, the calling one among
@@ -261,14 +262,14 @@ func sqDistF32(x, y []float32) dd {
 	if h := halve(len(x)); h > 0 {
 		return sqDistF32(x[:h], y[:h]).plus(sqDistF32(x[h:], y[h:]))
 	}
-	return dd{active.sqDistF32(x, y), 0}
+	return dd{sqDistF32Kernel(x, y), 0}
 }
 
 func sqDistF64(x, y []float64) dd {
 	if h := halve(len(x)); h > 0 {
 		return sqDistF64(x[:h], y[:h]).plus(sqDistF64(x[h:], y[h:]))
 	}
-	return dd{active.sqDistF64(x, y), 0}
+	return dd{sqDistF64Kernel(x, y), 0}
 }
 
 // Scale multiplies each element of x by a in place, in T's arithmetic:
@@ -280,12 +281,12 @@ func Scale[T Number](x []T, a T) {
 		p := unsafe.Pointer(unsafe.SliceData(x))
 		switch k {
 		case f32:
-			active.scaleF32(unsafe.Slice((*float32)(p), n), *(*float32)(unsafe.Pointer(&a)))
+			scaleF32Kernel(unsafe.Slice((*float32)(p), n), *(*float32)(unsafe.Pointer(&a)))
 		case f64:
-			active.scaleF64(unsafe.Slice((*float64)(p), n), *(*float64)(unsafe.Pointer(&a)))
+			scaleF64Kernel(unsafe.Slice((*float64)(p), n), *(*float64)(unsafe.Pointer(&a)))
 		default:
 			// Signed and unsigned products agree in their low bits: one kernel per size.
-			active.scaleInt[k.log2size()](p, n, bitsOf(a))
+			scaleIntKernel(k.log2size(), p, n, bitsOf(a))
 		}
 		x = x[n:]
 	}
@@ -312,9 +313,9 @@ func Axpy[T Float](y []T, a T, x []T) {
 	for len(y) > 0 {
 		n := min(len(y), step)
 		if isFloat32[T]() {
-			active.axpyF32(as[float32](y[:n]), float32(a), as[float32](x[:n]))
+			axpyF32Kernel(as[float32](y[:n]), float32(a), as[float32](x[:n]))
 		} else {
-			active.axpyF64(as[float64](y[:n]), float64(a), as[float64](x[:n]))
+			axpyF64Kernel(as[float64](y[:n]), float64(a), as[float64](x[:n]))
 		}
 		x, y = x[n:], y[n:]
 	}
@@ -324,17 +325,17 @@ func Axpy[T Float](y []T, a T, x []T) {
 // x holds a NaN. Of a -0 and a +0 it may return either. It panics if x is
 // empty, as slices.Min does.
 func Min[T Number](x []T) T {
-	return extreme(x, "Min", &active.min)
+	return extreme(x, "Min")
 }
 
 // Max returns the largest element of x, as the built-in max would: NaN if x
 // holds a NaN. Of a -0 and a +0 it may return either. It panics if x is
 // empty, as slices.Max does.
 func Max[T Number](x []T) T {
-	return extreme(x, "Max", &active.max)
+	return extreme(x, "Max")
 }
 
-func extreme[T Number](x []T, name string, kernel *[kinds]func(p unsafe.Pointer, n int) (uint64, bool)) T {
+func extreme[T Number](x []T, name string) T {
 	if len(x) == 0 {
 		panic("vec." + name + ": empty slice")
 	}
@@ -343,7 +344,7 @@ func extreme[T Number](x []T, name string, kernel *[kinds]func(p unsafe.Pointer,
 	nan := false
 	for len(x) > 0 {
 		n := min(len(x), step)
-		bits, sawNaN := kernel[k](unsafe.Pointer(unsafe.SliceData(x)), n)
+		bits, sawNaN := extremeKernel(k, name == "Min", unsafe.Pointer(unsafe.SliceData(x)), n)
 		part := *(*T)(unsafe.Pointer(&bits))
 		nan = nan || sawNaN
 		if name == "Min" {
@@ -373,7 +374,7 @@ func SqDists[T Float](dst, a, b []T, k int) {
 		return
 	}
 	if isFloat32[T]() {
-		active.sqDistsF32(as[float32](dst), as[float32](a), as[float32](b), n, m, k)
+		sqDistsF32Kernel(as[float32](dst), as[float32](a), as[float32](b), n, m, k)
 	} else {
 		sqDistsGo(as[float64](dst), as[float64](a), as[float64](b), n, m, k)
 	}
@@ -392,7 +393,7 @@ func as[U, T any](x []T) []U {
 
 func isFloat32[T Float]() bool { return unsafe.Sizeof(T(0)) == 4 }
 
-// A kind names an element type of the kernel tables.
+// A kind names an element type of the kernels.
 type kind uint8
 
 const (

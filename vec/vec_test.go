@@ -13,12 +13,12 @@ import (
 // eachPath runs test once on every path this build and CPU have, the
 // pure-Go one among them.
 func eachPath(t *testing.T, test func(t *testing.T)) {
-	eachPathOf(t, &active, paths, func(k *kernels) string { return k.path }, test)
+	eachPathOf(t, &active, paths, path.String, test)
 }
 
-// eachPathOf runs test once on every path of a table of kernels, each made
-// the active one in turn.
-func eachPathOf[K any](t *testing.T, active **K, paths []*K, name func(*K) string, test func(t *testing.T)) {
+// eachPathOf runs test once on every path of a job's, each made the active
+// one in turn.
+func eachPathOf[K any](t *testing.T, active *K, paths []K, name func(K) string, test func(t *testing.T)) {
 	saved := *active
 	defer func() { *active = saved }()
 	for _, p := range paths {

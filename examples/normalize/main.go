@@ -24,7 +24,7 @@ import (
 )
 
 var module = pymodule.Module{Name: "normalize", Doc: "A Go extension built on godlpack.", Items: []pymodule.Item{
-	pymodule.Def("normalize", "x: tensor[float32, writable]", pymodule.F1RE(normalize),
+	pymodule.Def("normalize", "x: tensor[float32, writable] -> tensor[float64, (2)]", pymodule.F1RE(normalize),
 		"Rescale the float32 array x in place to mean 0 and std 1; return (mean, std) as a tensor."),
 }}
 

@@ -6,8 +6,11 @@ from typing import Any, Callable, ClassVar, Final, Protocol, SupportsIndex, Unio
 from typing_extensions import CapsuleType
 
 @type_check_only
-class _Tensor(Protocol):
-    """A DLPack producer: a NumPy array, a PyTorch tensor, a godlpack Tensor, ..."""
+class SupportsDLPack(Protocol):
+    """A tensor of any DLPack producer: a NumPy array, a PyTorch tensor, a JAX array, a godlpack Tensor, ...
+
+    What a parameter takes of it (dtypes, shape, layout) is its annotation, shown first in its function's docstring:
+    x: tensor[float32, (*, *)] takes a 2-D float32 tensor."""
 
     def __dlpack__(self, *, stream: Any = ..., max_version: tuple[int, int] | None = ...,
                    dl_device: Any = ..., copy: bool | None = ...) -> Any: ...
@@ -104,5 +107,8 @@ class Tensor:
     def __copy__(self) -> Tensor: ...
     def __deepcopy__(self, memo: dict[int, Any] | None, /) -> Tensor: ...
 
-def normalize(x: _Tensor) -> Tensor:
-    """Rescale the float32 array x in place to mean 0 and std 1; return (mean, std) as a tensor."""
+def normalize(x: SupportsDLPack) -> Tensor:
+    """normalize(x: tensor[float32, writable]) -> Tensor[float64, (2)]
+
+    Rescale the float32 array x in place to mean 0 and std 1; return (mean, std) as a tensor.
+    """

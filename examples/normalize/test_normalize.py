@@ -8,6 +8,7 @@ builds the module into a directory on PYTHONPATH and runs this file.
 from __future__ import annotations
 
 import gc
+import inspect
 import sys
 
 import numpy as np
@@ -20,6 +21,8 @@ import normalize
 def test_module_is_not_godlpack() -> None:
     assert "godlpack" not in sys.modules
     assert normalize.normalize.__doc__ and "float32" in normalize.normalize.__doc__
+    assert str(inspect.signature(normalize.normalize)) == (
+        "(x: 'tensor[float32, writable]') -> 'Tensor[float64, (2)]'")
 
 
 @pytest.mark.parametrize("view", [False, True])

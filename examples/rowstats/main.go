@@ -23,7 +23,7 @@ import (
 )
 
 var module = pymodule.Module{Name: "rowstats", Doc: "Row statistics of float tensors, in Go.", Items: []pymodule.Item{
-	pymodule.Def("row_norms", "x: tensor[float32|float64, (*, *)], /", pymodule.F1RE(rowNorms), "The L2 norm of each row of x, in x's dtype.").WithoutGIL(),
+	pymodule.Def("row_norms", "x: tensor[float32|float64, (*, *)], / -> tensor[float32|float64, (*)]", pymodule.F1RE(rowNorms), "The L2 norm of each row of x, in x's dtype.").WithoutGIL(),
 	pymodule.Def("clip_", "x: tensor[float32|float64, writable], /, lo=-inf, hi=inf", pymodule.F3R2(clip), "Clip x in place to [lo, hi]; return (raised, lowered): the counts moved up and down."),
 }}
 

@@ -6,8 +6,11 @@ from typing import Any, Callable, ClassVar, Final, Protocol, SupportsIndex, Unio
 from typing_extensions import CapsuleType
 
 @type_check_only
-class _Tensor(Protocol):
-    """A DLPack producer: a NumPy array, a PyTorch tensor, a godlpack Tensor, ..."""
+class SupportsDLPack(Protocol):
+    """A tensor of any DLPack producer: a NumPy array, a PyTorch tensor, a JAX array, a godlpack Tensor, ...
+
+    What a parameter takes of it (dtypes, shape, layout) is its annotation, shown first in its function's docstring:
+    x: tensor[float32, (*, *)] takes a 2-D float32 tensor."""
 
     def __dlpack__(self, *, stream: Any = ..., max_version: tuple[int, int] | None = ...,
                    dl_device: Any = ..., copy: bool | None = ...) -> Any: ...
@@ -104,8 +107,14 @@ class Tensor:
     def __copy__(self) -> Tensor: ...
     def __deepcopy__(self, memo: dict[int, Any] | None, /) -> Tensor: ...
 
-def row_norms(x: _Tensor, /) -> Tensor:
-    """The L2 norm of each row of x, in x's dtype."""
+def row_norms(x: SupportsDLPack, /) -> Tensor:
+    """row_norms(x: tensor[float32|float64, (*, *)], /) -> Tensor[float32|float64, (*)]
 
-def clip_(x: _Tensor, /, lo: float = ..., hi: float = ...) -> tuple[int, int]:
-    """Clip x in place to [lo, hi]; return (raised, lowered): the counts moved up and down."""
+    The L2 norm of each row of x, in x's dtype.
+    """
+
+def clip_(x: SupportsDLPack, /, lo: float = ..., hi: float = ...) -> tuple[int, int]:
+    """clip_(x: tensor[float32|float64, writable], /, lo: float = -inf, hi: float = inf) -> tuple[int, int]
+
+    Clip x in place to [lo, hi]; return (raised, lowered): the counts moved up and down.
+    """

@@ -36,8 +36,10 @@ KINDS: dict[str, Callable[[np.ndarray], Any]] = {"numpy": numpy_kinds, "torch": 
 
 def test_functions_look_like_python_functions() -> None:
     assert "godlpack" not in sys.modules
-    assert str(inspect.signature(rowstats.row_norms)) == "(x, /)"
-    assert str(inspect.signature(rowstats.clip_)) == "(x, /, lo=-inf, hi=inf)"
+    assert str(inspect.signature(rowstats.row_norms)) == (
+        "(x: 'tensor[float32|float64, (*, *)]', /) -> 'Tensor[float32|float64, (*)]'")
+    assert str(inspect.signature(rowstats.clip_)) == (
+        "(x: 'tensor[float32|float64, writable]', /, lo: 'float' = -inf, hi: 'float' = inf) -> 'tuple[int, int]'")
     assert rowstats.clip_.__module__ == "rowstats" and rowstats.clip_.__qualname__ == "clip_"
     assert pickle.loads(pickle.dumps(rowstats.row_norms)) is rowstats.row_norms
     assert "L2 norm" in (rowstats.row_norms.__doc__ or "")

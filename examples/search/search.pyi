@@ -8,34 +8,55 @@ from typing_extensions import CapsuleType
 import numpy
 
 @type_check_only
-class _Tensor(Protocol):
-    """A DLPack producer: a NumPy array, a PyTorch tensor, a godlpack Tensor, ..."""
+class SupportsDLPack(Protocol):
+    """A tensor of any DLPack producer: a NumPy array, a PyTorch tensor, a JAX array, a godlpack Tensor, ...
+
+    What a parameter takes of it (dtypes, shape, layout) is its annotation, shown first in its function's docstring:
+    x: tensor[float32, (*, *)] takes a 2-D float32 tensor."""
 
     def __dlpack__(self, *, stream: Any = ..., max_version: tuple[int, int] | None = ...,
                    dl_device: Any = ..., copy: bool | None = ...) -> Any: ...
     def __dlpack_device__(self) -> tuple[int, int]: ...
 
-def softmax_(x: _Tensor, /) -> None:
-    """Replace each row of x by its softmax."""
+def softmax_(x: SupportsDLPack, /) -> None:
+    """softmax_(x: tensor[float32, (*, *), C, writable, convert], /) -> None
 
-def layer_norm(x: _Tensor, gamma: _Tensor, beta: _Tensor, eps: float = ...) -> numpy.ndarray[Any, Any]:
-    """Normalize each row of x, then scale by gamma and shift by beta."""
+    Replace each row of x by its softmax.
+    """
 
-def scores(queries: _Tensor, corpus: _Tensor) -> numpy.ndarray[Any, Any]:
-    """queries @ corpus.T."""
+def layer_norm(x: SupportsDLPack, gamma: SupportsDLPack, beta: SupportsDLPack, eps: float = ...) -> numpy.ndarray[tuple[int, ...], numpy.dtype[Any]]:
+    """layer_norm(x: tensor[float32, (*, *), C, convert], gamma: tensor[float32, (*), C, convert], beta: tensor[float32, (*), C, convert], eps: float = 1e-5) -> numpy.ndarray
 
-def cosine_topk(queries: _Tensor, corpus: _Tensor, k: int | SupportsIndex) -> tuple[numpy.ndarray[Any, Any], numpy.ndarray[Any, Any]]:
-    """The k rows of corpus most like each query (cosine), best first: scores, indices."""
+    Normalize each row of x, then scale by gamma and shift by beta.
+    """
+
+def scores(queries: SupportsDLPack, corpus: SupportsDLPack) -> numpy.ndarray[tuple[int, ...], numpy.dtype[Any]]:
+    """scores(queries: tensor[float32, (*, *), C, convert], corpus: tensor[float32, (*, *), C, convert]) -> numpy.ndarray
+
+    queries @ corpus.T.
+    """
+
+def cosine_topk(queries: SupportsDLPack, corpus: SupportsDLPack, k: int | SupportsIndex) -> tuple[numpy.ndarray[tuple[int, ...], numpy.dtype[Any]], numpy.ndarray[tuple[int, ...], numpy.dtype[Any]]]:
+    """cosine_topk(queries: tensor[float32, (*, *), C, convert], corpus: tensor[float32, (*, *), C, convert], k: int) -> tuple[numpy.ndarray, numpy.ndarray]
+
+    The k rows of corpus most like each query (cosine), best first: scores, indices.
+    """
 
 @final
 class Index:
     """Vectors of one dimension, searched by cosine similarity."""
 
     def __new__(cls, dim: int | SupportsIndex) -> Index: ...
-    def add(self, /, x: _Tensor) -> None:
-        """Add the rows of x."""
-    def search(self, /, q: _Tensor, k: int | SupportsIndex) -> tuple[numpy.ndarray[Any, Any], numpy.ndarray[Any, Any]]:
-        """The k vectors most like each row of q: scores, indices."""
+    def add(self, /, x: SupportsDLPack) -> None:
+        """add(self, /, x: tensor[float32, (*, *), C, convert]) -> None
+
+        Add the rows of x.
+        """
+    def search(self, /, q: SupportsDLPack, k: int | SupportsIndex) -> tuple[numpy.ndarray[tuple[int, ...], numpy.dtype[Any]], numpy.ndarray[tuple[int, ...], numpy.dtype[Any]]]:
+        """search(self, /, q: tensor[float32, (*, *), C, convert], k: int) -> tuple[numpy.ndarray, numpy.ndarray]
+
+        The k vectors most like each row of q: scores, indices.
+        """
     def __len__(self, /) -> int:
         """The vectors added."""
     @property

@@ -58,9 +58,9 @@ var module = pymodule.Module{Name: "tilekit", Doc: "Running statistics, histogra
 		pymodule.Method("clear", "", pymodule.F1E(func(r *Rows) error { return r.data.Reset() }), "Remove every row, keeping the memory.")),
 	TilekitError,
 	pymodule.NewEnum[Norm]("Norm", "How norms measures a row.", pymodule.Value("L1", L1), pymodule.Value("L2", L2), pymodule.Value("MAX", Max)),
-	pymodule.Def("histogram", "x: tensor[uint8], /", pymodule.F1R(histogram), "How many of each byte value x holds.").Returning(pymodule.AsNumPy),
-	pymodule.Def("sqdist", "a: tensor[float32, (*, *), C, convert], b: tensor[float32, (*, *), C, convert], /", pymodule.F2RE(sqdist), "The squared distance of each row of a to each row of b.").Returning(pymodule.AsNumPy).WithoutGIL(),
-	pymodule.Def("norms", "x: tensor[float32, (*, *)], /, norm=Norm.L2", pymodule.F2RE(norms), "The norm of each row of x.").Returning(pymodule.AsNumPy),
+	pymodule.Def("histogram", "x: tensor[uint8], / -> tensor[int64, (256)]", pymodule.F1R(histogram), "How many of each byte value x holds.").Returning(pymodule.AsNumPy),
+	pymodule.Def("sqdist", "a: tensor[float32, (*, *), C, convert], b: tensor[float32, (*, *), C, convert], / -> tensor[float32, (*, *)]", pymodule.F2RE(sqdist), "The squared distance of each row of a to each row of b.").Returning(pymodule.AsNumPy).WithoutGIL(),
+	pymodule.Def("norms", "x: tensor[float32, (*, *)], /, norm=Norm.L2 -> tensor[float32, (*)]", pymodule.F2RE(norms), "The norm of each row of x.").Returning(pymodule.AsNumPy),
 	pymodule.Def("map_", "x: tensor[float32, writable], f, /", pymodule.F2E(mapInPlace), "Replace each element v of x by f(v)."),
 	pymodule.Def("set_num_threads", "n: int, /", pymodule.F1R(vec.SetThreads), "Set the threads sqdist may use (below 1: the default); return the last count."),
 }}

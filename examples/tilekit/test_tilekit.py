@@ -147,7 +147,11 @@ def test_map_calls_python_for_each_element() -> None:
 
 def test_signatures_and_enum() -> None:
     assert str(inspect.signature(tilekit.Stats)) == "(width)"
-    assert str(inspect.signature(tilekit.norms)) == "(x, /, norm=<Norm.L2: 1>)"
+    # The signature carries the annotations: the tensors' as declared, the result's "-> tensor[float32, (*)]" as
+    # the NumPy array it is returned as.
+    assert str(inspect.signature(tilekit.norms)) == (
+        "(x: 'tensor[float32, (*, *)]', /, norm: 'Norm' = <Norm.L2: 1>) -> 'numpy.ndarray[float32, (*)]'")
+    assert str(inspect.signature(tilekit.Stats.mean)) == "(self, /) -> 'numpy.ndarray[float64, (*)]'"
     assert [m.name for m in tilekit.Norm] == ["L1", "L2", "MAX"] and tilekit.Norm.L2 == 1
     with pytest.raises(ValueError, match=r"^norms\(\): argument 'norm' must be a Norm, got 7$"):
         tilekit.norms(np.ones((1, 1), np.float32), norm=7)

@@ -10,8 +10,11 @@ import enum
 import numpy
 
 @type_check_only
-class _Tensor(Protocol):
-    """A DLPack producer: a NumPy array, a PyTorch tensor, a godlpack Tensor, ..."""
+class SupportsDLPack(Protocol):
+    """A tensor of any DLPack producer: a NumPy array, a PyTorch tensor, a JAX array, a godlpack Tensor, ...
+
+    What a parameter takes of it (dtypes, shape, layout) is its annotation, shown first in its function's docstring:
+    x: tensor[float32, (*, *)] takes a 2-D float32 tensor."""
 
     def __dlpack__(self, *, stream: Any = ..., max_version: tuple[int, int] | None = ...,
                    dl_device: Any = ..., copy: bool | None = ...) -> Any: ...
@@ -113,14 +116,23 @@ class Stats:
     """Running mean and variance of each column of float32 rows."""
 
     def __new__(cls, width: int | SupportsIndex) -> Stats: ...
-    def update(self, x: _Tensor, /) -> None:
-        """Add the rows of x."""
+    def update(self, x: SupportsDLPack, /) -> None:
+        """update(self, x: tensor[float32, (*, *)], /) -> None
+
+        Add the rows of x.
+        """
     def merge(self, other: Stats, /) -> None:
         """Add the rows other has seen."""
-    def mean(self, /) -> numpy.ndarray[Any, Any]:
-        """The mean of each column."""
-    def variance(self, /) -> numpy.ndarray[Any, Any]:
-        """The variance of each column."""
+    def mean(self, /) -> numpy.ndarray[tuple[int], numpy.dtype[numpy.float64]]:
+        """mean(self, /) -> numpy.ndarray[float64, (*)]
+
+        The mean of each column.
+        """
+    def variance(self, /) -> numpy.ndarray[tuple[int], numpy.dtype[numpy.float64]]:
+        """variance(self, /) -> numpy.ndarray[float64, (*)]
+
+        The variance of each column.
+        """
     def __len__(self, /) -> int:
         """The rows seen."""
     def __add__(self, other: Stats, /) -> Stats:
@@ -140,8 +152,11 @@ class Rows:
     """Float32 rows of one width, kept in C memory as they are added."""
 
     def __new__(cls, width: int | SupportsIndex) -> Rows: ...
-    def add(self, x: _Tensor, /) -> None:
-        """Append the rows of x."""
+    def add(self, x: SupportsDLPack, /) -> None:
+        """add(self, x: tensor[float32, (*, *), C, convert], /) -> None
+
+        Append the rows of x.
+        """
     def clear(self, /) -> None:
         """Remove every row, keeping the memory."""
     @property
@@ -158,17 +173,29 @@ class Norm(enum.IntEnum):
     L2 = 1
     MAX = 2
 
-def histogram(x: _Tensor, /) -> numpy.ndarray[Any, Any]:
-    """How many of each byte value x holds."""
+def histogram(x: SupportsDLPack, /) -> numpy.ndarray[tuple[int], numpy.dtype[numpy.int64]]:
+    """histogram(x: tensor[uint8], /) -> numpy.ndarray[int64, (256)]
 
-def sqdist(a: _Tensor, b: _Tensor, /) -> numpy.ndarray[Any, Any]:
-    """The squared distance of each row of a to each row of b."""
+    How many of each byte value x holds.
+    """
 
-def norms(x: _Tensor, /, norm: Norm | int = ...) -> numpy.ndarray[Any, Any]:
-    """The norm of each row of x."""
+def sqdist(a: SupportsDLPack, b: SupportsDLPack, /) -> numpy.ndarray[tuple[int, int], numpy.dtype[numpy.float32]]:
+    """sqdist(a: tensor[float32, (*, *), C, convert], b: tensor[float32, (*, *), C, convert], /) -> numpy.ndarray[float32, (*, *)]
 
-def map_(x: _Tensor, f: Callable[[float], float], /) -> None:
-    """Replace each element v of x by f(v)."""
+    The squared distance of each row of a to each row of b.
+    """
+
+def norms(x: SupportsDLPack, /, norm: Norm | int = ...) -> numpy.ndarray[tuple[int], numpy.dtype[numpy.float32]]:
+    """norms(x: tensor[float32, (*, *)], /, norm: Norm = Norm.L2) -> numpy.ndarray[float32, (*)]
+
+    The norm of each row of x.
+    """
+
+def map_(x: SupportsDLPack, f: Callable[[float], float], /) -> None:
+    """map_(x: tensor[float32, writable], f: Callable[[float], float], /) -> None
+
+    Replace each element v of x by f(v).
+    """
 
 def set_num_threads(n: int | SupportsIndex, /) -> int:
     """Set the threads sqdist may use (below 1: the default); return the last count."""

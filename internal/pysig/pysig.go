@@ -1,14 +1,16 @@
 // Package pysig reads the parameter list of a Python function as Python
 // writes it ("x, /, lo=-inf, hi=inf, *, out=None"), with the tensor
 // annotations package pymodule understands ("x: tensor[float32|float64,
-// (*, *), writable]"). It knows nothing of CPython, so that its rules are
-// tested on their own.
+// (*, *), writable]") and what the function returns ("-> tensor[float32,
+// (*)]"). It knows nothing of CPython, so that its rules are tested on
+// their own.
 package pysig
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/godlpack/godlpack/internal/fmt"
 )
 
 // A Kind says how a parameter may be passed, as inspect.Parameter.kind.
@@ -71,7 +73,7 @@ func Parse(s string) ([]Param, error) {
 			p.Kind = KeywordOnly
 		}
 		head := part
-		if i := topLevel(part, '='); i >= 0 {
+		if i := topLevel(part, "="); i >= 0 {
 			head, p.Default, p.HasDefault = part[:i], strings.TrimSpace(part[i+1:]), true
 			if p.Default == "" {
 				return nil, fmt.Errorf("parameters %q: %q has an empty default", s, strings.TrimSpace(head))
@@ -134,8 +136,8 @@ func split(s string) ([]string, error) {
 	return append(parts, strings.TrimSpace(s[start:])), nil
 }
 
-// topLevel returns the index of the first c outside brackets and quotes, or -1.
-func topLevel(s string, c byte) int {
+// topLevel returns the index of the first tok outside brackets and quotes, or -1.
+func topLevel(s, tok string) int {
 	depth := 0
 	var quote byte
 	for i := 0; i < len(s); i++ {
@@ -152,7 +154,7 @@ func topLevel(s string, c byte) int {
 			depth++
 		case b == ')' || b == ']' || b == '}':
 			depth--
-		case b == c && depth == 0:
+		case depth == 0 && strings.HasPrefix(s[i:], tok):
 			return i
 		}
 	}
@@ -228,7 +230,7 @@ func ParseTensor(a string) (t Tensor, ok bool, err error) {
 					t.Shape = append(t.Shape, n)
 				}
 			}
-		case it != "" && identifier(strings.NewReplacer(" ", "", "|", "_").Replace(it)) && !strings.Contains(strings.ReplaceAll(it, " ", ""), "||"):
+		case it != "" && identifier(strings.ReplaceAll(strings.ReplaceAll(it, " ", ""), "|", "_")) && !strings.Contains(strings.ReplaceAll(it, " ", ""), "||"):
 			for _, d := range strings.Split(it, "|") {
 				t.DTypes = append(t.DTypes, strings.TrimSpace(d))
 			}

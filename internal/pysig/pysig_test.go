@@ -2,6 +2,7 @@ package pysig
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -65,6 +66,79 @@ func TestParseTensor(t *testing.T) {
 	for _, in := range []string{"tensor[(-1)]", "tensor[float32||x]", "tensor[what?]", "tensor[(a)]"} {
 		if got, _, err := ParseTensor(in); err == nil {
 			t.Errorf("ParseTensor(%q) = %+v, want an error", in, got)
+		}
+	}
+}
+
+func TestSplit(t *testing.T) {
+	tests := []struct {
+		in, params, results string
+		arrow               bool
+	}{
+		{"x, /", "x, /", "", false},
+		{"x, / -> tensor[float32, (*)]", "x, /", "tensor[float32, (*)]", true},
+		{"-> None", "", "None", true},
+		{"s='->', /", "s='->', /", "", false},
+		{"s='->' -> str", "s='->'", "str", true},
+		{"x: tensor[float32] ->", "x: tensor[float32]", "", true},
+	}
+	for _, tt := range tests {
+		params, results, arrow := Split(tt.in)
+		if params != tt.params || results != tt.results || arrow != tt.arrow {
+			t.Errorf("Split(%q) = %q, %q, %v; want %q, %q, %v", tt.in, params, results, arrow, tt.params, tt.results, tt.arrow)
+		}
+	}
+}
+
+func TestResults(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want []string
+		err  string
+	}{
+		{"None", 0, []string{}, ""},
+		{"tensor[float32, (*)]", 1, []string{"tensor[float32, (*)]"}, ""},
+		{"tuple[int, int]", 1, []string{"tuple[int, int]"}, ""},
+		{"tuple[tensor[float32, (*, 3)], int]", 2, []string{"tensor[float32, (*, 3)]", "int"}, ""},
+		{"", 1, nil, "-> with no annotation"},
+		{"int", 0, nil, "-> int: the Go function has no result, so -> None"},
+		{"int", 2, nil, "-> int: the Go function has 2 results, which Python gets as a tuple"},
+		{"tuple[int]", 2, nil, "-> tuple[int] names 1 results, and the Go function has 2"},
+		{"tuple[int, ]", 2, nil, "an empty annotation"},
+	}
+	for _, tt := range tests {
+		got, err := Results(tt.in, tt.n)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("Results(%q, %d) = %q, %v; want an error %q", tt.in, tt.n, got, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Results(%q, %d) = %q, %v; want %q", tt.in, tt.n, got, err, tt.want)
+		}
+	}
+}
+
+// TestTensorString: an annotation written out reads back as itself.
+func TestTensorString(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"tensor", "tensor"},
+		{"tensor[(*,)]", "tensor[(*)]"},
+		{"tensor[writable, float32 | float64, (*, 3)]", "tensor[float32|float64, (*, 3), writable]"},
+		{"tensor[(), device=any]", "tensor[(), device=any]"},
+		{"tensor[F, convert, int8, (2, *, *), device=cpu]", "tensor[int8, (2, *, *), F, convert]"},
+	} {
+		a, ok, err := ParseTensor(tt.in)
+		if !ok || err != nil {
+			t.Fatalf("ParseTensor(%q): %v, %v", tt.in, ok, err)
+		}
+		if got := a.String(); got != tt.want {
+			t.Errorf("ParseTensor(%q).String() = %q, want %q", tt.in, got, tt.want)
+		}
+		if back, _, _ := ParseTensor(a.String()); !reflect.DeepEqual(back, a) {
+			t.Errorf("%q reads back as %+v, not %+v", a.String(), back, a)
 		}
 	}
 }

@@ -44,13 +44,13 @@ PROJECTS = {
                          "x = np.from_dlpack(t); "
                          "assert abs(mean - 1.5) < 1e-12 and abs(std - 1.25 ** 0.5) < 1e-9, (mean, std); "
                          "assert abs(float(x.sum())) < 1e-6 and x[0] < 0 < x[3], x",
-                         ("normalize.normalize", "def (x: normalize._Tensor) -> normalize.Tensor")),
+                         ("normalize.normalize", "def (x: normalize.SupportsDLPack) -> normalize.Tensor")),
     "rowstats": Project("godlpack_example_rowstats-0.1.0", "rowstats",
                         "x = np.arange(6, dtype=np.float32).reshape(2, 3); "
                         "n = np.from_dlpack(rowstats.row_norms(godlpack.from_dlpack(x))); "
                         "assert np.allclose(n, np.linalg.norm(x, axis=1)), n; "
                         "assert rowstats.clip_(x, 1, 4) == (1, 1) and x.min() == 1 and x.max() == 4, x",
-                        ("rowstats.clip_", "def (rowstats._Tensor, lo: float =, hi: float =) -> tuple[int, int]")),
+                        ("rowstats.clip_", "def (rowstats.SupportsDLPack, lo: float =, hi: float =) -> tuple[int, int]")),
 }
 
 # Run where both wheels are installed: the two Go runtimes in one process, in the order given, and the SIGURG

@@ -33,8 +33,12 @@ def documented() -> list[tuple[str, str]]:
 
 
 def shown(obj: Any) -> str:
-    """The signature as the document writes it: a method's self (and the / after it) left out."""
-    text = str(inspect.signature(obj))[1:-1]
+    """The signature as the document writes it: a method's self (and the / after it) left out, and no annotations
+    (a bound Go function's, godlpack.ops's, are in its docstring's tables)."""
+    sig = inspect.signature(obj)
+    sig = sig.replace(parameters=[p.replace(annotation=p.empty) for p in sig.parameters.values()],
+                      return_annotation=sig.empty)
+    text = str(sig)[1:-1]
     return re.sub(r"^self(, /)?(, )?", "", text)
 
 

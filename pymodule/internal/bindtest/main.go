@@ -84,6 +84,11 @@ var functionItems = []pymodule.Item{
 		"A rows x cols array of the dtype named holding 0, 1, 2, … in C order (odd ones True for bool; 0-d for rows -1), as a NumPy array.").Returning(pymodule.AsNumPy),
 	pymodule.Def("typed_torch", "dtype: str, rows: int, cols: int, /", pymodule.F3RE(typedArray),
 		"typed_np's array as a PyTorch tensor.").Returning(pymodule.AsTorch),
+	pymodule.Def("declared", "dtype: str, rows: int, cols: int, / -> tensor[float32|int32, (*, 3)]", pymodule.F3RE(typedArray),
+		"typed_np's array, declared a float32 or int32 tensor of 3 columns: another is an error.").Returning(pymodule.AsNumPy),
+	pymodule.Def("declared_slice", "n: int, / -> tuple[tensor[int64, (3)], int]", pymodule.F1R2(func(n int) ([]int64, int) {
+		return make([]int64, n), n
+	}), "n zeros and n, the zeros declared a tensor of 3: another length is an error."),
 	pymodule.Def("live_owners", "", pymodule.F0R(func() int64 { return int64(C.gdl_owner_live()) }),
 		"How many owners of result memory are alive."),
 	pymodule.Def("arange_torch", "n", pymodule.F1RE(arange), "arange as a PyTorch tensor.").Returning(pymodule.AsTorch),

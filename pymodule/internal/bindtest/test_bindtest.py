@@ -11,10 +11,12 @@ import inspect
 import math
 import os
 import pickle
+import pydoc
 import subprocess
 import sys
 import threading
 import time
+import types
 from pathlib import Path
 from typing import Any, Callable
 
@@ -36,20 +38,70 @@ def test_functions_are_builtins_of_their_module() -> None:
     assert repr(f) == "<built-in function ints>"
     assert pickle.loads(pickle.dumps(f)) is f
     assert f.__doc__ == "The sum of ints of every width, as a float."
+    # A built-in function to isinstance, inspect and pydoc (type() names the binder's own type).
+    assert isinstance(f, types.BuiltinFunctionType) and inspect.isbuiltin(f) and f.__class__ is type(len)
+    assert type(f) is not type(len)
 
 
-@pytest.mark.parametrize("name, want", [
-    ("ints", "(a, b, c, d, e, f, g, h, /)"),
-    ("floats", "(x, y=0.5, *, z=-inf)"),
-    ("text", "(s, b=b'', /, *, sep='-')"),
-    ("maybe", "(x=None)"),
-    ("none", "()"),
-    ("matrix", "(x, /)"),
-    ("cplx", "(z, w=1j)"),
-    ("opt_tensor", "(x=None)"),
+@pytest.mark.parametrize("f, head, signature", [
+    (b.ints, "built-in function ints in module bindtest",
+     "ints(a: 'int', b: 'int', c: 'int', d: 'int', e: 'int', f: 'int', g: 'int', h: 'int', /) -> 'float'\n"
+     "    The sum of ints of every width, as a float."),
+    (b.Counter.add, "built-in function add in module bindtest",
+     "add(self, x: 'tensor[float64]', /) -> 'float'\n    Add x's elements; the total."),
+    (b.Counter("c").add, "method add in module bindtest", "add(x: 'tensor[float64]', /) -> 'float' method of"),
 ])
-def test_text_signatures(name: str, want: str) -> None:
-    assert str(inspect.signature(getattr(b, name))) == want
+def test_pydoc_shows_the_signature_then_the_docstring(f: Any, head: str, signature: str) -> None:
+    text = pydoc.plain(pydoc.render_doc(f))
+    assert text.startswith(f"Python Library Documentation: {head}\n\n{signature}"), text
+
+
+@pytest.mark.parametrize("name, want, text", [
+    ("ints", "(a: 'int', b: 'int', c: 'int', d: 'int', e: 'int', f: 'int', g: 'int', h: 'int', /) -> 'float'",
+     "a, b, c, d, e, f, g, h, /"),
+    ("floats", "(x: 'float', y: 'float' = 0.5, *, z: 'float' = -inf) -> 'tuple[float, float, float]'",
+     "x, y=0.5, *, z=-1e999"),
+    ("text", "(s: 'str', b: 'bytes' = b'', /, *, sep: 'str' = '-') -> 'tuple[str, bytes]'", "s, b=b'', /, *, sep='-'"),
+    ("maybe", "(x: 'int | None' = None) -> 'int'", "x=None"),
+    ("none", "() -> None", ""),
+    ("matrix", "(x: 'tensor[float32|float64, (*, *)]', /) -> 'int'", "x, /"),
+    ("cplx", "(z: 'complex', w: 'complex' = 1j) -> 'tuple[complex, complex]'", "z, w=1j"),
+    ("opt_tensor", "(x: 'tensor[float64] | None' = None) -> 'int'", "x=None"),
+])
+def test_signatures(name: str, want: str, text: str) -> None:
+    # inspect.signature reads __signature__, whose annotations are strings (as under `from __future__ import
+    # annotations`), a tensor's as its parameter declares it; __text_signature__, CPython's, has none.
+    f = getattr(b, name)
+    assert str(inspect.signature(f)) == want
+    assert f.__text_signature__ == f"($module{', ' if text else ''}{text})"
+    assert f.__signature__ is f.__signature__  # made once
+
+
+def test_a_declared_result_is_held_to_its_annotation() -> None:
+    # "-> tensor[float32|int32, (*, 3)]": what the function returns is checked, and the stub and signature say it.
+    assert b.declared("float32", 2, 3).tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert b.declared("int32", 0, 3).dtype == np.int32
+    live = b.live_owners()
+    with pytest.raises(TypeError, match=r"^declared\(\): returned a 2-D float64 tensor, where its annotation says a "
+                                        r"float32 or int32 tensor of shape \(\*, 3\)$"):
+        b.declared("float64", 2, 3)
+    with pytest.raises(TypeError, match=r"^declared\(\): returned a 0-D float32 tensor"):
+        b.declared("float32", -1, 0)
+    with pytest.raises(ValueError, match=r"^declared\(\): returned a tensor of shape \(2, 4\), where its annotation"):
+        b.declared("int32", 2, 4)
+    assert b.live_owners() == live  # the Arrays refused were released
+    assert b.declared_slice(3)[0].tolist() == [0, 0, 0]
+    with pytest.raises(ValueError, match=r"^declared_slice\(\): returned a tensor of shape \(4,\), where its "
+                                         r"annotation says an int64 tensor of shape \(3,\)$"):
+        b.declared_slice(4)
+    assert b.live_owners() == live
+    assert str(inspect.signature(b.declared)) == (
+        "(dtype: 'str', rows: 'int', cols: 'int', /) -> 'numpy.ndarray[float32|int32, (*, 3)]'")
+    stub = (Path(b.__file__).parent / "bindtest.pyi").read_text()  # written beside the module with it
+    assert ("def declared(dtype: str, rows: int | SupportsIndex, cols: int | SupportsIndex, /) -> "
+            "numpy.ndarray[tuple[int, int], numpy.dtype[numpy.float32 | numpy.int32]]:") in stub
+    assert "def declared_slice(n: int | SupportsIndex, /) -> tuple[Tensor, int]:" in stub
+    assert '    """declared_slice(n: int, /) -> tuple[Tensor[int64, (3)], int]\n' in stub
 
 
 def test_ints_of_every_width() -> None:
@@ -149,7 +201,8 @@ def test_number_parameters_read_any_number(x: Any, want: Any) -> None:
     # A scalar.Scalar parameter reads a number as godlpack.full reads its fill value; its kind comes back.
     got = b.same_number(x)
     assert got == want and type(got) is type(want)
-    assert b.same_number() == 0.5 and str(inspect.signature(b.same_number)) == "(x=0.5, /)"
+    assert b.same_number() == 0.5
+    assert str(inspect.signature(b.same_number)) == "(x: 'int | float | complex' = 0.5, /) -> 'int | float | complex'"
 
 
 @pytest.mark.parametrize("x", ["1", None, np.ones(2), [1]])

@@ -349,9 +349,9 @@ def test_a_class_has_the_special_attributes_a_python_class_of_its_methods_has(go
 
 
 def test_special_methods_are_the_authors_functions_with_their_signatures() -> None:
-    assert str(inspect.signature(b.Vec.__getitem__)) == "(self, i, /)"
-    assert str(inspect.signature(b.Vec.__setitem__)) == "(self, i, x, /)"
-    assert str(inspect.signature(b.Vec.__call__)) == "(self, /, scale=1.0)"
+    assert str(inspect.signature(b.Vec.__getitem__)) == "(self, i: 'int', /) -> 'float'"
+    assert str(inspect.signature(b.Vec.__setitem__)) == "(self, i: 'int', x: 'float', /) -> None"
+    assert str(inspect.signature(b.Vec.__call__)) == "(self, /, scale: 'float' = 1.0) -> 'float'"
     assert b.Vec.__len__.__doc__ == "The number of elements." and b.Vec.__len__.__qualname__ == "Vec.__len__"
     v = b.Vec(3)
     assert v.__len__() == 3 and v.__getitem__(-1) == 2.0 and v.__add__(1.0) is NotImplemented

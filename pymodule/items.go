@@ -1,0 +1,221 @@
+package pymodule
+
+// #include <stdlib.h>
+// #include "pymodule.h"
+import "C"
+
+import (
+	"reflect"
+	"slices"
+	"unsafe"
+
+	"github.com/godlpack/godlpack/cpython"
+	"github.com/godlpack/godlpack/internal/fmt"
+)
+
+// An Item is what a module holds: a [Function], a [Class], a [Constant], an
+// [Enum] or an [ExceptionClass]. [New] and [Module] take them.
+//
+// Its method is each kind's part of making a module and its stub. Go's
+// linker keeps a method of a type that a program converts to an interface,
+// and no other: through it, an extension links the code of the kinds of
+// items its module holds (an extension without a class carries none of the
+// code that makes classes, 40 KB of rowstats' shared library). One method
+// for all the steps, where one each would take 5 times the functions.
+type Item interface {
+	// in does the item's part of step s (a step's words say which) in b:
+	// a name, a stub or "tensors"; an error.
+	in(s step, b *builder) (string, error)
+}
+
+// A step is one of the binder's passes over a module's items.
+type step uint8
+
+const (
+	// stepDeclare adds the item to b.sc, the scope of the module being
+	// planned, and returns the name it takes in the module.
+	stepDeclare step = iota
+	// stepPrepare makes what the module's functions may name, before any of
+	// them is made: an enum, an exception class, a class's id.
+	stepPrepare
+	// stepMake makes the item in b's module.
+	stepMake
+	// stepStub returns the item's stub in b.st's module.
+	stepStub
+	// stepTensors returns "tensors" when a function of the item hands
+	// tensors to Python as the module's Tensor (needsTensorTypes).
+	stepTensors
+)
+
+// A builder is what the steps of a module's items work on.
+type builder struct {
+	m      *C.PyObject // the module being made
+	module string      // its name
+	sc     *scope
+	st     *stubber // stepStub's
+}
+
+// add adds o to the module as name, and drops the reference to o it is given.
+func (b *builder) add(name string, o *C.PyObject) error {
+	cname := C.CString(name)
+	rc := C.PyModule_AddObjectRef(b.m, cname, o)
+	C.free(unsafe.Pointer(cname))
+	C.Py_DecRef(o)
+	if rc != 0 {
+		return cpython.PythonError("adding " + name)
+	}
+	return nil
+}
+
+// handing is stepTensors' answer: "tensors", or "".
+func handing(tensors bool) (string, error) {
+	if tensors {
+		return "tensors", nil
+	}
+	return "", nil
+}
+
+func (f Function) in(s step, b *builder) (string, error) {
+	switch s {
+	case stepDeclare:
+		if f.role != roleFunction {
+			return "", fmt.Errorf("%s: a method or static method belongs to a class, not to a module", f.name)
+		}
+		return f.name, nil
+	case stepMake:
+		return "", addFunction(b.m, b.module, f, b.sc)
+	case stepStub:
+		bd, err := plan(f, b.sc)
+		if err != nil {
+			return "", fmt.Errorf("%s.%s: %v", b.st.module, f.name, err)
+		}
+		return b.st.def(bd, ""), nil
+	case stepTensors:
+		return handing(f.handsTensors(b.sc))
+	}
+	return "", nil
+}
+
+// handsTensors says whether f hands tensors to Python as the module's
+// Tensor: a result, or an argument of a callback.
+func (f Function) handsTensors(sc *scope) bool {
+	b, err := plan(f, sc)
+	if err != nil {
+		return false
+	}
+	for j, k := range b.results {
+		if k == kindTensor && b.returnAs == AsTensor && b.outs[j].kind == kindTensor {
+			return true
+		}
+	}
+	for _, p := range b.params {
+		if p.callback != nil && slices.Contains(p.callback.args.results, kindTensor) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c Class) in(s step, b *builder) (string, error) {
+	d := c.def
+	switch s {
+	case stepDeclare:
+		if err := d.check(); err != nil {
+			return "", err
+		}
+		if b.sc.class(d.typ) != nil {
+			return "", fmt.Errorf("class %s: the Go type %v is bound already", d.name, d.typ.Elem())
+		}
+		d.module = b.sc.module
+		b.sc.classes[d.typ] = d
+		return d.name, nil
+	case stepPrepare:
+		return "", d.reserve()
+	case stepMake:
+		if err := d.make(b.m, b.module, b.sc); err != nil {
+			return "", fmt.Errorf("class %s: %w", d.name, err)
+		}
+	case stepStub:
+		def, err := b.st.class(d, b.sc)
+		if err != nil {
+			return "", fmt.Errorf("%s.%s: %v", b.st.module, d.name, err)
+		}
+		return def, nil
+	case stepTensors:
+		for _, f := range d.funcs {
+			f.class = d
+			if f.handsTensors(b.sc) {
+				return handing(true)
+			}
+		}
+		for _, p := range d.props {
+			if p.field == nil && (Function{name: p.name, fn: p.get, role: roleGetter, class: d}).handsTensors(b.sc) {
+				return handing(true)
+			}
+		}
+		return handing(d.state != nil &&
+			(Function{name: "__getstate__", fn: *d.state, role: roleMethod, class: d}).handsTensors(b.sc))
+	}
+	return "", nil
+}
+
+func (e Enum) in(s step, b *builder) (string, error) {
+	d := e.def
+	switch s {
+	case stepDeclare:
+		if err := d.check(); err != nil {
+			return "", err
+		}
+		if b.sc.enum(d.typ) != nil {
+			return "", fmt.Errorf("enum %s: the Go type %v is bound already", d.name, d.typ)
+		}
+		d.module = b.sc.module
+		b.sc.enums[d.typ] = d
+		return d.name, nil
+	case stepPrepare:
+		if err := d.make(b.module); err != nil {
+			return "", err
+		}
+		C.Py_IncRef(d.object) // the enum's own, for its functions' records
+		return "", b.add(d.name, d.object)
+	case stepStub:
+		b.st.imports["enum"] = true
+		return d.stub(), nil
+	}
+	return "", nil
+}
+
+func (e *ExceptionClass) in(s step, b *builder) (string, error) {
+	switch s {
+	case stepDeclare:
+		return e.name, e.check()
+	case stepPrepare:
+		if err := e.make(b.module); err != nil {
+			return "", err
+		}
+		C.Py_IncRef(e.object) // the class's own, which errors raise
+		return "", b.add(e.name, e.object)
+	case stepStub:
+		return e.stub(), nil
+	}
+	return "", nil
+}
+
+func (c Constant) in(s step, b *builder) (string, error) {
+	switch s {
+	case stepDeclare:
+		return c.name, nil
+	case stepMake:
+		o, err := c.object()
+		if err != nil {
+			return "", err
+		}
+		return "", b.add(c.name, o)
+	case stepStub:
+		if c.value == nil || scalarKind(reflect.TypeOf(c.value)) == kindNone {
+			return "", fmt.Errorf("%s: constant %s: a Go %T cannot go to Python", b.st.module, c.name, c.value)
+		}
+		return c.stub(), nil
+	}
+	return "", nil
+}
