@@ -28,17 +28,20 @@ import (
 type Tensor = pymodule.Tensor
 type Array = pymodule.Array
 
-const rows = "tensor[float32, (*, *), C, convert]"
+const (
+	rows = "tensor[float32, (*, *), C, convert]"
+	topk = " -> tuple[tensor[float32, (*, *)], tensor[int64, (*, *)]]"
+)
 
 var module = pymodule.Module{Name: "search", Doc: "Softmax, layer norm, scores and cosine top-k over float32 rows, in Go.", Items: []pymodule.Item{
 	pymodule.Def("softmax_", "x: tensor[float32, (*, *), C, writable, convert], /", pymodule.F1(softmax), "Replace each row of x by its softmax.").WithoutGIL(),
-	pymodule.Def("layer_norm", "x: "+rows+", gamma: tensor[float32, (*), C, convert], beta: tensor[float32, (*), C, convert], eps=1e-5", pymodule.F4RE(layerNorm), "Normalize each row of x, then scale by gamma and shift by beta.").Returning(pymodule.AsNumPy).WithoutGIL(),
-	pymodule.Def("scores", "queries: "+rows+", corpus: "+rows, pymodule.F2RE(scores), "queries @ corpus.T.").Returning(pymodule.AsNumPy).WithoutGIL(),
-	pymodule.Def("cosine_topk", "queries: "+rows+", corpus: "+rows+", k: int", pymodule.F3R2E(cosineTopK), "The k rows of corpus most like each query (cosine), best first: scores, indices.").Returning(pymodule.AsNumPy).WithoutGIL(),
+	pymodule.Def("layer_norm", "x: "+rows+", gamma: tensor[float32, (*), C, convert], beta: tensor[float32, (*), C, convert], eps=1e-5 -> tensor[float32, (*, *)]", pymodule.F4RE(layerNorm), "Normalize each row of x, then scale by gamma and shift by beta.").Returning(pymodule.AsNumPy).WithoutGIL(),
+	pymodule.Def("scores", "queries: "+rows+", corpus: "+rows+" -> tensor[float32, (*, *)]", pymodule.F2RE(scores), "queries @ corpus.T.").Returning(pymodule.AsNumPy).WithoutGIL(),
+	pymodule.Def("cosine_topk", "queries: "+rows+", corpus: "+rows+", k: int"+topk, pymodule.F3R2E(cosineTopK), "The k rows of corpus most like each query (cosine), best first: scores, indices.").Returning(pymodule.AsNumPy).WithoutGIL(),
 	pymodule.NewClass[Index]("Index", "Vectors of one dimension, searched by cosine similarity.",
 		pymodule.Init("dim: int", pymodule.F1RE(newIndex)),
 		pymodule.Method("add", "x: "+rows, pymodule.F2E((*Index).Add), "Add the rows of x."),
-		pymodule.Method("search", "q: "+rows+", k: int", pymodule.F3R2E((*Index).Search), "The k vectors most like each row of q: scores, indices.").Returning(pymodule.AsNumPy).WithoutGIL().Shared(),
+		pymodule.Method("search", "q: "+rows+", k: int"+topk, pymodule.F3R2E((*Index).Search), "The k vectors most like each row of q: scores, indices.").Returning(pymodule.AsNumPy).WithoutGIL().Shared(),
 		pymodule.Method("__len__", "", pymodule.F1R((*Index).Len), "The vectors added.").Shared(),
 		pymodule.Property("ntotal", pymodule.F1R((*Index).Len), pymodule.Fn{}, "The vectors added.")),
 	pymodule.Def("set_num_threads", "n: int, /", pymodule.F1R(vec.SetThreads), "Set the threads the functions use (below 1: the default); return the last count."),

@@ -24,20 +24,20 @@ def softmax_(x: SupportsDLPack, /) -> None:
     Replace each row of x by its softmax.
     """
 
-def layer_norm(x: SupportsDLPack, gamma: SupportsDLPack, beta: SupportsDLPack, eps: float = ...) -> numpy.ndarray[tuple[int, ...], numpy.dtype[Any]]:
-    """layer_norm(x: tensor[float32, (*, *), C, convert], gamma: tensor[float32, (*), C, convert], beta: tensor[float32, (*), C, convert], eps: float = 1e-5) -> numpy.ndarray
+def layer_norm(x: SupportsDLPack, gamma: SupportsDLPack, beta: SupportsDLPack, eps: float = ...) -> numpy.ndarray[tuple[int, int], numpy.dtype[numpy.float32]]:
+    """layer_norm(x: tensor[float32, (*, *), C, convert], gamma: tensor[float32, (*), C, convert], beta: tensor[float32, (*), C, convert], eps: float = 1e-5) -> numpy.ndarray[float32, (*, *)]
 
     Normalize each row of x, then scale by gamma and shift by beta.
     """
 
-def scores(queries: SupportsDLPack, corpus: SupportsDLPack) -> numpy.ndarray[tuple[int, ...], numpy.dtype[Any]]:
-    """scores(queries: tensor[float32, (*, *), C, convert], corpus: tensor[float32, (*, *), C, convert]) -> numpy.ndarray
+def scores(queries: SupportsDLPack, corpus: SupportsDLPack) -> numpy.ndarray[tuple[int, int], numpy.dtype[numpy.float32]]:
+    """scores(queries: tensor[float32, (*, *), C, convert], corpus: tensor[float32, (*, *), C, convert]) -> numpy.ndarray[float32, (*, *)]
 
     queries @ corpus.T.
     """
 
-def cosine_topk(queries: SupportsDLPack, corpus: SupportsDLPack, k: int | SupportsIndex) -> tuple[numpy.ndarray[tuple[int, ...], numpy.dtype[Any]], numpy.ndarray[tuple[int, ...], numpy.dtype[Any]]]:
-    """cosine_topk(queries: tensor[float32, (*, *), C, convert], corpus: tensor[float32, (*, *), C, convert], k: int) -> tuple[numpy.ndarray, numpy.ndarray]
+def cosine_topk(queries: SupportsDLPack, corpus: SupportsDLPack, k: int | SupportsIndex) -> tuple[numpy.ndarray[tuple[int, int], numpy.dtype[numpy.float32]], numpy.ndarray[tuple[int, int], numpy.dtype[numpy.int64]]]:
+    """cosine_topk(queries: tensor[float32, (*, *), C, convert], corpus: tensor[float32, (*, *), C, convert], k: int) -> tuple[numpy.ndarray[float32, (*, *)], numpy.ndarray[int64, (*, *)]]
 
     The k rows of corpus most like each query (cosine), best first: scores, indices.
     """
@@ -52,8 +52,8 @@ class Index:
 
         Add the rows of x.
         """
-    def search(self, /, q: SupportsDLPack, k: int | SupportsIndex) -> tuple[numpy.ndarray[tuple[int, ...], numpy.dtype[Any]], numpy.ndarray[tuple[int, ...], numpy.dtype[Any]]]:
-        """search(self, /, q: tensor[float32, (*, *), C, convert], k: int) -> tuple[numpy.ndarray, numpy.ndarray]
+    def search(self, /, q: SupportsDLPack, k: int | SupportsIndex) -> tuple[numpy.ndarray[tuple[int, int], numpy.dtype[numpy.float32]], numpy.ndarray[tuple[int, int], numpy.dtype[numpy.int64]]]:
+        """search(self, /, q: tensor[float32, (*, *), C, convert], k: int) -> tuple[numpy.ndarray[float32, (*, *)], numpy.ndarray[int64, (*, *)]]
 
         The k vectors most like each row of q: scores, indices.
         """
