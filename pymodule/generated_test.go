@@ -130,17 +130,17 @@ func TestCoreStubTensorClasses(t *testing.T) {
 	}
 }
 
-// TestAdaptersGenerated checks that funcs.go is what gen_funcs.go writes.
+// TestAdaptersGenerated checks that adapters_gen.go is what gen_adapters.go writes.
 func TestAdaptersGenerated(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "funcs.go")
-	if b, err := exec.Command("go", "run", "gen_funcs.go", "-o", out).CombinedOutput(); err != nil {
-		t.Fatalf("go run gen_funcs.go: %v\n%s", err, b)
+	out := filepath.Join(t.TempDir(), "adapters_gen.go")
+	if b, err := exec.Command("go", "run", "gen_adapters.go", "-o", out).CombinedOutput(); err != nil {
+		t.Fatalf("go run gen_adapters.go: %v\n%s", err, b)
 	}
 	got, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if have, _ := os.ReadFile("funcs.go"); !bytes.Equal(have, got) {
-		t.Errorf("funcs.go is stale: run go generate in pymodule")
+	if have, _ := os.ReadFile("adapters_gen.go"); !bytes.Equal(have, got) {
+		t.Errorf("adapters_gen.go is stale: run go generate in pymodule")
 	}
 }
