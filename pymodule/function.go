@@ -7,6 +7,13 @@ package pymodule
 */
 import "C"
 
+import (
+	"slices"
+
+	"github.com/godlpack/godlpack/cpython"
+	"github.com/godlpack/godlpack/internal/fmt"
+)
+
 // call is the C struct of one call (pymodule.h's gdl_call).
 type call = C.gdl_call
 
@@ -111,3 +118,61 @@ func (f Function) WithoutGIL() Function { f.releaseGIL = true; return f }
 // Returning returns f set to return its tensor results as k: [AsTensor]
 // (the default), [AsNumPy], [AsTorch] or [AsGodlpack].
 func (f Function) Returning(k ReturnKind) Function { f.returnAs = k; return f }
+
+func (f Function) in(s step, b *builder) (string, error) {
+	switch s {
+	case stepDeclare:
+		if f.role != roleFunction {
+			return "", fmt.Errorf("%s: a method or static method belongs to a class, not to a module", f.name)
+		}
+		return f.name, nil
+	case stepMake:
+		return "", addFunction(b.m, b.module, f, b.sc)
+	case stepStub:
+		bd, err := plan(f, b.sc)
+		if err != nil {
+			return "", fmt.Errorf("%s.%s: %v", b.st.module, f.name, err)
+		}
+		return b.st.def(bd, ""), nil
+	case stepTensors:
+		return handing(f.handsTensors(b.sc))
+	}
+	return "", nil
+}
+
+// handsTensors says whether f hands tensors to Python as the module's
+// Tensor: a result, or an argument of a callback.
+func (f Function) handsTensors(sc *scope) bool {
+	b, err := plan(f, sc)
+	if err != nil {
+		return false
+	}
+	for j, k := range b.results {
+		if k == kindTensor && b.returnAs == AsTensor && b.outs[j].kind == kindTensor {
+			return true
+		}
+	}
+	for _, p := range b.params {
+		if p.callback != nil && slices.Contains(p.callback.args.results, kindTensor) {
+			return true
+		}
+	}
+	return false
+}
+
+// addFunction plans f, registers it and adds it to module m.
+func addFunction(m *C.PyObject, module string, f Function, sc *scope) error {
+	b, err := plan(f, sc)
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.name, err)
+	}
+	cb, err := b.register()
+	if err != nil {
+		return err
+	}
+	if C.gdl_bound_add(m, cb) != 0 {
+		C.gdl_bound_free(cb)
+		return cpython.PythonError("adding function " + f.name)
+	}
+	return nil
+}

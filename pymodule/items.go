@@ -6,7 +6,6 @@ import "C"
 
 import (
 	"reflect"
-	"slices"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/cpython"
@@ -73,47 +72,6 @@ func handing(tensors bool) (string, error) {
 		return "tensors", nil
 	}
 	return "", nil
-}
-
-func (f Function) in(s step, b *builder) (string, error) {
-	switch s {
-	case stepDeclare:
-		if f.role != roleFunction {
-			return "", fmt.Errorf("%s: a method or static method belongs to a class, not to a module", f.name)
-		}
-		return f.name, nil
-	case stepMake:
-		return "", addFunction(b.m, b.module, f, b.sc)
-	case stepStub:
-		bd, err := plan(f, b.sc)
-		if err != nil {
-			return "", fmt.Errorf("%s.%s: %v", b.st.module, f.name, err)
-		}
-		return b.st.def(bd, ""), nil
-	case stepTensors:
-		return handing(f.handsTensors(b.sc))
-	}
-	return "", nil
-}
-
-// handsTensors says whether f hands tensors to Python as the module's
-// Tensor: a result, or an argument of a callback.
-func (f Function) handsTensors(sc *scope) bool {
-	b, err := plan(f, sc)
-	if err != nil {
-		return false
-	}
-	for j, k := range b.results {
-		if k == kindTensor && b.returnAs == AsTensor && b.outs[j].kind == kindTensor {
-			return true
-		}
-	}
-	for _, p := range b.params {
-		if p.callback != nil && slices.Contains(p.callback.args.results, kindTensor) {
-			return true
-		}
-	}
-	return false
 }
 
 func (c Class) in(s step, b *builder) (string, error) {

@@ -1,6 +1,8 @@
 package pymodule
 
-import "reflect"
+import (
+	"reflect"
+)
 
 // A kind is what crosses between Python and a bound function's Go
 // parameter or result: a number of a width, a string, bytes, a tensor, an
@@ -17,7 +19,7 @@ import "reflect"
 //     kindCallback), and in gdl_drop_results when a result of it holds
 //     memory or a reference (owns);
 //  4. where Go reads and writes its value in a gdl_value (argAt, decoder and
-//     encoder in values.go), unless its size says it all (a number's bits
+//     encoder in function_values.go), unless its size says it all (a number's bits
 //     are copied as they are);
 //  5. the Go types that map to it: goKinds, or paramOf and resultOf.
 type kind uint8
@@ -112,4 +114,12 @@ var goKinds = map[reflect.Kind]kind{
 	reflect.Complex64:  kindComplex64,
 	reflect.Complex128: kindComplex128,
 	reflect.String:     kindString,
+}
+
+// scalarKind is the kind of a Go number, bool or string type, or of []byte.
+func scalarKind(t reflect.Type) kind {
+	if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+		return kindBytes
+	}
+	return goKinds[t.Kind()] // kindNone for any other type
 }

@@ -84,6 +84,31 @@ func TestShownSignatures(t *testing.T) {
 	}
 }
 
+// TestTextSignature checks what inspect.signature reads of a function.
+func TestTextSignature(t *testing.T) {
+	tests := []struct{ params, want string }{
+		{"", "f($module)"},
+		{"x, /, lo=-inf, hi=inf", "f($module, x, /, lo=-1e999, hi=1e999)"},
+		{"a, *, b=2", "f($module, a, *, b=2)"},
+		{"*, s='-'", "f($module, *, s='-')"},
+	}
+	for _, tt := range tests {
+		fn := map[string]Fn{
+			"":                      F0(func() {}),
+			"x, /, lo=-inf, hi=inf": F3(func(Tensor, float64, float64) {}),
+			"a, *, b=2":             F2(func(int, int) {}),
+			"*, s='-'":              F1(func(string) {}),
+		}[tt.params]
+		b, err := plan(Def("f", tt.params, fn, ""), nil)
+		if err != nil {
+			t.Fatalf("plan(%q): %v", tt.params, err)
+		}
+		if got := b.textSignature(); got != tt.want {
+			t.Errorf("textSignature of %q = %q, want %q", tt.params, got, tt.want)
+		}
+	}
+}
+
 // TestDeclaredResultsChecked: a tensor result is held to its annotation at
 // each call where its Go type does not guarantee it, and only there.
 func TestDeclaredResultsChecked(t *testing.T) {
