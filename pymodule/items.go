@@ -74,49 +74,6 @@ func handing(tensors bool) (string, error) {
 	return "", nil
 }
 
-func (c Class) in(s step, b *builder) (string, error) {
-	d := c.def
-	switch s {
-	case stepDeclare:
-		if err := d.check(); err != nil {
-			return "", err
-		}
-		if b.sc.class(d.typ) != nil {
-			return "", fmt.Errorf("class %s: the Go type %v is bound already", d.name, d.typ.Elem())
-		}
-		d.module = b.sc.module
-		b.sc.classes[d.typ] = d
-		return d.name, nil
-	case stepPrepare:
-		return "", d.reserve()
-	case stepMake:
-		if err := d.make(b.m, b.module, b.sc); err != nil {
-			return "", fmt.Errorf("class %s: %w", d.name, err)
-		}
-	case stepStub:
-		def, err := b.st.class(d, b.sc)
-		if err != nil {
-			return "", fmt.Errorf("%s.%s: %v", b.st.module, d.name, err)
-		}
-		return def, nil
-	case stepTensors:
-		for _, f := range d.funcs {
-			f.class = d
-			if f.handsTensors(b.sc) {
-				return handing(true)
-			}
-		}
-		for _, p := range d.props {
-			if p.field == nil && (Function{name: p.name, fn: p.get, role: roleGetter, class: d}).handsTensors(b.sc) {
-				return handing(true)
-			}
-		}
-		return handing(d.state != nil &&
-			(Function{name: "__getstate__", fn: *d.state, role: roleMethod, class: d}).handsTensors(b.sc))
-	}
-	return "", nil
-}
-
 func (e Enum) in(s step, b *builder) (string, error) {
 	d := e.def
 	switch s {
