@@ -5,11 +5,9 @@ package pymodule
 import "C"
 
 import (
-	"reflect"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/cpython"
-	"github.com/godlpack/godlpack/internal/fmt"
 )
 
 // An Item is what a module holds: a [Function], a [Class], a [Constant], an
@@ -70,67 +68,6 @@ func (b *builder) add(name string, o *C.PyObject) error {
 func handing(tensors bool) (string, error) {
 	if tensors {
 		return "tensors", nil
-	}
-	return "", nil
-}
-
-func (e Enum) in(s step, b *builder) (string, error) {
-	d := e.def
-	switch s {
-	case stepDeclare:
-		if err := d.check(); err != nil {
-			return "", err
-		}
-		if b.sc.enum(d.typ) != nil {
-			return "", fmt.Errorf("enum %s: the Go type %v is bound already", d.name, d.typ)
-		}
-		d.module = b.sc.module
-		b.sc.enums[d.typ] = d
-		return d.name, nil
-	case stepPrepare:
-		if err := d.make(b.module); err != nil {
-			return "", err
-		}
-		C.Py_IncRef(d.object) // the enum's own, for its functions' records
-		return "", b.add(d.name, d.object)
-	case stepStub:
-		b.st.imports["enum"] = true
-		return d.stub(), nil
-	}
-	return "", nil
-}
-
-func (e *ExceptionClass) in(s step, b *builder) (string, error) {
-	switch s {
-	case stepDeclare:
-		return e.name, e.check()
-	case stepPrepare:
-		if err := e.make(b.module); err != nil {
-			return "", err
-		}
-		C.Py_IncRef(e.object) // the class's own, which errors raise
-		return "", b.add(e.name, e.object)
-	case stepStub:
-		return e.stub(), nil
-	}
-	return "", nil
-}
-
-func (c Constant) in(s step, b *builder) (string, error) {
-	switch s {
-	case stepDeclare:
-		return c.name, nil
-	case stepMake:
-		o, err := c.object()
-		if err != nil {
-			return "", err
-		}
-		return "", b.add(c.name, o)
-	case stepStub:
-		if c.value == nil || scalarKind(reflect.TypeOf(c.value)) == kindNone {
-			return "", fmt.Errorf("%s: constant %s: a Go %T cannot go to Python", b.st.module, c.name, c.value)
-		}
-		return c.stub(), nil
 	}
 	return "", nil
 }
