@@ -50,13 +50,13 @@ func TestKindsHeader(t *testing.T) {
 	}
 }
 
-// TestKindSwitches checks that each switch of args.c and results.c on kinds
-// names every kind it must: gdl_convert_arg every kind a parameter may be,
-// gdl_convert_result every kind a result may be, gdl_drop_results every
-// kind whose results own memory or a reference.
+// TestKindSwitches checks that each switch of function_args.c and
+// function_results.c on kinds names every kind it must: gdl_convert_arg
+// every kind a parameter may be, gdl_convert_result every kind a result may
+// be, gdl_drop_results every kind whose results own memory or a reference.
 func TestKindSwitches(t *testing.T) {
 	var src []byte
-	for _, f := range []string{"args.c", "results.c"} {
+	for _, f := range []string{"function_args.c", "function_results.c"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -79,7 +79,7 @@ func TestKindSwitches(t *testing.T) {
 		"gdl_drop_results": owning} {
 		body := regexp.MustCompile(`(?s)\n[^\n]*\b` + fn + `\([^)]*\) \{\n(.*?)\n\}\n`).FindSubmatch(src)
 		if body == nil {
-			t.Errorf("args.c and results.c have no function %s", fn)
+			t.Errorf("function_args.c and function_results.c have no function %s", fn)
 			continue
 		}
 		var got []string

@@ -130,7 +130,7 @@ func shapeString(shape []int64) string {
 }
 
 // fill writes s into the C parameter that calls read: gdl_spec_fault in
-// args.c is the check, in C; refuse words what it finds.
+// function_args.c is the check, in C; refuse words what it finds.
 func (s *tensorSpec) fill(cp *C.gdl_param) {
 	cp.writable = C.bool(s.writable)
 	sp := &cp.spec
