@@ -50,7 +50,6 @@ func NewEnum[E ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uin
 	return Enum{&enumDef{name: name, doc: doc, typ: reflect.TypeFor[E](), members: members}}
 }
 
-// check says what is wrong with the enum's description.
 // has says whether v is the value of one of e's members.
 func (e *enumDef) has(v int64) bool {
 	for _, m := range e.members {
@@ -61,6 +60,7 @@ func (e *enumDef) has(v int64) bool {
 	return false
 }
 
+// check says what is wrong with the enum's description.
 func (e *enumDef) check() error {
 	if !identifier(e.name) {
 		return fmt.Errorf("enum %q: not a Python name", e.name)
