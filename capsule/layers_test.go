@@ -3,7 +3,7 @@ package capsule
 import (
 	"testing"
 
-	"github.com/godlpack/godlpack/internal/layers"
+	"github.com/godlpack/godlpack/testing/layers"
 )
 
 // rooms are the C files of this package by job, lowest first: a file

@@ -8,8 +8,8 @@ import (
 
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/dlpack"
-	"github.com/godlpack/godlpack/internal/ownertest"
 	"github.com/godlpack/godlpack/producer"
+	"github.com/godlpack/godlpack/testing/ownertest"
 )
 
 // export makes a managed tensor over the int32 values 0..n-1 in pinned Go

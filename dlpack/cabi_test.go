@@ -1,6 +1,6 @@
 package dlpack
 
-import "github.com/godlpack/godlpack/internal/cabi"
+import "github.com/godlpack/godlpack/testing/cabi"
 
 // cABI returns the C compiler's facts of dlpack.h (see cabi.Facts), or nil
 // when cgo is off and the tests check the Go mirrors against the published

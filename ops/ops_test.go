@@ -8,11 +8,11 @@ import (
 
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/dlpack"
-	"github.com/godlpack/godlpack/internal/ownertest"
 	"github.com/godlpack/godlpack/minifloat"
 	"github.com/godlpack/godlpack/ops"
 	"github.com/godlpack/godlpack/producer"
 	"github.com/godlpack/godlpack/scalar"
+	"github.com/godlpack/godlpack/testing/ownertest"
 	"github.com/godlpack/godlpack/vec"
 )
 

@@ -4,8 +4,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/godlpack/godlpack/internal/ownertest"
-	"github.com/godlpack/godlpack/internal/producertest"
+	"github.com/godlpack/godlpack/testing/ownertest"
+	"github.com/godlpack/godlpack/testing/producertest"
 )
 
 // TestChainOfAnyDepth frees chains of re-exports whose deleters used to

@@ -7,8 +7,8 @@ import (
 
 	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/dlpack"
-	"github.com/godlpack/godlpack/internal/ownertest"
 	"github.com/godlpack/godlpack/producer"
+	"github.com/godlpack/godlpack/testing/ownertest"
 )
 
 // Export a 2x3 float32 matrix of aligned C memory as a versioned managed

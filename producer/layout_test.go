@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/godlpack/godlpack/dlpack"
-	"github.com/godlpack/godlpack/internal/producertest"
+	"github.com/godlpack/godlpack/testing/producertest"
 )
 
 // specContiguous is what gdl_contiguous must compute, by the DLPack rules

@@ -9,9 +9,9 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
-	"github.com/godlpack/godlpack/internal/ownertest"
-	"github.com/godlpack/godlpack/internal/producertest"
 	"github.com/godlpack/godlpack/producer"
+	"github.com/godlpack/godlpack/testing/ownertest"
+	"github.com/godlpack/godlpack/testing/producertest"
 )
 
 // TestLeaseCopiesShareOneReference: the first copy released spends them all,

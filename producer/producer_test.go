@@ -9,8 +9,8 @@ import (
 	"unsafe"
 
 	"github.com/godlpack/godlpack/dlpack"
-	"github.com/godlpack/godlpack/internal/ownertest"
 	"github.com/godlpack/godlpack/producer"
+	"github.com/godlpack/godlpack/testing/ownertest"
 )
 
 // tensorOf returns the DLTensor and flags of a managed tensor.

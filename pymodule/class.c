@@ -1,11 +1,10 @@
 /*
  * Go types as Python classes: the class's type, made from its spec, whose
  * constructor, pickling and properties are calls of the class's bound Go
- * functions (call.c), whose special methods fill its slots (special.c), and
- * whose fields C reads in place. Only
- * to read the class's fields (pymodule.Field) does an instance keep its
- * value's address, which Go pinned and handed over. Every function here runs
- * with the GIL held.
+ * functions (function_call.c), whose special methods fill its slots
+ * (special.c), and whose fields C reads in place. Only to read the class's
+ * fields (pymodule.Field) does an instance keep its value's address, which
+ * Go pinned and handed over. Every function here runs with the GIL held.
  */
 #include <string.h>
 #include "pymodule.h"

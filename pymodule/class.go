@@ -1,18 +1,9 @@
 package pymodule
 
-// #include <stdlib.h>
-// #include "pymodule.h"
-import "C"
-
 import (
 	"reflect"
-	"runtime"
-	"strings"
-	"sync"
-	"sync/atomic"
 	"unsafe"
 
-	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/internal/fmt"
 )
 
@@ -291,378 +282,45 @@ func (d *classDef) check() error {
 	return d.checkSpecials()
 }
 
-// ---- The table of values ----
-
-// The slots of a class's table: chunks of classChunk values, published
-// atomically, so that a call that released the GIL reads its instance's
-// value while another thread, holding the GIL, adds one.
-const (
-	classChunk  = 1 << 10
-	classChunks = 1 << 14 // 16M instances of a class alive at once
-)
-
-// A classTable keeps alive the Go values a class's instances hold, each in
-// a slot the instance names. It is changed with the GIL held (an instance
-// made, an instance's death); its values are read by calls, which may
-// have released it.
-type classTable struct {
-	def    *classDef
-	id     int32 // the C class record's
-	chunks [classChunks]atomic.Pointer[[classChunk]unsafe.Pointer]
-	next   int32
-	free   []int32
-	index  slotIndex              // which slot holds a value: one pointer, one instance
-	pins   []*[classChunk]slotPin // by chunk, made at its first pin: the values whose fields C reads
-}
-
-// A slotPin holds a slot's value in place while C reads its fields
-// (godlpackClassPin). Its Pinner is kept with the slot, for the slot's next
-// value: no allocation, and no map, for a pin.
-type slotPin struct {
-	pinner runtime.Pinner
-	pinned bool
-}
-
-// at returns the value in slot s.
-func (t *classTable) at(s int32) unsafe.Pointer { return t.chunks[s/classChunk].Load()[s%classChunk] }
-
-// hold puts p in a free slot.
-func (t *classTable) hold(p unsafe.Pointer) (int32, error) {
-	var s int32
-	if n := len(t.free); n > 0 {
-		s, t.free = t.free[n-1], t.free[:n-1]
-	} else {
-		if t.next == classChunk*classChunks {
-			return 0, cpython.Errorf(cpython.MemoryError, "class %s: %d instances are alive, the most there may be",
-				t.def.name, t.next)
+func (c Class) in(s step, b *builder) (string, error) {
+	d := c.def
+	switch s {
+	case stepDeclare:
+		if err := d.check(); err != nil {
+			return "", err
 		}
-		s = t.next
-		if t.chunks[s/classChunk].Load() == nil {
-			t.chunks[s/classChunk].Store(new([classChunk]unsafe.Pointer))
+		if b.sc.class(d.typ) != nil {
+			return "", fmt.Errorf("class %s: the Go type %v is bound already", d.name, d.typ.Elem())
 		}
-		t.next++
-	}
-	t.chunks[s/classChunk].Load()[s%classChunk] = p
-	t.index.put(uintptr(p), s)
-	return s, nil
-}
-
-// release lets go of slot s's value.
-func (t *classTable) release(s int32) {
-	chunk := t.chunks[s/classChunk].Load()
-	freeBuffers(chunk[s%classChunk], t.def.buffers)
-	t.index.delete(uintptr(chunk[s%classChunk]))
-	chunk[s%classChunk] = nil
-	if c := int(s / classChunk); c < len(t.pins) && t.pins[c] != nil {
-		if pin := &t.pins[c][s%classChunk]; pin.pinned {
-			pin.pinner.Unpin()
-			pin.pinned = false
+		d.module = b.sc.module
+		b.sc.classes[d.typ] = d
+		return d.name, nil
+	case stepPrepare:
+		return "", d.reserve()
+	case stepMake:
+		if err := d.make(b.m, b.module, b.sc); err != nil {
+			return "", fmt.Errorf("class %s: %w", d.name, err)
 		}
-	}
-	t.free = append(t.free, s)
-}
-
-// pin pins slot s's value, once while the slot holds it, and returns it:
-// its fields' address stays good until the slot's release.
-func (t *classTable) pin(s int32) unsafe.Pointer {
-	p := t.at(s)
-	c := int(s / classChunk)
-	for len(t.pins) <= c {
-		t.pins = append(t.pins, nil)
-	}
-	if t.pins[c] == nil {
-		t.pins[c] = new([classChunk]slotPin)
-	}
-	if pin := &t.pins[c][s%classChunk]; !pin.pinned {
-		pin.pinner.Pin(p)
-		pin.pinned = true
-	}
-	return p
-}
-
-// The tables of the library's classes, by C id: the library's, not a
-// module's, since C names a class by its id alone (godlpackClassReleaseDead,
-// from a deallocator with no module at hand), and a later module's functions
-// take and return the classes of earlier ones.
-var (
-	tablesMu sync.Mutex
-	tables   atomic.Pointer[[]*classTable]
-)
-
-func tableOf(id int32) *classTable { return (*tables.Load())[id] }
-
-// instanceOf returns the Python object of p, a value of the class: the
-// instance that holds it already, or a new one. With release set, the call
-// has released the GIL, which this takes back meanwhile.
-func (t *classTable) instanceOf(p unsafe.Pointer, release bool) (cpython.Object, error) {
-	if release {
-		g := C.PyGILState_Ensure()
-		defer C.PyGILState_Release(g)
-	}
-	s, err := t.slotOf(p)
-	if err != nil {
-		return nil, err
-	}
-	o := C.gdl_instance_take(C.int32_t(t.id), C.int32_t(s))
-	if o == nil {
-		C.gdl_slot_drop(C.int32_t(t.id), C.int32_t(s))
-		return nil, cpython.PythonError("making an instance of " + t.def.name)
-	}
-	return cpython.Object(o), nil
-}
-
-// slotOf returns the slot of p, a value of the class, holding it in a new
-// one if none does. A slot whose instance died and whose
-// value is in the batch waiting to be let go (gdl_dead) is taken out of it:
-// its value gets a new instance. The GIL is held.
-func (t *classTable) slotOf(p unsafe.Pointer) (int32, error) {
-	if s, held := t.index.get(uintptr(p)); held {
-		unbury(t.id, s)
-		return s, nil
-	}
-	return t.hold(p)
-}
-
-// unbury takes class id's slot out of the batch of dead ones, if it is there.
-func unbury(id, slot int32) {
-	dead := unsafe.Slice((*C.gdl_slot)(unsafe.Pointer(&C.gdl_dead[0])), C.GDL_DEAD_BATCH)[:C.gdl_ndead]
-	for i := range dead {
-		if int32(dead[i].class_id) == id && int32(dead[i].slot) == slot {
-			dead[i] = dead[len(dead)-1]
-			C.gdl_ndead--
-			return
-		}
-	}
-}
-
-// releaseDead lets go of the values whose instances died (gdl_dead). The
-// GIL is held.
-func releaseDead() {
-	dead := unsafe.Slice((*C.gdl_slot)(unsafe.Pointer(&C.gdl_dead[0])), C.GDL_DEAD_BATCH)[:C.gdl_ndead]
-	for _, d := range dead {
-		tableOf(int32(d.class_id)).release(int32(d.slot))
-	}
-	C.gdl_ndead = 0
-}
-
-// godlpackClassPin pins the value in class id's slot, once, for C to read
-// its fields (class.c's field_get), and returns its address; 0 if the
-// runtime refused. The address crosses as a number: cgo checks a pointer
-// result for Go pointers inside the value (a string field), which C never
-// reads, and the pin is what lets C keep the address. The GIL is held.
-//
-//export godlpackClassPin
-func godlpackClassPin(id, slot C.int32_t) (at C.uintptr_t) {
-	defer func() {
-		if recover() != nil {
-			at = 0
-		}
-	}()
-	p := tableOf(int32(id)).pin(int32(slot))
-	return C.uintptr_t(uintptr(p))
-}
-
-// godlpackClassReleaseDead is a full batch of dead instances: their Go
-// values are let go.
-//
-//export godlpackClassReleaseDead
-func godlpackClassReleaseDead() {
-	defer func() { _ = recover() }() // a dealloc cannot fail; a table is never wrong here
-	releaseDead()
-}
-
-// make makes the class in module m (named module), once each of its
-// functions is planned in sc: its type, its functions, its properties.
-func (d *classDef) make(m *C.PyObject, module string, sc *scope) error {
-	t := d.table
-	qualified := d.qualified()
-	var props []C.gdl_property
-	var keep []*C.gdl_bound
-	bound := func(f Function) (*C.gdl_bound, error) {
-		b, err := plan(f, sc)
+	case stepStub:
+		def, err := b.st.class(d, b.sc)
 		if err != nil {
-			return nil, err
+			return "", fmt.Errorf("%s.%s: %v", b.st.module, d.name, err)
 		}
-		cb, err := b.register()
-		if err != nil {
-			return nil, err
-		}
-		keep = append(keep, cb)
-		return cb, nil
-	}
-	for _, p := range d.props {
-		if f := p.field; f != nil {
-			props = append(props, C.gdl_property{name: C.CString(p.name), doc: C.CString(p.doc),
-				offset: C.uint32_t(f.offset), kind: C.uint8_t(f.kind)})
-			continue
-		}
-		get, err := bound(Function{name: p.name, params: "", fn: p.get, role: roleGetter, class: d})
-		if err != nil {
-			return fmt.Errorf("property %s: %v", p.name, err)
-		}
-		var set *C.gdl_bound
-		if p.set.bind != nil {
-			if set, err = bound(Function{name: p.name, params: "value", fn: p.set, role: roleSetter, class: d}); err != nil {
-				return fmt.Errorf("property %s: %v", p.name, err)
+		return def, nil
+	case stepTensors:
+		for _, f := range d.funcs {
+			f.class = d
+			if f.handsTensors(b.sc) {
+				return handing(true)
 			}
 		}
-		props = append(props, C.gdl_property{name: C.CString(p.name), doc: C.CString(p.doc), get: get, set: set})
-	}
-	rec := C.gdl_class_of(C.int32_t(t.id))
-	specials := d.specials()
-	records := make([]*C.gdl_bound, len(specials))
-	for i, s := range specials { // before the type, whose slots are those its special methods fill
-		cb, err := bound(s.f)
-		if err != nil {
-			return fmt.Errorf("%s: %v", s.member, err)
+		for _, p := range d.props {
+			if p.field == nil && (Function{name: p.name, fn: p.get, role: roleGetter, class: d}).handsTensors(b.sc) {
+				return handing(true)
+			}
 		}
-		records[i], rec.special[s.method.id] = cb, cb
+		return handing(d.state != nil &&
+			(Function{name: "__getstate__", fn: *d.state, role: roleMethod, class: d}).handsTensors(b.sc))
 	}
-	cprops := (*C.gdl_property)(C.calloc(C.size_t(len(props)+1), C.sizeof_gdl_property))
-	copy(unsafe.Slice(cprops, len(props)+1), props)
-	doc := d.doc
-	if d.init != nil {
-		b, err := plan(*d.init, sc)
-		if err != nil {
-			return fmt.Errorf("constructor: %v", err)
-		}
-		doc = b.textSignature() + "\n--\n\n" + doc // the class's __text_signature__, which inspect.signature reads
-	}
-	cq, cdoc := C.CString(qualified), C.CString(doc)
-	rc := C.gdl_class_make(C.int32_t(t.id), m, cq, cdoc, cprops, C.int(len(props)))
-	C.free(unsafe.Pointer(cq))
-	C.free(unsafe.Pointer(cdoc))
-	if rc != 0 {
-		return cpython.PythonError("making class " + qualified)
-	}
-	rec.frees = len(d.buffers) > 0
-	if err := d.fillSpecials(specials, records, module); err != nil {
-		return err
-	}
-	var err error
-	if d.init != nil {
-		f := *d.init
-		f.class = d
-		if rec.init, err = bound(f); err != nil {
-			return fmt.Errorf("constructor: %v", err)
-		}
-	}
-	if d.state != nil {
-		if rec.state, err = bound(Function{name: "__getstate__", fn: *d.state, role: roleMethod, class: d}); err != nil {
-			return fmt.Errorf("pickle state: %v", err)
-		}
-		n := len(d.state.out)
-		names := make([]string, n)
-		for i := range names {
-			names[i] = fmt.Sprintf("state%d", i)
-		}
-		restore, err := bound(Function{name: "_restore", params: strings.Join(names, ", ") + ", /", fn: *d.restore,
-			role: roleStatic, class: d})
-		if err != nil {
-			return fmt.Errorf("pickle restore: %v", err)
-		}
-		f, err := d.function(restore, module, roleMethod) // the function itself, which pickles by its name
-		if err != nil {
-			return err
-		}
-		rec.restore = f // kept by the class record, as long as the process
-	}
-	for _, f := range d.funcs {
-		f.class = d
-		if f.special() != nil {
-			continue // in the dict already
-		}
-		cb, err := bound(f)
-		if err != nil {
-			return fmt.Errorf("%s: %v", f.name, err)
-		}
-		o, err := d.function(cb, module, f.role)
-		if err != nil {
-			return err
-		}
-		if err := d.set(f.name, o); err != nil {
-			return err
-		}
-	}
-	for _, a := range d.attrs {
-		o, err := a.object()
-		if err != nil {
-			return err
-		}
-		if err := d.set(a.name, o); err != nil {
-			return err
-		}
-	}
-	if rec.restore != nil {
-		C.Py_IncRef(rec.restore)
-		s := C.PyStaticMethod_New(rec.restore)
-		C.Py_DecRef(rec.restore)
-		if s == nil {
-			return cpython.PythonError("making " + d.name + "._restore")
-		}
-		if err := d.set("_restore", s); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// function returns the function object of a method (a descriptor) or a
-// static method (a staticmethod around it).
-func (d *classDef) function(cb *C.gdl_bound, module string, role funcRole) (*C.PyObject, error) {
-	cmodule := C.CString(module)
-	name := C.PyUnicode_FromString(cmodule)
-	C.free(unsafe.Pointer(cmodule))
-	if name == nil {
-		return nil, cpython.PythonError("naming a method")
-	}
-	defer C.Py_DecRef(name)
-	f := C.gdl_function_new(cb, name, nil)
-	if f == nil {
-		return nil, cpython.PythonError("making method " + C.GoString(cb.qualname))
-	}
-	if role != roleStatic {
-		return f, nil
-	}
-	s := C.PyStaticMethod_New(f)
-	C.Py_DecRef(f)
-	if s == nil {
-		return nil, cpython.PythonError("making static method " + C.GoString(cb.qualname))
-	}
-	return s, nil
-}
-
-// set puts o (a new reference, which set takes) in the class's dict as name.
-func (d *classDef) set(name string, o *C.PyObject) error {
-	cname := C.CString(name)
-	rc := C.gdl_class_set(C.int32_t(d.table.id), cname, o)
-	C.free(unsafe.Pointer(cname))
-	C.Py_DecRef(o)
-	if rc != 0 {
-		return cpython.PythonError("adding " + name + " to class " + d.name)
-	}
-	return nil
-}
-
-// reserve gives the class its C id and its table, before its module's
-// functions are planned: they may take or return its instances.
-func (d *classDef) reserve() error {
-	id := C.gdl_class_reserve()
-	if id < 0 {
-		return cpython.PythonError("reserving class " + d.name)
-	}
-	t := &classTable{def: d, id: int32(id)}
-	tablesMu.Lock()
-	var list []*classTable
-	if p := tables.Load(); p != nil {
-		list = *p
-	}
-	for len(list) <= int(id) {
-		list = append(list[:len(list):len(list)], nil)
-	}
-	list[id] = t
-	tables.Store(&list)
-	tablesMu.Unlock()
-	d.table = t
-	return nil
+	return "", nil
 }

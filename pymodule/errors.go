@@ -2,10 +2,11 @@ package pymodule
 
 import (
 	"errors"
-	"github.com/godlpack/godlpack/internal/fmt"
 	"strings"
 
+	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/cpython"
+	"github.com/godlpack/godlpack/internal/fmt"
 )
 
 // An ArgumentError is an error about one argument of a bound call, which
@@ -94,4 +95,34 @@ func (b *binding) named(err error) string {
 	named := *ae
 	named.Name = b.params[i].name
 	return strings.Replace(msg, ae.Error(), named.Error(), 1)
+}
+
+// goPackages are the prefixes Go packages put on their errors: a Python user never sees them.
+var goPackages = [...]string{"consumer: ", "producer: ", "dlpack: ", "capsule: ", "cpython: ", "pytensor: ", "ops: ",
+	"pymodule: "}
+
+// withoutGoPackages is msg without goPackages (one by one: a strings.Replacer would link its machinery, 10 KB,
+// into every extension).
+func withoutGoPackages(msg string) string {
+	for _, p := range goPackages {
+		msg = strings.ReplaceAll(msg, p, "")
+	}
+	return msg
+}
+
+// exceptionOf is cpython.ExceptionOf, but an error that names no Python
+// exception and none of the tensor faults (read-only, device, released)
+// is a RuntimeError, as nanobind makes of a C++ exception.
+func exceptionOf(err error) cpython.Exception {
+	var ce *consumer.Error
+	exc := cpython.ExceptionOf(err)
+	if exc != cpython.BufferError || errors.As(err, &ce) || errors.Is(err, consumer.ErrReadOnly) ||
+		errors.Is(err, consumer.ErrDevice) || errors.Is(err, consumer.ErrReleased) {
+		return exc
+	}
+	var e *cpython.Error
+	if errors.As(err, &e) {
+		return exc
+	}
+	return cpython.RuntimeError
 }

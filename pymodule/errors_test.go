@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/cpython"
 )
 
@@ -114,4 +115,24 @@ func plan1(t *testing.T, f Function, sc *scope) *binding {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestExceptionOf checks which Python exception a Go function's error raises.
+func TestExceptionOf(t *testing.T) {
+	tests := []struct {
+		err  error
+		want cpython.Exception
+	}{
+		{errors.New("plain"), cpython.RuntimeError}, // as nanobind makes of a C++ exception
+		{cpython.Errorf(cpython.ValueError, "v"), cpython.ValueError},
+		{fmt.Errorf("wrapped: %w", cpython.Errorf(cpython.OverflowError, "o")), cpython.OverflowError},
+		{consumer.ErrReadOnly, cpython.BufferError},
+		{fmt.Errorf("x: %w", consumer.ErrDevice), cpython.BufferError},
+		{consumer.ErrDType, cpython.TypeError},
+	}
+	for _, tt := range tests {
+		if got := exceptionOf(tt.err); got != tt.want {
+			t.Errorf("exceptionOf(%v) = %d, want %d", tt.err, got, tt.want)
+		}
+	}
 }

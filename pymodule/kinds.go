@@ -1,24 +1,26 @@
 package pymodule
 
-import "reflect"
+import (
+	"reflect"
+)
 
 // A kind is what crosses between Python and a bound function's Go
 // parameter or result: a number of a width, a string, bytes, a tensor, an
-// object. kinds is their one table. kinds.h, the C enum args.c and
-// results.c switch on, is generated from it (go generate; TestKindsHeader
-// fails while it is stale), and TestKindSwitches checks that each of their
-// switches on kinds names every kind it must.
+// object. kinds is their one table. kinds.h, the C enum function_args.c
+// and function_results.c switch on, is generated from it (go generate;
+// TestKindsHeader fails while it is stale), and TestKindSwitches checks that
+// each of their switches on kinds names every kind it must.
 //
 // Adding a kind:
 //  1. a constant below, and its row in kinds;
 //  2. go generate, which writes kinds.h;
-//  3. its conversions: from Python in gdl_convert_arg (args.c), to Python
-//     in gdl_convert_result (results.c) (unless it is a parameter's only, as
-//     kindCallback), and in gdl_drop_results when a result of it holds
-//     memory or a reference (owns);
+//  3. its conversions: from Python in gdl_convert_arg (function_args.c), to
+//     Python in gdl_convert_result (function_results.c) (unless it is a
+//     parameter's only, as kindCallback), and in gdl_drop_results when a
+//     result of it holds memory or a reference (owns);
 //  4. where Go reads and writes its value in a gdl_value (argAt, decoder and
-//     encoder in values.go), unless its size says it all (a number's bits
-//     are copied as they are);
+//     encoder in function_values.go), unless its size says it all (a
+//     number's bits are copied as they are);
 //  5. the Go types that map to it: goKinds, or paramOf and resultOf.
 type kind uint8
 
@@ -112,4 +114,12 @@ var goKinds = map[reflect.Kind]kind{
 	reflect.Complex64:  kindComplex64,
 	reflect.Complex128: kindComplex128,
 	reflect.String:     kindString,
+}
+
+// scalarKind is the kind of a Go number, bool or string type, or of []byte.
+func scalarKind(t reflect.Type) kind {
+	if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+		return kindBytes
+	}
+	return goKinds[t.Kind()] // kindNone for any other type
 }

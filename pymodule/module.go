@@ -7,6 +7,7 @@ import "C"
 import (
 	"errors"
 	"reflect"
+	"sync"
 	"unsafe"
 
 	"github.com/godlpack/godlpack/cpython"
@@ -53,6 +54,39 @@ func (m *Module) Init() cpython.Object {
 		m.made = o
 	}
 	return o
+}
+
+// A scope is what a module's plans may name: the classes and enums of the
+// module and those the library made before.
+type scope struct {
+	module  string                     // the module's name
+	classes map[reflect.Type]*classDef // by *T
+	enums   map[reflect.Type]*enumDef
+}
+
+// The classes and enums of the modules made before, which later modules' functions may take and return.
+var (
+	libraryMu      sync.Mutex
+	libraryClasses = map[reflect.Type]*classDef{}
+	libraryEnums   = map[reflect.Type]*enumDef{}
+)
+
+func (sc *scope) class(t reflect.Type) *classDef {
+	if sc != nil && sc.classes[t] != nil {
+		return sc.classes[t]
+	}
+	libraryMu.Lock()
+	defer libraryMu.Unlock()
+	return libraryClasses[t]
+}
+
+func (sc *scope) enum(t reflect.Type) *enumDef {
+	if sc != nil && sc.enums[t] != nil {
+		return sc.enums[t]
+	}
+	libraryMu.Lock()
+	defer libraryMu.Unlock()
+	return libraryEnums[t]
 }
 
 // scopeOf checks a module's items and gathers the classes and enums its
@@ -137,23 +171,6 @@ func build(m *C.PyObject, module string, items []Item) error {
 		libraryEnums[t] = e
 	}
 	libraryMu.Unlock()
-	return nil
-}
-
-// addFunction plans f, registers it and adds it to module m.
-func addFunction(m *C.PyObject, module string, f Function, sc *scope) error {
-	b, err := plan(f, sc)
-	if err != nil {
-		return fmt.Errorf("%s: %w", f.name, err)
-	}
-	cb, err := b.register()
-	if err != nil {
-		return err
-	}
-	if C.gdl_bound_add(m, cb) != 0 {
-		C.gdl_bound_free(cb)
-		return cpython.PythonError("adding function " + f.name)
-	}
 	return nil
 }
 

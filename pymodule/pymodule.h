@@ -184,7 +184,7 @@ typedef struct gdl_call {
 	uint32_t unchecked; /* bit k: tensor k failed its parameter's spec in C, for Go to convert or refuse */
 	uint8_t faults[GDL_BIND_MAX_TENSORS]; /* the GDL_SPEC_ fault of each tensor unchecked names */
 	int nout;           /* out entries Go filled (each holds an owner reference) */
-	uint32_t views;     /* bit j: out[j] is a Buffer's view, which keeps the call's first instance alive (views.c) */
+	uint32_t views;     /* bit j: out[j] is a Buffer's view, which keeps the call's first instance alive (buffer_views.c) */
 	int nborrowed;      /* instances this call holds until it returns (gdl_instance_check) */
 	PyObject *borrowed[GDL_BIND_MAX_PARAMS];
 	/* A shared call's hold on its instance: the instance's next reader, and the thread this call runs on. */
@@ -255,7 +255,7 @@ PyObject *gdl_signature_eval(const char *source, PyObject *module_name);
 PyObject *gdl_function_new(const gdl_bound *b, PyObject *module, PyObject *self);
 
 /*
- * The steps of a call, which a callback's call takes too (callback.c):
+ * The steps of a call, which a callback's call takes too (function_callback.c):
  * gdl_convert_arg converts argument i of b (NULL when not passed) into
  * c->args[i], counting tensors in *nt; gdl_convert_result turns result j of
  * c into a new reference; gdl_drop_results lets go of what results from j
@@ -276,7 +276,7 @@ gdl_call *gdl_call_new(void);
 void gdl_call_free(gdl_call *c);
 
 /*
- * A callback's call (callback.c): Go writes the callback's arguments as the
+ * A callback's call (function_callback.c): Go writes the callback's arguments as the
  * results of args (a gdl_bound whose results are their kinds) into c, and C
  * calls callable with them, then reads what it returned as the parameters
  * of results (a gdl_bound whose parameters are its results' kinds) into
@@ -302,7 +302,7 @@ typedef struct {
  * the owner; -3 when the owner returned before the callback had the GIL, or
  * while its Python code ran (nothing set aside). In a child its Python code
  * forked it does not return to Go: it jumps back to the owner's call, or the
- * child exits (callback.c).
+ * child exits (function_callback.c).
  */
 int gdl_callback_invoke(gdl_callback_call *cb);
 
@@ -324,7 +324,7 @@ void gdl_import_error(const char *msg, Py_ssize_t len);
 /* gdl_none returns a new reference to None (Py_None is a macro). */
 PyObject *gdl_none(void);
 
-/* ---- Classes (instances.c, class.c) ---- */
+/* ---- Classes (class_instances.c, class.c) ---- */
 
 /*
  * A property of a class: its getter and its setter (NULL: read-only), bound
@@ -385,7 +385,7 @@ gdl_class *gdl_class_of_type(PyTypeObject *tp);
 
 /*
  * gdl_instance_dealloc is the tp_dealloc of every class: the instance's death
- * lets go of its Go value's slot (instances.c).
+ * lets go of its Go value's slot (class_instances.c).
  */
 void gdl_instance_dealloc(gdl_instance *o);
 

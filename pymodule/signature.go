@@ -1,5 +1,6 @@
 package pymodule
 
+// #include <stdlib.h>
 // #include "pymodule.h"
 import "C"
 
@@ -135,4 +136,47 @@ func (b *binding) pythonSignature(st *stubber) string {
 		result = strconv.Quote(st.returns(b, true))
 	}
 	return imports.String() + "def " + C.GDL_SIGNATURE_DEF + "(" + params + ") -> " + result + ": pass\n"
+}
+
+// textSignature is the first line of the docstring that inspect.signature
+// reads where __signature__ is not (a class's constructor): no annotations,
+// which CPython's parser of text signatures refuses.
+func (b *binding) textSignature() string {
+	params := joinParams(b.signature, func(i int) string {
+		p := b.signature[i]
+		if i == 0 && b.role.takesSelf() {
+			return "$self" // inspect leaves it out of a bound method's signature, as of a C method's
+		}
+		if p.HasDefault {
+			return p.Name + "=" + pythonDefault(b.params[i].kind, p.Default)
+		}
+		return p.Name
+	})
+	if b.role == roleFunction {
+		params = strings.TrimSuffix("$module, "+params, ", ")
+	}
+	return b.shownName() + "(" + params + ")"
+}
+
+// pythonDefault writes a default so that inspect's parser of text
+// signatures evaluates it: inf has no literal, but 1e999 is one.
+func pythonDefault(k kind, d string) string {
+	if k != kindFloat32 && k != kindFloat64 {
+		return d
+	}
+	// ParseFloat's spellings of infinity, in any case: ASCII, so lowered by hand (strings.ToLower would link
+	// Unicode's case tables into every extension).
+	lower := []byte(strings.TrimPrefix(d, "+"))
+	for i, c := range lower {
+		if 'A' <= c && c <= 'Z' {
+			lower[i] = c + 'a' - 'A'
+		}
+	}
+	switch string(lower) {
+	case "inf", "infinity":
+		return "1e999"
+	case "-inf", "-infinity":
+		return "-1e999"
+	}
+	return d
 }

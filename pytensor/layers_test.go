@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godlpack/godlpack/internal/layers"
+	"github.com/godlpack/godlpack/testing/layers"
 )
 
 // cComment matches a C comment.

@@ -247,7 +247,7 @@ func TestExtensionsLinkNoFmt(t *testing.T) {
 	}
 }
 
-// hasIgnoreTag says whether f is built only on request (//go:build ignore, as gen_funcs.go).
+// hasIgnoreTag says whether f is built only on request (//go:build ignore, as gen_adapters.go).
 func hasIgnoreTag(f *ast.File) bool {
 	for _, g := range f.Comments {
 		for _, c := range g.List {

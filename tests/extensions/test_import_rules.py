@@ -2,8 +2,8 @@
 
 docs/protocol.md#one-import. capsule.Import and godlpack.from_dlpack are one C function (gdl_import); this
 holds them to each other for every request a Go author can make (copy None, True or False; Writable or not)
-and producers of every kind, each side in a process of its own (the test extension internal/importtest
-carries its own Go runtime). Writable adds one rule to from_dlpack's: a tensor whose writes would not be
+and producers of every kind, each side in a process of its own (the test extension testing/importtest carries
+its own Go runtime). Writable adds one rule to from_dlpack's: a tensor whose writes would not be
 allowed (read-only, legacy) or seen (a copy the producer made unasked) is a BufferError.
 """
 
@@ -25,7 +25,7 @@ WORKER = SUPPORT / "import_rules_worker.py"
 
 @pytest.fixture(scope="module")
 def importtest_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_go_extension("./internal/importtest", "importtest", tmp_path_factory.mktemp("importtest"))
+    return build_go_extension("./testing/importtest", "importtest", tmp_path_factory.mktemp("importtest"))
 
 
 def outcomes(kind: str, extra_path: Path | None = None) -> dict[str, list[Any]]:

@@ -108,7 +108,7 @@ def test_go_extension_project_to_a_wheel_beside_godlpack(name: str, tmp_path: Pa
     assert {"go.mod", "main.go", "pyproject.toml", "setup.py", "vendor/modules.txt"} <= names, sorted(names)
     vendored = "vendor/github.com/godlpack/godlpack/"
     assert {vendored + f for f in ("LICENSE", "cpython/runtime.c", "capsule/capsule.h", "cpython/exports.so",
-                                   "pymodule/pymodule.go", "dlpack/dlpack.h")} <= names, sorted(names)
+                                   "pymodule/doc.go", "dlpack/dlpack.h")} <= names, sorted(names)
     # No built extension nor its C header (cpython/exports.so in vendor/ is a linker script the build needs).
     assert not [n for n in names if n.endswith((".so", ".whl")) and not n.startswith("vendor/")
                 or re.fullmatch(rf"{module}.*\.h", n)], sorted(names)

@@ -40,7 +40,7 @@ def go_env() -> dict[str, str]:
 
 
 def build_go_extension(package: str, name: str, out: Path, toolchain: str | None = None, tags: str = "") -> Path:
-    """The Go extension module name, built from package (./internal/importtest) for this interpreter into out.
+    """The Go extension module name, built from package (./testing/importtest) for this interpreter into out.
 
     A package whose directory holds a go.mod is a Go module of its own (examples/normalize) and is built there.
     The test skips without Go. toolchain (GOTOOLCHAIN, e.g. "go1.24.11") builds with that Go version, which the

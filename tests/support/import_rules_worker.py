@@ -3,9 +3,9 @@
     python import_rules_worker.py from_dlpack|capsule_import
 
 from_dlpack: godlpack.from_dlpack(x, copy=c). capsule_import: capsule.Import(x, Request{c, writable}) of the
-test extension internal/importtest (another Go runtime, hence another process). Each outcome is the exception
-(type and message, with the caller's name removed) or what the tensor is: IS_COPIED, read-only, and whether it
-shares the producer's memory.
+test extension testing/importtest (another Go runtime, hence another process). Each outcome is the
+exception (type and message, with the caller's name removed) or what the tensor is: IS_COPIED, read-only, and
+whether it shares the producer's memory.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 /*
- * The bound call: its arguments parsed and converted (args.c), the one
- * crossing into Go with one gdl_call, the results (results.c) or the error Go
- * wrote, all in C. Every function here runs with the GIL held except
- * godlpackBindCall when the function releases it.
+ * The bound call: its arguments parsed and converted (function_args.c), the
+ * one crossing into Go with one gdl_call, the results (function_results.c)
+ * or the error Go wrote, all in C. Every function here runs with the GIL
+ * held except godlpackBindCall when the function releases it.
  */
 #include <stdlib.h>
 #include "pymodule.h"

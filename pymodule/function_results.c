@@ -1,7 +1,7 @@
 /*
  * A bound call's results: each value Go wrote made its Python object (numbers,
  * strings, instances, tensors as the module's Tensor, a NumPy array or a
- * PyTorch tensor), or let go of. It calls instances.c and basics.c.
+ * PyTorch tensor), or let go of. It calls class_instances.c and basics.c.
  */
 #include "pymodule.h"
 

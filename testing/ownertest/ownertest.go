@@ -1,6 +1,7 @@
 // Package ownertest counts the owners of exported memory that package
 // producer's C half has not released yet, so that tests can prove every
-// deleter ran: the count before and after a test must match.
+// deleter ran: the count before and after a test must match. Only tests
+// import it.
 package ownertest
 
 // #cgo CFLAGS: -I${SRCDIR}/../../dlpack -I${SRCDIR}/../../producer -Wall -Wextra -Wno-unused-parameter

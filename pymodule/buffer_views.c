@@ -4,7 +4,7 @@
  * first, as nanobind's rv_policy::reference_internal does. The view's owner
  * wraps the memory's: every holder of the view (the module's Tensor, a NumPy
  * array over it, a managed tensor a consumer holds) holds the wrapper, whose
- * release lets go of the memory and of the instance. It calls instances.c.
+ * release lets go of the memory and of the instance. It calls class_instances.c.
  */
 #include <stdlib.h>
 #include "pymodule.h"

@@ -1,6 +1,8 @@
 package pymodule
 
-import "testing"
+import (
+	"testing"
+)
 
 // TestPyiFlag holds Main's command line to what package flag read.
 func TestPyiFlag(t *testing.T) {

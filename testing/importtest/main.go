@@ -3,7 +3,7 @@
 // tests/extensions/test_import_rules.py can hold a Go author's import to the
 // rules of godlpack.from_dlpack. It is never shipped.
 //
-//	go build -buildmode=c-shared -o importtest$(python3-config --extension-suffix) ./internal/importtest
+//	go build -buildmode=c-shared -o importtest$(python3-config --extension-suffix) ./testing/importtest
 package main
 
 /*

@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/godlpack/godlpack/consumer"
 	"github.com/godlpack/godlpack/cpython"
 	"github.com/godlpack/godlpack/internal/fmt"
 	"github.com/godlpack/godlpack/internal/preempt"
@@ -34,19 +33,6 @@ func fail(c *call, exc cpython.Exception, msg string) {
 	}
 	room := C.gdl_message_room(c, C.size_t(n+len(mark)))
 	copy(unsafe.Slice((*byte)(unsafe.Pointer(room)), n+len(mark)), msg[:n]+mark)
-}
-
-// goPackages are the prefixes Go packages put on their errors: a Python user never sees them.
-var goPackages = [...]string{"consumer: ", "producer: ", "dlpack: ", "capsule: ", "cpython: ", "pytensor: ", "ops: ",
-	"pymodule: "}
-
-// withoutGoPackages is msg without goPackages (one by one: a strings.Replacer would link its machinery, 10 KB,
-// into every extension).
-func withoutGoPackages(msg string) string {
-	for _, p := range goPackages {
-		msg = strings.ReplaceAll(msg, p, "")
-	}
-	return msg
 }
 
 // godlpackBindCall runs the Go function of a call: its tensor arguments that
@@ -179,21 +165,4 @@ func (b *binding) admit(c *call, copies *[C.GDL_BIND_MAX_TENSORS]*producer.Buffe
 		}
 	}
 	return true
-}
-
-// exceptionOf is cpython.ExceptionOf, but an error that names no Python
-// exception and none of the tensor faults (read-only, device, released)
-// is a RuntimeError, as nanobind makes of a C++ exception.
-func exceptionOf(err error) cpython.Exception {
-	var ce *consumer.Error
-	exc := cpython.ExceptionOf(err)
-	if exc != cpython.BufferError || errors.As(err, &ce) || errors.Is(err, consumer.ErrReadOnly) ||
-		errors.Is(err, consumer.ErrDevice) || errors.Is(err, consumer.ErrReleased) {
-		return exc
-	}
-	var e *cpython.Error
-	if errors.As(err, &e) {
-		return exc
-	}
-	return cpython.RuntimeError
 }

@@ -7,7 +7,6 @@ import "C"
 import (
 	"errors"
 	"reflect"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -79,39 +78,6 @@ type param struct {
 	callback *callbackPlan // a callback parameter's
 	slice    bool          // a []T: a 1-D tensor of T's dtype, decoded as its elements
 	place    int8          // where a call reads the argument (arg)
-}
-
-// A scope is what a module's plans may name: the classes and enums of the
-// module and those the library made before.
-type scope struct {
-	module  string                     // the module's name
-	classes map[reflect.Type]*classDef // by *T
-	enums   map[reflect.Type]*enumDef
-}
-
-// The classes and enums of the modules made before, which later modules' functions may take and return.
-var (
-	libraryMu      sync.Mutex
-	libraryClasses = map[reflect.Type]*classDef{}
-	libraryEnums   = map[reflect.Type]*enumDef{}
-)
-
-func (sc *scope) class(t reflect.Type) *classDef {
-	if sc != nil && sc.classes[t] != nil {
-		return sc.classes[t]
-	}
-	libraryMu.Lock()
-	defer libraryMu.Unlock()
-	return libraryClasses[t]
-}
-
-func (sc *scope) enum(t reflect.Type) *enumDef {
-	if sc != nil && sc.enums[t] != nil {
-		return sc.enums[t]
-	}
-	libraryMu.Lock()
-	defer libraryMu.Unlock()
-	return libraryEnums[t]
 }
 
 // count is n things, in words: "1 parameter", "2 parameters".
@@ -252,14 +218,6 @@ var (
 	numberType = reflect.TypeFor[scalar.Scalar]()
 	errorType  = reflect.TypeFor[error]()
 )
-
-// scalarKind is the kind of a Go number, bool or string type, or of []byte.
-func scalarKind(t reflect.Type) kind {
-	if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
-		return kindBytes
-	}
-	return goKinds[t.Kind()] // kindNone for any other type
-}
 
 // paramOf plans a parameter of Go type t: its kind, and what it names.
 func paramOf(t reflect.Type, sc *scope) (param, error) {
@@ -421,47 +379,4 @@ func (b *binding) cStruct() *C.gdl_bound {
 	cb.sig.required = C.int(required)
 	cb.sig.max_positional = C.int(positional)
 	return cb
-}
-
-// textSignature is the first line of the docstring that inspect.signature
-// reads where __signature__ is not (a class's constructor): no annotations,
-// which CPython's parser of text signatures refuses.
-func (b *binding) textSignature() string {
-	params := joinParams(b.signature, func(i int) string {
-		p := b.signature[i]
-		if i == 0 && b.role.takesSelf() {
-			return "$self" // inspect leaves it out of a bound method's signature, as of a C method's
-		}
-		if p.HasDefault {
-			return p.Name + "=" + pythonDefault(b.params[i].kind, p.Default)
-		}
-		return p.Name
-	})
-	if b.role == roleFunction {
-		params = strings.TrimSuffix("$module, "+params, ", ")
-	}
-	return b.shownName() + "(" + params + ")"
-}
-
-// pythonDefault writes a default so that inspect's parser of text
-// signatures evaluates it: inf has no literal, but 1e999 is one.
-func pythonDefault(k kind, d string) string {
-	if k != kindFloat32 && k != kindFloat64 {
-		return d
-	}
-	// ParseFloat's spellings of infinity, in any case: ASCII, so lowered by hand (strings.ToLower would link
-	// Unicode's case tables into every extension).
-	lower := []byte(strings.TrimPrefix(d, "+"))
-	for i, c := range lower {
-		if 'A' <= c && c <= 'Z' {
-			lower[i] = c + 'a' - 'A'
-		}
-	}
-	switch string(lower) {
-	case "inf", "infinity":
-		return "1e999"
-	case "-inf", "-infinity":
-		return "-1e999"
-	}
-	return d
 }

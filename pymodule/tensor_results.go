@@ -76,27 +76,3 @@ func (s *tensorSpec) holds(dt dlpack.DataType, shape []int64) error {
 	}
 	return nil
 }
-
-// annotation is s as a tensor annotation: what Python tools show of a
-// tensor parameter or result.
-func (s *tensorSpec) annotation() pysig.Tensor {
-	t := pysig.Tensor{Shape: s.shape, Order: s.order, Writable: s.writable, Convert: s.convertible, Device: "cpu"}
-	for _, dt := range s.dtypes {
-		t.DTypes = append(t.DTypes, dt.String())
-	}
-	switch {
-	case s.device < 0:
-		t.Device = "any"
-	case s.device > 0:
-		t.Device = s.device.String()
-	}
-	return t
-}
-
-// dimensions is a's shape.
-func (a *Array) dimensions() []int64 {
-	if a.shape != nil {
-		return a.shape
-	}
-	return a.dims[:a.ndim]
-}

@@ -1,6 +1,8 @@
 package pymodule
 
-import "math/bits"
+import (
+	"math/bits"
+)
 
 // A slotIndex maps the address of a class's Go value to the slot of its
 // classTable that holds it: an open-addressed table with linear probing,

@@ -2,7 +2,7 @@
  * A bound call's arguments: each converted into its gdl_value as its
  * parameter's plan says (numbers, strings, instances, callables, tensors taken
  * through package capsule's one import and held to the parameter's spec).
- * It calls instances.c and basics.c.
+ * It calls class_instances.c and basics.c.
  */
 #include "pymodule.h"
 #include "pyprivate.h"
