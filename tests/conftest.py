@@ -30,6 +30,17 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 )
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Where suites run side by side (GODLPACK_SIDE_BY_SIDE=1, tools/test-pythons), skip the timing judges: a test
+    marked "timing" measures how long calls wait (preemption, in milliseconds), which a busy core decides, not the
+    code; the main suite runs them with the machine to itself."""
+    if os.environ.get("GODLPACK_SIDE_BY_SIDE") == "1":
+        skip = pytest.mark.skip(reason="a timing judge: judged where the suite has the machine alone")
+        for item in items:
+            if "timing" in item.keywords:
+                item.add_marker(skip)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def frozen_imports() -> None:
     """Move what the imports made (torch alone: ~150 ms a full collection) out of the collector's sight.

@@ -2,8 +2,11 @@
 
 Each extension carries its own Go runtime and must not share a process with godlpack._core, so each is
 built for this interpreter and its own test file runs in a pytest subprocess: bindtest
-(pymodule/internal/bindtest, every conversion, refusal and guarantee of the binder), examples/rowstats and
-examples/normalize and examples/tilekit. They hold the promises of docs/protocol.md#bound-go-functions.
+(pymodule/internal/bindtest, every conversion, refusal and guarantee of the binder), examples/rowstats,
+examples/normalize, examples/tilekit and examples/search, each vetted (an example is a Go module of its own, which
+the module's go vet does not reach), its tests run and its stub held to it by mypy's stubtest: what make
+example-test does, here on every Python the suite runs on. They hold the promises of
+docs/protocol.md#bound-go-functions.
 """
 
 from __future__ import annotations
@@ -40,8 +43,12 @@ def build(package: str, name: str, out: Path) -> Path:
     ("examples/rowstats", "rowstats"),
     ("examples/normalize", "normalize"),
     ("examples/tilekit", "tilekit"),
+    ("examples/search", "search"),
 ])
 def test_extension(package: str, name: str, tmp_path: Path) -> None:
+    cwd, pkg = where(package)
+    if pkg == ".":
+        subprocess.run([go_command(), "vet", "."], cwd=cwd, env=go_env(), check=True, timeout=900)
     out = build(package, name, tmp_path)
     env = dict(os.environ, PYTHONPATH=pythonpath(out))
     # An exception C code left unraisable (a lookup made while another was pending) fails the run, not warns.

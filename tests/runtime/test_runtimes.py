@@ -232,6 +232,7 @@ def test_every_example_at_once(examples_dir: Path) -> None:
     assert f"registry 2 {len(EXAMPLES) + 1} True" in out, out
 
 
+@pytest.mark.timing
 @shared_only
 @pytest.mark.parametrize("order", orders(), ids="-".join)
 def test_each_runtime_keeps_async_preemption(order: list[str], examples_dir: Path) -> None:
@@ -247,6 +248,7 @@ def test_fork_guard_in_each_runtime(order: list[str], examples_dir: Path) -> Non
     assert f"forked godlpack {' '.join(n for n in order if n in EXAMPLES)}\n" in out, out
 
 
+@pytest.mark.timing
 @shared_only
 @pytest.mark.skipif(not hasattr(signal, "SIGURG"), reason="no SIGURG")
 def test_a_sigurg_handler_set_before_the_imports_is_kept(examples_dir: Path) -> None:
@@ -260,6 +262,7 @@ def test_a_sigurg_handler_set_before_the_imports_is_kept(examples_dir: Path) -> 
     assert_preempted(out)
 
 
+@pytest.mark.timing
 @shared_only
 def test_a_plain_go_library_loaded_between_keeps_everyones_preemption(examples_dir: Path, tmp_path: Path) -> None:
     # A Go c-shared library not built on capsule (loaded here with ctypes) takes SIGURG from the dispatcher; the
@@ -278,6 +281,7 @@ def test_a_plain_go_library_loaded_between_keeps_everyones_preemption(examples_d
     assert_preempted(out)
 
 
+@pytest.mark.timing
 @shared_only
 def test_an_extension_built_with_another_go_version(tmp_path: Path) -> None:
     # The rendezvous is a C struct in sys, not a Go type: runtimes of different Go versions join the same one.
@@ -333,6 +337,7 @@ print("signalled")
 """
 
 
+@pytest.mark.timing
 @shared_only
 @pytest.mark.skipif(not hasattr(signal, "SIGURG"), reason="no SIGURG")
 @pytest.mark.parametrize("between", ["", "signal.signal(signal.SIGURG, lambda s, f: None)"],
@@ -362,6 +367,7 @@ def test_a_foreign_rendezvous_is_an_import_error(value: str) -> None:
     # Any Go version: a preemption signal that reaches the thread after the call returned to Python is never handled.
     "",
 ], ids=["after-a-thread-exited", "plain"])
+@pytest.mark.timing
 def test_preemption_survives_a_lost_signal(before: str) -> None:
     # Either way the runtime would send that thread no other preemption signal, and every later garbage collection
     # would wait for a whole sum; a call that releases the GIL acknowledges what was lost first (internal/preempt).
@@ -398,6 +404,7 @@ finally:
 """
 
 
+@pytest.mark.timing
 @shared_only
 @pytest.mark.parametrize("before", [
     "th = threading.Thread(target=lambda: tilekit.sqdist(small, small)); th.start(); th.join()", ""],
