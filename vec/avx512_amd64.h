@@ -79,3 +79,22 @@
 	TWOSUM(X0, X1, X8, X9, X10, X4, X31); \
 	VXORPD X1, X1, X1; \
 	VSUBSD X4, X1, X1
+
+// The mask of the first N lanes (N < 64, in a register) into the general register R and the mask
+// register K.
+#define LANES_MASK(N, R, K) \
+	MOVL $1, R; \
+	SHLXQ N, R, R; \
+	DECQ R; \
+	KMOVQ R, K
+
+// AX = the bytes of the whole elements of 1<<LOG2SIZE bytes from PTR to its next 64-byte boundary, at
+// most CX: the head that a kernel takes under a mask before its aligned vectors.
+#define HEAD_BYTES(PTR, LOG2SIZE) \
+	MOVQ PTR, AX; \
+	NEGQ AX; \
+	ANDQ $63, AX; \
+	SHRQ $LOG2SIZE, AX; \
+	SHLQ $LOG2SIZE, AX; \
+	CMPQ AX, CX; \
+	CMOVQGT CX, AX

@@ -35,14 +35,15 @@ var avx512Kernels = kernels{
 	},
 	axpyF32: axpyWith(axpyF32AVX512, 16, 64),
 	axpyF64: axpyWith(axpyF64AVX512, 8, 64),
-	min: extremesWith([kinds]func(unsafe.Pointer, int) (uint64, bool){
+	// The minima and maxima take every element, the edges under a mask.
+	min: [kinds]func(unsafe.Pointer, int) (uint64, bool){
 		minI8AVX512, minI16AVX512, minI32AVX512, minI64AVX512, minU8AVX512, minU16AVX512, minU32AVX512,
 		minU64AVX512, minF32AVX512, minF64AVX512,
-	}, 64, true),
-	max: extremesWith([kinds]func(unsafe.Pointer, int) (uint64, bool){
+	},
+	max: [kinds]func(unsafe.Pointer, int) (uint64, bool){
 		maxI8AVX512, maxI16AVX512, maxI32AVX512, maxI64AVX512, maxU8AVX512, maxU16AVX512, maxU32AVX512,
 		maxU64AVX512, maxF32AVX512, maxF64AVX512,
-	}, 64, false),
+	},
 	sqDistsF32: sqDistsWith(sqDistsF32AVX512, 4, 4),
 	arith:      &arithAVX512,
 }
