@@ -98,3 +98,17 @@
 	SHLQ $LOG2SIZE, AX; \
 	CMPQ AX, CX; \
 	CMOVQGT CX, AX
+
+// A kernel that takes the elements before its destination's first 64-byte boundary under a mask keeps
+// their results in its frame, at head-64(SP), and stores them last, here: at PTR, under MASK (a
+// general register, 0 where there is no head; through the vector register Z and K1). A load of the
+// next elements, in place, would otherwise wait for that store, which spans their bytes and, masked,
+// does not forward (Exp of 16 float32s in place, 16 bytes off a boundary: 32 ns with the head stored
+// first, 21 with it stored last). It defines the label done.
+#define STORE_HEAD(MASK, PTR, MOV, Z) \
+	TESTQ MASK, MASK; \
+	JZ   done; \
+	KMOVQ MASK, K1; \
+	MOV head-64(SP), Z; \
+	MOV Z, K1, (PTR); \
+done:

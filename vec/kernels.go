@@ -4,7 +4,8 @@ import "unsafe"
 
 // kernels is one path's table of kernels. Each takes any length; a vector
 // path's entries run its assembly over whole vectors and the pure-Go kernel
-// over the few elements left.
+// over the few elements left (AVX-512's minima and maxima, and its
+// element-wise arithmetic, take those under a mask).
 type kernels struct {
 	path      string
 	sumF32    func(x []float32) float64
