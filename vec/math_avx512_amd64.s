@@ -183,6 +183,22 @@ MAP(·expF32AVX512, 24, EXP32_SETUP, EXP32, EXP32x2, Z8, Z9, 16, 2, VMOVUPS, VMO
 #define EXP64x2(X, Y, XB, YB) EXP64(X, Y); EXP64(XB, YB)
 MAP(·expF64AVX512, 24, EXP64_SETUP, EXP64, EXP64x2, Z8, Z9, 8, 3, VMOVUPD, VMOVUPD.Z)
 
+// ---- Exp of x + a (ExpSum's), a broadcast into Z10.
+
+#define EXPSHIFT32(X, Y) VADDPS Z10, X, X; EXP32(X, Y)
+#define EXPSHIFT32x2(X, Y, XB, YB) VADDPS Z10, X, X; VADDPS Z10, XB, XB; EXP32(X, Y); EXP32(XB, YB)
+#define EXPSHIFT32_SETUP EXP32_SETUP; VBROADCASTSS a+24(FP), Z10
+
+// func expShiftF32AVX512(dst, x *float32, n int, a float32)
+MAP(·expShiftF32AVX512, 28, EXPSHIFT32_SETUP, EXPSHIFT32, EXPSHIFT32x2, Z8, Z9, 16, 2, VMOVUPS, VMOVUPS.Z)
+
+#define EXPSHIFT64(X, Y) VADDPD Z10, X, X; EXP64(X, Y)
+#define EXPSHIFT64x2(X, Y, XB, YB) VADDPD Z10, X, X; VADDPD Z10, XB, XB; EXP64(X, Y); EXP64(XB, YB)
+#define EXPSHIFT64_SETUP EXP64_SETUP; VBROADCASTSD a+24(FP), Z10
+
+// func expShiftF64AVX512(dst, x *float64, n int, a float64)
+MAP(·expShiftF64AVX512, 32, EXPSHIFT64_SETUP, EXPSHIFT64, EXPSHIFT64x2, Z8, Z9, 8, 3, VMOVUPD, VMOVUPD.Z)
+
 // ---- Log, float32: m = getmant(x) in [0.75, 1.5), k = getexp(x) = floor(log2 x), the interval by
 // m's bits >> 18.
 
