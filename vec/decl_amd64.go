@@ -91,3 +91,8 @@ func sqDistsF32AVX512(dst *float32, ldd int, a *float32, lda int, b *float32, ld
 
 //go:noescape
 func sqDistsF32AVX2(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)
+
+// prefetch asks for the 64-byte lines that hold the n > 0 bytes at p (prefetch_amd64.s).
+//
+//go:noescape
+func prefetch(p unsafe.Pointer, n uintptr)

@@ -6,9 +6,11 @@
 // Const forms, and [MulAdd], [MulAddConst] and [SubMulConst], which save a
 // pass over memory); a tile kernel for all pairwise squared distances of
 // two sets of rows; matrix products ([Dots], A·Bᵀ, and [MatMul], A·B); the
-// k best elements and the extremes' indexes ([TopK], [ArgMax]); and
+// k best elements and the extremes' indexes ([TopK], [ArgMax]);
 // [Parallel], [ParallelByCost] and [Reduce], which run a range of rows, or
-// a reduction the same to the bit at every thread count, on every core.
+// a reduction the same to the bit at every thread count, on every core; and
+// [Prefetch], which asks for the next row's memory while a loop works on
+// this one.
 //
 // On amd64 the kernels use AVX-512 (F, BW, DQ, VL) or AVX2 with FMA, chosen
 // at start-up by what the CPU has, and on arm64 NEON, which every arm64 CPU

@@ -34,6 +34,20 @@ func ExampleExpSum() {
 	// 4.4402
 }
 
+// A softmax of each row of a matrix in place, the next row's memory
+// prefetched while this one's exponentials are made.
+func ExamplePrefetch() {
+	const d = 4
+	x := []float32{1, 2, 3, 4, 0, 0, 0, 0, -1, 1, -1, 1}
+	for i := 0; i < len(x); i += d {
+		vec.Prefetch(x[i+d : min(i+2*d, len(x))])
+		row := x[i : i+d]
+		vec.MulConst(row, row, float32(1/vec.ExpSum(row, row, vec.Max(row))))
+	}
+	fmt.Printf("%.4f\n", x)
+	// Output: [0.0321 0.0871 0.2369 0.6439 0.2500 0.2500 0.2500 0.2500 0.0596 0.4404 0.0596 0.4404]
+}
+
 // Log and Tanh take a destination of their own, or the input itself.
 func ExampleTanh() {
 	x := []float64{-20, -1, 0, 0.5, 1e-9}

@@ -481,3 +481,30 @@ func TestNoAllocations(t *testing.T) {
 		}
 	})
 }
+
+// TestPrefetch gives Prefetch slices of every kind: it must leave them as they were, whatever their
+// length, element and alignment, and allocate nothing.
+func TestPrefetch(t *testing.T) {
+	b := make([]byte, 3*prefetchStep+100)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	want := slices.Clone(b)
+	type pair struct{ a, b int32 }
+	ps := make([]pair, 1000)
+	if n := testing.AllocsPerRun(10, func() {
+		Prefetch[float32](nil)
+		Prefetch(b[:0])
+		Prefetch(b[1:2])
+		Prefetch(b[63:65])
+		Prefetch(b[5:])
+		Prefetch(as[float32](b[:len(b)/4*4]))
+		Prefetch(ps[1:])
+		Prefetch(make([]struct{}, 10))
+	}); n != 0 {
+		t.Errorf("%v allocations a call", n)
+	}
+	if !slices.Equal(b, want) {
+		t.Error("Prefetch changed the slice")
+	}
+}
