@@ -40,17 +40,19 @@ func Tanh[T Float](dst, x []T) {
 // shift + log(ExpSum(dst, x, shift)), with shift the largest x[i] ([Max]).
 // The difference is rounded to T first, so that dst holds the bits that
 // [SubConst](dst, x, shift) and then [Exp](dst, dst) give on every path (of
-// a NaN, a NaN); the sum is [Sum](dst) to the bit, float32 results added in
-// float64. It makes them in one pass over memory where those three calls
-// make three: Exp of x - shift a block of a few thousand elements at a
-// time, each block summed by Sum's kernels while it is in the core's cache
-// (which adds a third to the exponentials' time, where adding each vector
-// of results to float64 sums as it is made added a half: the exponentials
-// keep the floating-point units busy). The terms are never negative, so the
-// package's rule for special values comes to: NaN where dst holds a NaN,
-// else +Inf where dst holds +Inf or the sum overflows float64. An empty x
-// sums to 0. dst may be x itself (in place); it panics if dst and x differ
-// in length or overlap otherwise.
+// a NaN, a NaN). The sum is [Sum](dst) to the bit, and as accurate: the
+// terms are never negative, so it is within about 2⁻⁴² times itself of the
+// exact sum for float32 results (added in float64 lanes), and within a unit
+// in its last place plus about len(x)·2⁻¹⁰⁶ times itself for float64 ones;
+// of special values, it is NaN where dst holds a NaN, else +Inf where dst
+// holds +Inf or the sum overflows float64. An empty x sums to 0. ExpSum
+// makes them in one pass over memory where those three calls make three:
+// Exp of x - shift a block of a few thousand elements at a time, each block
+// summed by Sum's kernels while it is in the core's cache (which adds a
+// third to the exponentials' time, where adding each vector of results to
+// float64 sums as it was made added a half: the exponentials keep the
+// floating-point units busy). dst may be x itself (in place); it panics if
+// dst and x differ in length or overlap otherwise.
 func ExpSum[T Float](dst, x []T, shift T) float64 {
 	if !sameOrApart("ExpSum", dst, x) {
 		return 0
