@@ -3,14 +3,14 @@ package vec
 import "math"
 
 // The rule for special values in a float sum, the same for [Sum],
-// [ParallelSum], [Dot], [ParallelDot], [SqDist] and an [Accumulator]: the
-// result is NaN only where IEEE arithmetic on the exact terms gives NaN (a
-// NaN element, a product inf·0, a difference inf - inf, or terms of both
-// infinities); otherwise an infinite term makes the result that infinity,
-// and a sum of finite terms is their exact sum rounded once, or an infinity
-// where that overflows float64. Where only a partial sum (or a product, or
-// a difference) overflows, as in 1e308 + 1e308 - 1e308, the result is an
-// infinity or the exact value, never NaN.
+// [ParallelSum], [Dot], [ParallelDot], [SqDist], [ExpSum] and an
+// [Accumulator]: the result is NaN only where IEEE arithmetic on the exact
+// terms gives NaN (a NaN element, a product inf·0, a difference inf - inf,
+// or terms of both infinities); otherwise an infinite term makes the result
+// that infinity, and a sum of finite terms is their exact sum rounded once,
+// or an infinity where that overflows float64. Where only a partial sum (or
+// a product, or a difference) overflows, as in 1e308 + 1e308 - 1e308, the
+// result is an infinity or the exact value, never NaN.
 //
 // The vector kernels cannot keep the rule on their own: once a running sum
 // of float64 terms is infinite, the rounding error of the next compensated

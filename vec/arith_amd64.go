@@ -5,14 +5,14 @@ package vec
 import "unsafe"
 
 var arithAVX512 = arithKernels{
-	f32: longWith(arithWith([arithOps]func(dst, x, y, z *float32, n int, a, b float32){
+	f32: longWith(arithAll([arithOps]func(dst, x, y, z *float32, n int, a, b float32){
 		addF32AVX512, subF32AVX512, mulF32AVX512, divF32AVX512, addConstF32AVX512, mulConstF32AVX512,
 		divConstF32AVX512, mulAddConstF32AVX512, addMulConstF32AVX512, mulAddF32AVX512,
-	}, 16, 64), arithAVX2.f32),
-	f64: longWith(arithWith([arithOps]func(dst, x, y, z *float64, n int, a, b float64){
+	}), arithAVX2.f32),
+	f64: longWith(arithAll([arithOps]func(dst, x, y, z *float64, n int, a, b float64){
 		addF64AVX512, subF64AVX512, mulF64AVX512, divF64AVX512, addConstF64AVX512, mulConstF64AVX512,
 		divConstF64AVX512, mulAddConstF64AVX512, addMulConstF64AVX512, mulAddF64AVX512,
-	}, 8, 64), arithAVX2.f64),
+	}), arithAVX2.f64),
 	sqDistConstF32: sqDistConstWith(sqDistConstF32AVX512, 8, 64),
 	sqDistConstF64: sqDistConstWith(sqDistConstF64AVX512, 8, 64),
 }
@@ -53,8 +53,20 @@ func longWith[T Float](short, long func(arithOp, []T, []T, []T, []T, T, T)) func
 	}
 }
 
-// The assembly kernels of arith_avx512_amd64.s and arith_avx2_amd64.s: whole vectors only, in the order of
-// the arithOps.
+// arithAll makes a path's element-wise arithmetic of T from assembly kernels, one an arithOp, that take
+// every element: step elements a call.
+func arithAll[T Float](kernels [arithOps]func(dst, x, y, z *T, n int, a, b T)) func(arithOp, []T, []T, []T, []T, T, T) {
+	return func(op arithOp, dst, x, y, z []T, a, b T) {
+		for len(dst) > 0 {
+			n := min(len(dst), step)
+			kernels[op](&dst[0], &x[0], &y[0], &z[0], n, a, b)
+			dst, x, y, z = dst[n:], x[n:], y[n:], z[n:]
+		}
+	}
+}
+
+// The assembly kernels of arith_avx512_amd64.s (any length) and arith_avx2_amd64.s (whole vectors only),
+// in the order of the arithOps.
 
 func addF32AVX512(dst, x, y, z *float32, n int, a, b float32)
 func subF32AVX512(dst, x, y, z *float32, n int, a, b float32)

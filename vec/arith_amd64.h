@@ -1,22 +1,26 @@
 // The element-wise arithmetic's kernels and SqDistConst's, which arith_avx512_amd64.s and arith_avx2_amd64.s
 // make of their vectors: the including file defines VBYTES (a vector's bytes) and the vector registers REG0-REG11,
 // REGA and REGB (REGA the first temporary of its TWOSUM, REGB one that ZERO4, FOLD4 and HSUM_PD leave alone),
-// and includes its header of reduction macros (those, and TWOSUM_START, TWOSUM4, TWOSUM1 and TWOSUM_END).
+// FRAME (MAP's frame bytes), HEAD and TAIL (MAP's edges), and includes its header of reduction macros (those,
+// and TWOSUM_START, TWOSUM4, TWOSUM1 and TWOSUM_END).
 
-// func NAME(dst, x, y, z *T, n int, a, b T): dst = OP of x, y, z, a and b, n elements of ESIZE bytes (whole
-// vectors), four vectors a step, then one. OP(R, OFF, I1, I2) makes dst's vector in R from x's there, with
-// instructions I1 and I2 and the vectors of y and z at OFF(DX)(BX*1) and OFF(R8)(BX*1) (BX is the step's
-// bytes into them). Each step loads what it reads before it stores: dst may be x, y or z.
-#define MAP(NAME, ARGS, BCAST, OP, I1, I2, ESIZE) \
+// func NAME(dst, x, y, z *T, n int, a, b T): dst = OP of x, y, z, a and b, n elements of 1<<LOG2SIZE
+// bytes, four vectors a step, then one; the including file's HEAD and TAIL take the elements before
+// dst's first vector boundary and after its last whole vector (under a mask), or nothing where the
+// Go side does (whole vectors only). OP(R, Y, Z, I1, I2) makes dst's vector in R from x's there, with
+// instructions I1 and I2 and the vectors of y and z, Y and Z (in memory at BX, the step's bytes into
+// them, or in registers). Each step loads what it reads before it stores: dst may be x, y or z.
+#define MAP(NAME, ARGS, BCAST, OP, I1, I2, LOG2SIZE, MOVZ, MOV) \
 TEXT NAME(SB), NOSPLIT, ARGS; \
 	MOVQ dst+0(FP), DI; \
 	MOVQ x+8(FP), SI; \
 	MOVQ y+16(FP), DX; \
 	MOVQ z+24(FP), R8; \
 	MOVQ n+32(FP), CX; \
-	IMULQ $ESIZE, CX; \
+	SHLQ $LOG2SIZE, CX; \
 	BCAST; \
 	XORQ BX, BX; \
+	HEAD(OP, I1, I2, LOG2SIZE, MOVZ); \
 loop4:; \
 	LEAQ (4*VBYTES)(BX), AX; \
 	CMPQ AX, CX; \
@@ -25,10 +29,10 @@ loop4:; \
 	VMOVUPS VBYTES(SI)(BX*1), REG1; \
 	VMOVUPS (2*VBYTES)(SI)(BX*1), REG2; \
 	VMOVUPS (3*VBYTES)(SI)(BX*1), REG3; \
-	OP(REG0, 0, I1, I2); \
-	OP(REG1, VBYTES, I1, I2); \
-	OP(REG2, (2*VBYTES), I1, I2); \
-	OP(REG3, (3*VBYTES), I1, I2); \
+	OP(REG0, (DX)(BX*1), (R8)(BX*1), I1, I2); \
+	OP(REG1, VBYTES(DX)(BX*1), VBYTES(R8)(BX*1), I1, I2); \
+	OP(REG2, (2*VBYTES)(DX)(BX*1), (2*VBYTES)(R8)(BX*1), I1, I2); \
+	OP(REG3, (3*VBYTES)(DX)(BX*1), (3*VBYTES)(R8)(BX*1), I1, I2); \
 	VMOVUPS REG0, (DI)(BX*1); \
 	VMOVUPS REG1, VBYTES(DI)(BX*1); \
 	VMOVUPS REG2, (2*VBYTES)(DI)(BX*1); \
@@ -36,28 +40,30 @@ loop4:; \
 	MOVQ AX, BX; \
 	JMP  loop4; \
 loop1:; \
-	CMPQ BX, CX; \
-	JAE  done; \
+	LEAQ VBYTES(BX), AX; \
+	CMPQ AX, CX; \
+	JA   tail; \
 	VMOVUPS (SI)(BX*1), REG0; \
-	OP(REG0, 0, I1, I2); \
+	OP(REG0, (DX)(BX*1), (R8)(BX*1), I1, I2); \
 	VMOVUPS REG0, (DI)(BX*1); \
-	ADDQ $VBYTES, BX; \
+	MOVQ AX, BX; \
 	JMP  loop1; \
-done:; \
+tail:; \
+	TAIL(OP, I1, I2, LOG2SIZE, MOVZ, MOV); \
 	VZEROUPPER; \
 	RET
 
 #define BCAST_PS VBROADCASTSS a+40(FP), REGA; VBROADCASTSS b+44(FP), REGB
 #define BCAST_PD VBROADCASTSD a+40(FP), REGA; VBROADCASTSD b+48(FP), REGB
-#define MAP_PS(NAME, OP, I1, I2) MAP(NAME, $0-48, BCAST_PS, OP, I1, I2, 4)
-#define MAP_PD(NAME, OP, I1, I2) MAP(NAME, $0-56, BCAST_PD, OP, I1, I2, 8)
+#define MAP_PS(NAME, OP, I1, I2) MAP(NAME, $FRAME-48, BCAST_PS, OP, I1, I2, 2, VMOVUPS.Z, VMOVUPS)
+#define MAP_PD(NAME, OP, I1, I2) MAP(NAME, $FRAME-56, BCAST_PD, OP, I1, I2, 3, VMOVUPD.Z, VMOVUPD)
 
 // The operations: x I1 y; x I1 a; (x I1 a) I2 b; (x I1 y) I2 z, the first operand of each x or what x
 // became.
-#define WITH_Y(R, OFF, I1, I2) I1 OFF(DX)(BX*1), R, R
-#define WITH_A(R, OFF, I1, I2) I1 REGA, R, R
-#define WITH_AB(R, OFF, I1, I2) I1 REGA, R, R; I2 REGB, R, R
-#define WITH_YZ(R, OFF, I1, I2) I1 OFF(DX)(BX*1), R, R; I2 OFF(R8)(BX*1), R, R
+#define WITH_Y(R, Y, Z, I1, I2) I1 Y, R, R
+#define WITH_A(R, Y, Z, I1, I2) I1 REGA, R, R
+#define WITH_AB(R, Y, Z, I1, I2) I1 REGA, R, R; I2 REGB, R, R
+#define WITH_YZ(R, Y, Z, I1, I2) I1 Y, R, R; I2 Z, R, R
 
 // func NAME(p *float32, n int, c float64) (hi, lo float64): the sum of (x - c)² of n float32 (whole vectors
 // of VBYTES/8), widened to float64 lanes: four accumulators (REG0-REG3), then one; c in REGB. lo is 0.

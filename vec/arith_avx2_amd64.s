@@ -4,7 +4,7 @@
 #include "avx2_amd64.h"
 
 // The element-wise arithmetic's AVX2 kernels, as arith_avx512_amd64.s's with
-// 32-byte vectors.
+// 32-byte vectors, whole vectors only: the Go side does the rest.
 
 #define VBYTES 32
 #define REG0 Y0
@@ -21,6 +21,9 @@
 #define REG11 Y11
 #define REGA Y12
 #define REGB Y15
+#define FRAME 0
+#define HEAD(OP, I1, I2, LOG2SIZE, MOVZ)
+#define TAIL(OP, I1, I2, LOG2SIZE, MOVZ, MOV)
 #include "arith_amd64.h"
 
 // func addF32AVX2(dst, x, y, z *float32, n int, a, b float32), and so on

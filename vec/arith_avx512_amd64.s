@@ -3,8 +3,11 @@
 #include "textflag.h"
 #include "avx512_amd64.h"
 
-// The element-wise arithmetic's AVX-512 kernels (arith.go), whole 64-byte
-// vectors only, made by arith_amd64.h's MAP; and SqDistConst's.
+// The element-wise arithmetic's AVX-512 kernels (arith.go), made by
+// arith_amd64.h's MAP: any length at any address, the elements before dst's
+// first 64-byte boundary and after its last whole vector under a mask (12
+// and 4 of a NumPy row, 16 bytes off a boundary, which plain Go took in 20
+// ns); and SqDistConst's, whole vectors only.
 
 #define VBYTES 64
 #define REG0 Z0
@@ -21,6 +24,41 @@
 #define REG11 Z11
 #define REGA Z12
 #define REGB Z15
+#define FRAME 64
+
+// MAP's elements before dst's first 64-byte boundary (BX is 0): x, y and z loaded under their mask,
+// which R12 keeps (0 where there are none), and the result kept in the frame for TAIL's STORE_HEAD.
+#define HEAD(OP, I1, I2, LOG2SIZE, MOVZ) \
+	XORQ R12, R12; \
+	HEAD_BYTES(DI, LOG2SIZE); \
+	TESTQ AX, AX; \
+	JZ   loop4; \
+	EDGE(OP, I1, I2, LOG2SIZE, MOVZ); \
+	MOVQ R11, R12; \
+	VMOVUPS REG0, head-64(SP); \
+	MOVQ AX, BX
+
+// The elements after the last whole vector, under a mask, then the head's.
+#define TAIL(OP, I1, I2, LOG2SIZE, MOVZ, MOV) \
+	MOVQ CX, AX; \
+	SUBQ BX, AX; \
+	JZ   last; \
+	EDGE(OP, I1, I2, LOG2SIZE, MOVZ); \
+	MOV REG0, K1, (DI)(BX*1); \
+last:; \
+	STORE_HEAD(R12, DI, MOV, REG0)
+
+// OP of the AX bytes' elements at BX (fewer than a vector's) into REG0, their mask in R11 and K1 (y and
+// z in REG4 and REG5; the other lanes are zeros, whatever OP makes of them).
+#define EDGE(OP, I1, I2, LOG2SIZE, MOVZ) \
+	MOVQ AX, R9; \
+	SHRQ $LOG2SIZE, R9; \
+	LANES_MASK(R9, R11, K1); \
+	MOVZ (SI)(BX*1), K1, REG0; \
+	MOVZ (DX)(BX*1), K1, REG4; \
+	MOVZ (R8)(BX*1), K1, REG5; \
+	OP(REG0, REG4, REG5, I1, I2)
+
 #include "arith_amd64.h"
 
 // func addF32AVX512(dst, x, y, z *float32, n int, a, b float32), and so on

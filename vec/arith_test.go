@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // An arithCase is an element-wise function and, written apart from its kernels, what it makes of each
@@ -121,6 +122,47 @@ func TestArithInPlace(t *testing.T) {
 	eachPath(t, func(t *testing.T) {
 		t.Run("float32", testArithInPlace[float32])
 		t.Run("float64", testArithInPlace[float64])
+	})
+}
+
+// testArithEdges starts dst at every element of a 64-byte line, in place and apart from the inputs
+// (whose offset differs), for the lengths that fill a vector's head and tail in every way: the AVX-512
+// kernels take those under masks.
+func testArithEdges[T Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	mem := make([]T, 256)
+	for _, c := range arithCases[T]() {
+		for _, n := range []int{1, 2, 5, 15, 16, 17, 31, 40, 70} {
+			for off := range 64 / int(unsafe.Sizeof(T(0))) {
+				var ops [3][]T
+				for i := range ops {
+					ops[i] = arithInputs[T](r, n+3)[3:]
+				}
+				want := make([]T, n)
+				for i := range want {
+					want[i] = c.want(ops[0][i], ops[1][i], ops[2][i], 1.5, -0.75)
+				}
+				copy(mem, randomFloats[T](r, len(mem)))
+				before := slices.Clone(mem)
+				c.call(mem[off:off+n], ops[0], ops[1], ops[2], 1.5, -0.75)
+				if _, ok := sameFloats(mem[off:off+n], want); !ok || !sameBits(mem[:off], before[:off]) ||
+					!sameBits(mem[off+n:], before[off+n:]) {
+					t.Fatalf("%s of %d at +%d: %v, want %v (and the rest untouched)", c.name, n, off, mem[off:off+n], want)
+				}
+				copy(mem[off:], ops[0])
+				c.call(mem[off:off+n], mem[off:off+n], ops[1], ops[2], 1.5, -0.75)
+				if _, ok := sameFloats(mem[off:off+n], want); !ok {
+					t.Fatalf("%s of %d at +%d in place: %v, want %v", c.name, n, off, mem[off:off+n], want)
+				}
+			}
+		}
+	}
+}
+
+func TestArithEdges(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
+		t.Run("float32", testArithEdges[float32])
+		t.Run("float64", testArithEdges[float64])
 	})
 }
 

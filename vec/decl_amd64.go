@@ -4,7 +4,8 @@ package vec
 
 import "unsafe"
 
-// The assembly kernels of avx512_amd64.s and avx2_amd64.s: whole vectors only.
+// The assembly kernels of avx512_amd64.s and avx2_amd64.s: whole vectors only, but AVX-512's minima
+// and maxima, which take any n >= 1 at any address.
 
 func sumF32AVX512(p *float32, n int) float64
 func sumF64AVX512(p *float64, n int) (hi, lo float64)
@@ -90,3 +91,8 @@ func sqDistsF32AVX512(dst *float32, ldd int, a *float32, lda int, b *float32, ld
 
 //go:noescape
 func sqDistsF32AVX2(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)
+
+// prefetch asks for the 64-byte lines that hold the n > 0 bytes at p (prefetch_amd64.s).
+//
+//go:noescape
+func prefetch(p unsafe.Pointer, n uintptr)

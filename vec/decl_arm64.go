@@ -38,3 +38,8 @@ func minF32NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
 func maxF32NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
 func minF64NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
 func maxF64NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
+
+// prefetch asks for the 64-byte lines that hold the n > 0 bytes at p (prefetch_arm64.s).
+//
+//go:noescape
+func prefetch(p unsafe.Pointer, n uintptr)

@@ -1,13 +1,16 @@
 // Package vec holds the vector kernels that Go code on tensors is built
 // from: sums, dot products, squared distances, scaling, axpy and minima and
 // maxima over slices of Go numbers; element-wise math ([Exp], [Log],
-// [Tanh]) and arithmetic on float slices ([Add], [Sub], [Mul], [Div], their
+// [Tanh], and [ExpSum], a softmax's exponentials and their sum in one
+// pass) and arithmetic on float slices ([Add], [Sub], [Mul], [Div], their
 // Const forms, and [MulAdd], [MulAddConst] and [SubMulConst], which save a
 // pass over memory); a tile kernel for all pairwise squared distances of
 // two sets of rows; matrix products ([Dots], A·Bᵀ, and [MatMul], A·B); the
-// k best elements and the extremes' indexes ([TopK], [ArgMax]); and
+// k best elements and the extremes' indexes ([TopK], [ArgMax]);
 // [Parallel], [ParallelByCost] and [Reduce], which run a range of rows, or
-// a reduction the same to the bit at every thread count, on every core.
+// a reduction the same to the bit at every thread count, on every core; and
+// [Prefetch], which asks for the next row's memory while a loop works on
+// this one.
 //
 // On amd64 the kernels use AVX-512 (F, BW, DQ, VL) or AVX2 with FMA, chosen
 // at start-up by what the CPU has, and on arm64 NEON, which every arm64 CPU
@@ -43,19 +46,20 @@
 // float32 one in plain Go. Special inputs give what NumPy gives: ±Inf,
 // overflow to +Inf and underflow to subnormals and +0, Log of 0, of a
 // negative and of +Inf, Tanh's ±0 and ±1; a NaN comes back quiet. They
-// write dst[i] = f(x[i]) and take dst = x, in place.
+// write dst[i] = f(x[i]) and take dst = x, in place. [ExpSum] writes the
+// bits of Exp(x[i] - shift) and returns their [Sum], to the bit.
 //
 // Float reductions of float32 data accumulate in float64: [Sum], [Dot],
-// [SqDist] and [SqDistConst] return float64. [Sum] is compensated and
-// pairwise, and is at least as accurate as NumPy's pairwise summation for
-// float32 and float64 alike; the matrix products accumulate in their own
+// [SqDist], [SqDistConst] and [ExpSum] return float64. [Sum] is compensated
+// and pairwise, and is at least as accurate as NumPy's pairwise summation
+// for float32 and float64 alike; the matrix products accumulate in their own
 // type, as BLAS does. No kernel allocates, but for the matrix products'
 // packing buffers, which a sync.Pool keeps from one call to the next.
 //
 // The float reductions ([Sum], [ParallelSum], [Dot], [ParallelDot],
-// [SqDist], [SqDistConst], and an [Accumulator]'s sum) keep one rule for
-// special values: the result is NaN only where IEEE arithmetic on the exact
-// terms gives NaN (a NaN element, a product inf·0, terms of both
+// [SqDist], [SqDistConst], [ExpSum], and an [Accumulator]'s sum) keep one
+// rule for special values: the result is NaN only where IEEE arithmetic on
+// the exact terms gives NaN (a NaN element, a product inf·0, terms of both
 // infinities); otherwise an infinite term makes it that infinity, and a sum
 // of finite terms is their exact sum rounded once, an infinity where that
 // overflows float64. Where only a partial sum (or a product) overflows, the

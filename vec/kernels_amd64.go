@@ -148,8 +148,8 @@ var (
 
 func extremeKernel(k kind, isMin bool, p unsafe.Pointer, n int) (uint64, bool) {
 	switch active {
-	case pathAVX512:
-		return extremeOf(k, extremesAVX512[b2i(isMin)][k], 64, isMin, p, n)
+	case pathAVX512: // every element, the edges under a mask
+		return extremesAVX512[b2i(isMin)][k](p, n)
 	case pathAVX2:
 		return extremeOf(k, extremesAVX2[b2i(isMin)][k], 32, isMin, p, n)
 	}

@@ -35,6 +35,53 @@ func Tanh[T Float](dst, x []T) {
 	mapFloat("Tanh", dst, x, activeMath.tanh32, activeMath.tanh64)
 }
 
+// ExpSum writes e**(x[i] - shift) into dst[i] for every i and returns the
+// sum of dst: a softmax's exponentials and their sum, or a log-sum-exp's,
+// shift + log(ExpSum(dst, x, shift)), with shift the largest x[i] ([Max]).
+// The difference is rounded to T first, so that dst holds the bits that
+// [SubConst](dst, x, shift) and then [Exp](dst, dst) give on every path (of
+// a NaN, a NaN). The sum is [Sum](dst) to the bit, and as accurate: the
+// terms are never negative, so it is within about 2⁻⁴² times itself of the
+// exact sum for float32 results (added in float64 lanes), and within a unit
+// in its last place plus about len(x)·2⁻¹⁰⁶ times itself for float64 ones;
+// of special values, it is NaN where dst holds a NaN, else +Inf where dst
+// holds +Inf or the sum overflows float64. An empty x sums to 0. ExpSum
+// makes them in one pass over memory where those three calls make three:
+// Exp of x - shift a block of a few thousand elements at a time, each block
+// summed by Sum's kernels while it is in the core's cache (which adds a
+// third to the exponentials' time, where adding each vector of results to
+// float64 sums as it was made added a half: the exponentials keep the
+// floating-point units busy). dst may be x itself (in place); it panics if
+// dst and x differ in length or overlap otherwise.
+func ExpSum[T Float](dst, x []T, shift T) float64 {
+	if !sameOrApart("ExpSum", dst, x) {
+		return 0
+	}
+	if s := expSumTree(dst, x, -shift).value(); finite(s) || isFloat32[T]() {
+		return s
+	}
+	return resumOf(dst) // as Sum does
+}
+
+// expSumTree is ExpSum of x + a by the blocks of [Sum]'s tree, each made
+// into dst and summed by its kernels before the next (the runtime can
+// preempt the goroutine between any two calls), and the blocks' sums
+// added as Sum adds them.
+func expSumTree[T Float](dst, x []T, a T) dd {
+	if h := halve(len(x)); h > 0 {
+		return expSumTree(dst[:h], x[:h], a).plus(expSumTree(dst[h:], x[h:], a))
+	}
+	if isFloat32[T]() {
+		d := as[float32](dst)
+		activeMath.expShift32(d, as[float32](x), float32(a))
+		return dd{sumF32Kernel(d), 0}
+	}
+	d := as[float64](dst)
+	activeMath.expShift64(d, as[float64](x), float64(a))
+	hi, lo := sumF64Kernel(d)
+	return dd{hi, lo}
+}
+
 // mathStep is the most elements one call of a math kernel takes: 2 to 11
 // microseconds of a vector path's work, between which the runtime can
 // preempt the goroutine (the assembly itself cannot be; plain Go can be
@@ -42,14 +89,7 @@ func Tanh[T Float](dst, x []T) {
 const mathStep = 1 << 14
 
 func mapFloat[T Float](name string, dst, x []T, f32 func(dst, x []float32), f64 func(dst, x []float64)) {
-	sameLength(name, len(dst), len(x))
-	if len(x) == 0 {
-		return
-	}
-	d, s := uintptr(unsafe.Pointer(&dst[0])), uintptr(unsafe.Pointer(&x[0]))
-	if size := uintptr(len(x)) * unsafe.Sizeof(x[0]); d != s && d < s+size && s < d+size {
-		panic(fmt.Sprintf("vec.%s: dst and x overlap, %d bytes apart", name, int(d-s)))
-	}
+	sameOrApart(name, dst, x)
 	for len(x) > 0 {
 		n := min(len(x), mathStep)
 		if isFloat32[T]() {
@@ -61,12 +101,29 @@ func mapFloat[T Float](name string, dst, x []T, f32 func(dst, x []float32), f64 
 	}
 }
 
+// sameOrApart panics if dst and x differ in length or overlap but for being
+// the same; it reports whether they hold elements.
+func sameOrApart[T Float](name string, dst, x []T) bool {
+	sameLength(name, len(dst), len(x))
+	if len(x) == 0 {
+		return false
+	}
+	d, s := uintptr(unsafe.Pointer(&dst[0])), uintptr(unsafe.Pointer(&x[0]))
+	if size := uintptr(len(x)) * unsafe.Sizeof(x[0]); d != s && d < s+size && s < d+size {
+		panic(fmt.Sprintf("vec.%s: dst and x overlap, %d bytes apart", name, int(d-s)))
+	}
+	return true
+}
+
 // mathKernels is one path's element-wise math: each kernel writes f(x[i])
 // into dst[i], for slices of one length that are the same or apart.
 type mathKernels struct {
 	path                 string
 	exp32, log32, tanh32 func(dst, x []float32)
 	exp64, log64, tanh64 func(dst, x []float64)
+	// expShift32 and expShift64 write Exp(x[i] + a) into dst[i].
+	expShift32 func(dst, x []float32, a float32)
+	expShift64 func(dst, x []float64, a float64)
 }
 
 // mathGo is the path of plain Go, which every build has.
@@ -74,6 +131,7 @@ var mathGo = mathKernels{
 	path:  "go",
 	exp32: mapGo(exp32Go), log32: mapGo(log32Go), tanh32: mapGo(tanh32Go),
 	exp64: mapGo(exp64Go), log64: mapGo(log64Go), tanh64: mapGo(tanh64Go),
+	expShift32: shiftGo(exp32Go), expShift64: shiftGo(exp64Go),
 }
 
 // activeMath is the path in use, chosen at start-up by what the CPU has,
@@ -105,6 +163,25 @@ func mapAsm[T Float](kernel func(dst, x *T, n int)) func(dst, x []T) {
 	return func(dst, x []T) {
 		if len(x) > 0 {
 			kernel(&dst[:len(x)][0], &x[0], len(x))
+		}
+	}
+}
+
+// shiftGo is mapGo of x + a.
+func shiftGo[T Float](f func(T) T) func(dst, x []T, a T) {
+	return func(dst, x []T, a T) {
+		dst = dst[:len(x)]
+		for i, v := range x {
+			dst[i] = f(v + a)
+		}
+	}
+}
+
+// shiftAsm is mapAsm for a kernel of x + a.
+func shiftAsm[T Float](kernel func(dst, x *T, n int, a T)) func(dst, x []T, a T) {
+	return func(dst, x []T, a T) {
+		if len(x) > 0 {
+			kernel(&dst[:len(x)][0], &x[0], len(x), a)
 		}
 	}
 }

@@ -50,11 +50,11 @@
 #define I64_SIGN 512
 
 
-// func NAME(dst, x *T, n int): F of each element, x in Y0 and the result in Y1, LANES to a vector of
-// 32 bytes; the tail's mask compares IOTA, the lanes' numbers, with the count (CMPGT and BCAST of T's
-// integer size).
-#define MAP(NAME, SETUP, F, LANES, MOV, BCAST, CMPGT, IOTA) \
-TEXT NAME(SB), NOSPLIT, $0-24; \
+// func NAME(dst, x *T, n int, ...) with a frame of ARGS: F of each element, x in Y0 and the result in
+// Y1, LANES to a vector of 32 bytes; the tail's mask compares IOTA, the lanes' numbers, with the count
+// (CMPGT and BCAST of T's integer size).
+#define MAP(NAME, ARGS, SETUP, F, LANES, MOV, BCAST, CMPGT, IOTA) \
+TEXT NAME(SB), NOSPLIT, ARGS; \
 	MOVQ dst+0(FP), DI; \
 	MOVQ x+8(FP), SI; \
 	MOVQ n+16(FP), CX; \
@@ -134,7 +134,7 @@ done:; \
 	NAN_PS
 
 // func expF32AVX2(dst, x *float32, n int)
-MAP(·expF32AVX2, EXP32_SETUP, EXP32, 8, VMASKMOVPS, VPBROADCASTD, VPCMPGTD, ·mathI32+I32_IOTA)
+MAP(·expF32AVX2, $0-24, EXP32_SETUP, EXP32, 8, VMASKMOVPS, VPBROADCASTD, VPCMPGTD, ·mathI32+I32_IOTA)
 
 // ---- Exp, float64: a table of 16, gathered.
 
@@ -187,7 +187,18 @@ MAP(·expF32AVX2, EXP32_SETUP, EXP32, 8, VMASKMOVPS, VPBROADCASTD, VPCMPGTD, ·m
 	NAN_PD
 
 // func expF64AVX2(dst, x *float64, n int)
-MAP(·expF64AVX2, EXP64_SETUP, EXP64, 4, VMASKMOVPD, VPBROADCASTQ, VPCMPGTQ, ·mathI64+I64_IOTA)
+MAP(·expF64AVX2, $0-24, EXP64_SETUP, EXP64, 4, VMASKMOVPD, VPBROADCASTQ, VPCMPGTQ, ·mathI64+I64_IOTA)
+
+// ---- Exp of x + a (ExpSum's), a broadcast from the frame into Y2, which EXP32 and EXP64 set later.
+
+#define EXPSHIFT32 VBROADCASTSS a+24(FP), Y2; VADDPS Y2, Y0, Y0; EXP32
+#define EXPSHIFT64 VBROADCASTSD a+24(FP), Y2; VADDPD Y2, Y0, Y0; EXP64
+
+// func expShiftF32AVX2(dst, x *float32, n int, a float32)
+MAP(·expShiftF32AVX2, $0-28, EXP32_SETUP, EXPSHIFT32, 8, VMASKMOVPS, VPBROADCASTD, VPCMPGTD, ·mathI32+I32_IOTA)
+
+// func expShiftF64AVX2(dst, x *float64, n int, a float64)
+MAP(·expShiftF64AVX2, $0-32, EXP64_SETUP, EXPSHIFT64, 4, VMASKMOVPD, VPBROADCASTQ, VPCMPGTQ, ·mathI64+I64_IOTA)
 
 // ---- Log, float32: m and k from the bits, tables of 32 gathered; then the special inputs blended:
 // +Inf itself, ±0 -Inf, below 0 the default NaN, NaN itself made quiet.
@@ -245,7 +256,7 @@ MAP(·expF64AVX2, EXP64_SETUP, EXP64, 4, VMASKMOVPD, VPBROADCASTQ, VPCMPGTQ, ·m
 	NAN_PS
 
 // func logF32AVX2(dst, x *float32, n int)
-MAP(·logF32AVX2, LOG32_SETUP, LOG32, 8, VMASKMOVPS, VPBROADCASTD, VPCMPGTD, ·mathI32+I32_IOTA)
+MAP(·logF32AVX2, $0-24, LOG32_SETUP, LOG32, 8, VMASKMOVPS, VPBROADCASTD, VPCMPGTD, ·mathI32+I32_IOTA)
 
 // ---- Log, float64: the same in 64-bit lanes; k is made a float64 by adding it to the bits of
 // 1.5 * 2**52 (AVX2 converts no 64-bit integers).
@@ -310,7 +321,7 @@ MAP(·logF32AVX2, LOG32_SETUP, LOG32, 8, VMASKMOVPS, VPBROADCASTD, VPCMPGTD, ·m
 	NAN_PD
 
 // func logF64AVX2(dst, x *float64, n int)
-MAP(·logF64AVX2, LOG64_SETUP, LOG64, 4, VMASKMOVPD, VPBROADCASTQ, VPCMPGTQ, ·mathI64+I64_IOTA)
+MAP(·logF64AVX2, $0-24, LOG64_SETUP, LOG64, 4, VMASKMOVPD, VPBROADCASTQ, VPCMPGTQ, ·mathI64+I64_IOTA)
 
 // ---- Tanh, float32: eight tables of 32 gathered.
 
@@ -344,7 +355,7 @@ MAP(·logF64AVX2, LOG64_SETUP, LOG64, 4, VMASKMOVPD, VPBROADCASTQ, VPCMPGTQ, ·m
 	NAN_PS
 
 // func tanhF32AVX2(dst, x *float32, n int)
-MAP(·tanhF32AVX2, TANH32_SETUP, TANH32, 8, VMASKMOVPS, VPBROADCASTD, VPCMPGTD, ·mathI32+I32_IOTA)
+MAP(·tanhF32AVX2, $0-24, TANH32_SETUP, TANH32, 8, VMASKMOVPS, VPBROADCASTD, VPCMPGTD, ·mathI32+I32_IOTA)
 
 // ---- Tanh, float64
 
@@ -423,7 +434,7 @@ MAP(·tanhF32AVX2, TANH32_SETUP, TANH32, 8, VMASKMOVPS, VPBROADCASTD, VPCMPGTD, 
 	NAN_PD
 
 // func tanhF64AVX2(dst, x *float64, n int)
-MAP(·tanhF64AVX2, TANH64_SETUP, TANH64, 4, VMASKMOVPD, VPBROADCASTQ, VPCMPGTQ, ·mathI64+I64_IOTA)
+MAP(·tanhF64AVX2, $0-24, TANH64_SETUP, TANH64, 4, VMASKMOVPD, VPBROADCASTQ, VPCMPGTQ, ·mathI64+I64_IOTA)
 
 // The formats' integer constants, a vector of 32 bytes each: ·mathI32's of 8 dwords, ·mathI64's of 4
 // quadwords (offsets at the top).

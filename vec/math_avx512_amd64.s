@@ -2,6 +2,7 @@
 
 #include "textflag.h"
 #include "go_asm.h"
+#include "avx512_amd64.h"
 
 // Exp, Log and Tanh in AVX-512 (F, DQ, BW, VL): math_go.go's functions,
 // operation for operation, 16 float32 or 8 float64 lanes at a time. The
@@ -17,15 +18,18 @@
 // the class of x. The masks are made with SHLX (BMI2, which every AVX-512
 // CPU has).
 
-// func NAME(dst, x *T, n int): F(x, y) of each element, x in Z0 and y in Z1, or in XB and YB for the
-// second vector of a turn (F's temporaries are the same registers for both: renamed, they hold two
-// chains at once); elements of 1<<LOG2SIZE bytes, LANES to a vector.
-#define MAP(NAME, SETUP, F, F2, XB, YB, LANES, LOG2SIZE, KMOV, MOV, MOVZ) \
-TEXT NAME(SB), NOSPLIT, $0-24; \
+// func NAME(dst, x *T, n int, ...) with the arguments' bytes ARGS: F(x, y) of each element, x in Z0 and
+// y in Z1, or in XB and YB for the second vector of a turn (F's temporaries are the same registers for
+// both: renamed, they hold two chains at once); elements of 1<<LOG2SIZE bytes, LANES to a vector. The
+// head's results wait in the frame for STORE_HEAD (their mask in R11, dst in R10).
+#define MAP(NAME, ARGS, SETUP, F, F2, XB, YB, LANES, LOG2SIZE, MOV, MOVZ) \
+TEXT NAME(SB), NOSPLIT, $64-ARGS; \
 	MOVQ dst+0(FP), DI; \
 	MOVQ x+8(FP), SI; \
 	MOVQ n+16(FP), CX; \
 	SETUP; \
+	MOVQ DI, R10; \
+	XORQ R11, R11; \
 	MOVQ DI, AX; \
 	NEGQ AX; \
 	ANDQ $63, AX; \
@@ -34,7 +38,11 @@ TEXT NAME(SB), NOSPLIT, $0-24; \
 	CMOVQGT CX, AX; \
 	TESTQ AX, AX; \
 	JZ   loop2; \
-	MASKED(F, KMOV, MOV, MOVZ); \
+	LANES_MASK(AX, DX, K1); \
+	MOVQ DX, R11; \
+	MOVZ (SI), K1, Z0; \
+	F(Z0, Z1); \
+	MOV Z1, head-64(SP); \
 	SUBQ AX, CX; \
 	SHLQ $LOG2SIZE, AX; \
 	ADDQ AX, SI; \
@@ -64,21 +72,15 @@ loop1:; \
 tail:; \
 	MOVQ CX, AX; \
 	TESTQ AX, AX; \
-	JZ   done; \
-	MASKED(F, KMOV, MOV, MOVZ); \
-done:; \
-	VZEROUPPER; \
-	RET
-
-// F of the first AX elements at SI into DI, under a mask.
-#define MASKED(F, KMOV, MOV, MOVZ) \
-	MOVL $1, DX; \
-	SHLXQ AX, DX, DX; \
-	DECQ DX; \
-	KMOV DX, K1; \
+	JZ   last; \
+	LANES_MASK(AX, DX, K1); \
 	MOVZ (SI), K1, Z0; \
 	F(Z0, Z1); \
-	MOV Z1, K1, (DI)
+	MOV Z1, K1, (DI); \
+last:; \
+	STORE_HEAD(R11, R10, MOV, Z1); \
+	VZEROUPPER; \
+	RET
 
 // A table of 32 float32s (16 float64s) in the registers LO and HI, looked up by the low five (four)
 // bits of each lane of IDX into D.
@@ -127,7 +129,7 @@ done:; \
 
 // func expF32AVX512(dst, x *float32, n int)
 #define EXP32x2(X, Y, XB, YB) EXP32(X, Y); EXP32(XB, YB)
-MAP(·expF32AVX512, EXP32_SETUP, EXP32, EXP32x2, Z8, Z9, 16, 2, KMOVW, VMOVUPS, VMOVUPS.Z)
+MAP(·expF32AVX512, 24, EXP32_SETUP, EXP32, EXP32x2, Z8, Z9, 16, 2, VMOVUPS, VMOVUPS.Z)
 
 // ---- Exp, float64
 
@@ -179,7 +181,23 @@ MAP(·expF32AVX512, EXP32_SETUP, EXP32, EXP32x2, Z8, Z9, 16, 2, KMOVW, VMOVUPS, 
 
 // func expF64AVX512(dst, x *float64, n int)
 #define EXP64x2(X, Y, XB, YB) EXP64(X, Y); EXP64(XB, YB)
-MAP(·expF64AVX512, EXP64_SETUP, EXP64, EXP64x2, Z8, Z9, 8, 3, KMOVB, VMOVUPD, VMOVUPD.Z)
+MAP(·expF64AVX512, 24, EXP64_SETUP, EXP64, EXP64x2, Z8, Z9, 8, 3, VMOVUPD, VMOVUPD.Z)
+
+// ---- Exp of x + a (ExpSum's), a broadcast into Z10.
+
+#define EXPSHIFT32(X, Y) VADDPS Z10, X, X; EXP32(X, Y)
+#define EXPSHIFT32x2(X, Y, XB, YB) VADDPS Z10, X, X; VADDPS Z10, XB, XB; EXP32(X, Y); EXP32(XB, YB)
+#define EXPSHIFT32_SETUP EXP32_SETUP; VBROADCASTSS a+24(FP), Z10
+
+// func expShiftF32AVX512(dst, x *float32, n int, a float32)
+MAP(·expShiftF32AVX512, 28, EXPSHIFT32_SETUP, EXPSHIFT32, EXPSHIFT32x2, Z8, Z9, 16, 2, VMOVUPS, VMOVUPS.Z)
+
+#define EXPSHIFT64(X, Y) VADDPD Z10, X, X; EXP64(X, Y)
+#define EXPSHIFT64x2(X, Y, XB, YB) VADDPD Z10, X, X; VADDPD Z10, XB, XB; EXP64(X, Y); EXP64(XB, YB)
+#define EXPSHIFT64_SETUP EXP64_SETUP; VBROADCASTSD a+24(FP), Z10
+
+// func expShiftF64AVX512(dst, x *float64, n int, a float64)
+MAP(·expShiftF64AVX512, 32, EXPSHIFT64_SETUP, EXPSHIFT64, EXPSHIFT64x2, Z8, Z9, 8, 3, VMOVUPD, VMOVUPD.Z)
 
 // ---- Log, float32: m = getmant(x) in [0.75, 1.5), k = getexp(x) = floor(log2 x), the interval by
 // m's bits >> 18.
@@ -230,7 +248,7 @@ MAP(·expF64AVX512, EXP64_SETUP, EXP64, EXP64x2, Z8, Z9, 8, 3, KMOVB, VMOVUPD, V
 
 // func logF32AVX512(dst, x *float32, n int)
 #define LOG32x2(X, Y, XB, YB) LOG32(X, Y); LOG32(XB, YB)
-MAP(·logF32AVX512, LOG32_SETUP, LOG32, LOG32x2, Z8, Z9, 16, 2, KMOVW, VMOVUPS, VMOVUPS.Z)
+MAP(·logF32AVX512, 24, LOG32_SETUP, LOG32, LOG32x2, Z8, Z9, 16, 2, VMOVUPS, VMOVUPS.Z)
 
 // ---- Log, float64: the same with tables of 32 float64s: two permutations and a blend by bit 4. The
 // polynomial's coefficients are read from memory, broadcast, to leave registers for the tables.
@@ -292,7 +310,7 @@ MAP(·logF32AVX512, LOG32_SETUP, LOG32, LOG32x2, Z8, Z9, 16, 2, KMOVW, VMOVUPS, 
 
 // func logF64AVX512(dst, x *float64, n int)
 #define LOG64x2(X, Y, XB, YB) LOG64(X, Y); LOG64(XB, YB)
-MAP(·logF64AVX512, LOG64_SETUP, LOG64, LOG64x2, Z8, Z9, 8, 3, KMOVB, VMOVUPD, VMOVUPD.Z)
+MAP(·logF64AVX512, 24, LOG64_SETUP, LOG64, LOG64x2, Z8, Z9, 8, 3, VMOVUPD, VMOVUPD.Z)
 
 // ---- Tanh, float32: the interval is (|x| bits >> 21) - tanh32Base, saturating at 0 (VPSUBUSW on the
 // low halfword, the high one being 0), eight tables of 32.
@@ -374,7 +392,7 @@ MAP(·logF64AVX512, LOG64_SETUP, LOG64, LOG64x2, Z8, Z9, 8, 3, KMOVB, VMOVUPD, V
 	VFIXUPIMMPS $0, Z13, X, Y; VFIXUPIMMPS $0, Z13, XB, YB
 
 // func tanhF32AVX512(dst, x *float32, n int)
-MAP(·tanhF32AVX512, TANH32_SETUP, TANH32, TANH32x2, Z8, Z9, 16, 2, KMOVW, VMOVUPS, VMOVUPS.Z)
+MAP(·tanhF32AVX512, 24, TANH32_SETUP, TANH32, TANH32x2, Z8, Z9, 16, 2, VMOVUPS, VMOVUPS.Z)
 
 // ---- Tanh, float64
 
@@ -567,7 +585,7 @@ MAP(·tanhF32AVX512, TANH32_SETUP, TANH32, TANH32x2, Z8, Z9, 16, 2, KMOVW, VMOVU
 	VFIXUPIMMPD.BCST $0, ·fixNaN64(SB), XB, YB
 
 // func tanhF64AVX512(dst, x *float64, n int)
-MAP(·tanhF64AVX512, TANH64_SETUP, TANH64, TANH64x2, Z10, Z11, 8, 3, KMOVB, VMOVUPD, VMOVUPD.Z)
+MAP(·tanhF64AVX512, 24, TANH64_SETUP, TANH64, TANH64x2, Z10, Z11, 8, 3, VMOVUPD, VMOVUPD.Z)
 
 // Constants that instructions read broadcast from memory.
 DATA ·bit4+0(SB)/8, $16

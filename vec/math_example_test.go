@@ -2,6 +2,7 @@ package vec_test
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/godlpack/godlpack/vec"
 )
@@ -17,6 +18,34 @@ func ExampleExp() {
 	vec.Scale(x, float32(1/vec.Sum(x)))
 	fmt.Printf("%.4f\n", x)
 	// Output: [0.0321 0.0871 0.2369 0.6439]
+}
+
+// A softmax in one pass after the maximum, and the log-sum-exp of x.
+func ExampleExpSum() {
+	x := []float32{1, 2, 3, 4}
+	m := vec.Max(x)
+	p := make([]float32, len(x))
+	s := vec.ExpSum(p, x, m)
+	vec.MulConst(p, p, float32(1/s))
+	fmt.Printf("%.4f\n", p)
+	fmt.Printf("%.4f\n", float64(m)+math.Log(s))
+	// Output:
+	// [0.0321 0.0871 0.2369 0.6439]
+	// 4.4402
+}
+
+// A softmax of each row of a matrix in place, the next row's memory
+// prefetched while this one's exponentials are made.
+func ExamplePrefetch() {
+	const d = 4
+	x := []float32{1, 2, 3, 4, 0, 0, 0, 0, -1, 1, -1, 1}
+	for i := 0; i < len(x); i += d {
+		vec.Prefetch(x[i+d : min(i+2*d, len(x))])
+		row := x[i : i+d]
+		vec.MulConst(row, row, float32(1/vec.ExpSum(row, row, vec.Max(row))))
+	}
+	fmt.Printf("%.4f\n", x)
+	// Output: [0.0321 0.0871 0.2369 0.6439 0.2500 0.2500 0.2500 0.2500 0.0596 0.4404 0.0596 0.4404]
 }
 
 // Log and Tanh take a destination of their own, or the input itself.

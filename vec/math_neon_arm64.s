@@ -49,10 +49,10 @@
 #define DUP4S(C, V) MOVW $C, R9; VDUP R9, V.S4
 #define DUP2D(C, V) MOVD $C, R9; VDUP R9, V.D2
 
-// func NAME(dst, x *T, n int): F of each element. TAIL loads the last R2 (1 to LANES-1) elements at R1
-// into V0's lanes, UNTAIL stores V1's at R0.
-#define MAP(NAME, SETUP, F, LANES, ARR, TAIL, UNTAIL) \
-TEXT NAME(SB), NOSPLIT, $0-24; \
+// func NAME(dst, x *T, n int, ...) with a frame of ARGS: F of each element. TAIL loads the last R2 (1 to
+// LANES-1) elements at R1 into V0's lanes, UNTAIL stores V1's at R0.
+#define MAP(NAME, ARGS, SETUP, F, LANES, ARR, TAIL, UNTAIL) \
+TEXT NAME(SB), NOSPLIT, ARGS; \
 	MOVD dst+0(FP), R0; \
 	MOVD x+8(FP), R1; \
 	MOVD n+16(FP), R2; \
@@ -176,7 +176,7 @@ loaded:
 	NAN4S
 
 // func expF32NEON(dst, x *float32, n int)
-MAP(·expF32NEON, EXP32_SETUP, EXP32, 4, S4, TAIL4S, UNTAIL4S)
+MAP(·expF32NEON, $0-24, EXP32_SETUP, EXP32, 4, S4, TAIL4S, UNTAIL4S)
 
 // ---- Exp, float64
 
@@ -242,7 +242,18 @@ MAP(·expF32NEON, EXP32_SETUP, EXP32, 4, S4, TAIL4S, UNTAIL4S)
 	NAN2D
 
 // func expF64NEON(dst, x *float64, n int)
-MAP(·expF64NEON, EXP64_SETUP, EXP64, 2, D2, TAIL2D, UNTAIL2D)
+MAP(·expF64NEON, $0-24, EXP64_SETUP, EXP64, 2, D2, TAIL2D, UNTAIL2D)
+
+// ---- Exp of x + a (ExpSum's), a in V31.
+
+#define EXPSHIFT32_SETUP EXP32_SETUP; FMOVS a+24(FP), F31; VDUP V31.S[0], V31.S4
+#define EXPSHIFT64_SETUP EXP64_SETUP; FMOVD a+24(FP), F31; VDUP V31.D[0], V31.D2
+
+// func expShiftF32NEON(dst, x *float32, n int, a float32)
+MAP(·expShiftF32NEON, $0-28, EXPSHIFT32_SETUP, FADD4S(31, 0, 0); EXP32, 4, S4, TAIL4S, UNTAIL4S)
+
+// func expShiftF64NEON(dst, x *float64, n int, a float64)
+MAP(·expShiftF64NEON, $0-32, EXPSHIFT64_SETUP, FADD2D(31, 0, 0); EXP64, 2, D2, TAIL2D, UNTAIL2D)
 
 // ---- Log, float32; then the special inputs: +Inf itself, ±0 -Inf, below 0 the default NaN, NaN
 // itself made quiet.
@@ -321,7 +332,7 @@ MAP(·expF64NEON, EXP64_SETUP, EXP64, 2, D2, TAIL2D, UNTAIL2D)
 	NAN4S
 
 // func logF32NEON(dst, x *float32, n int)
-MAP(·logF32NEON, LOG32_SETUP, LOG32, 4, S4, TAIL4S, UNTAIL4S)
+MAP(·logF32NEON, $0-24, LOG32_SETUP, LOG32, 4, S4, TAIL4S, UNTAIL4S)
 
 // ---- Log, float64: tables of 32 float64s, four times 64 bytes; the polynomial's coefficients read
 // broadcast at each use.
@@ -413,7 +424,7 @@ MAP(·logF32NEON, LOG32_SETUP, LOG32, 4, S4, TAIL4S, UNTAIL4S)
 	NAN2D
 
 // func logF64NEON(dst, x *float64, n int)
-MAP(·logF64NEON, LOG64_SETUP, LOG64, 2, D2, TAIL2D, UNTAIL2D)
+MAP(·logF64NEON, $0-24, LOG64_SETUP, LOG64, 2, D2, TAIL2D, UNTAIL2D)
 
 // ---- Tanh, float32: the eight tables looked up in their order in memory (b, c0Hi, c0Lo, c1, r[0..3])
 // into V8-V15, then the polynomial.
@@ -458,7 +469,7 @@ MAP(·logF64NEON, LOG64_SETUP, LOG64, 2, D2, TAIL2D, UNTAIL2D)
 	NAN4S
 
 // func tanhF32NEON(dst, x *float32, n int)
-MAP(·tanhF32NEON, TANH32_SETUP, TANH32, 4, S4, TAIL4S, UNTAIL4S)
+MAP(·tanhF32NEON, $0-24, TANH32_SETUP, TANH32, 4, S4, TAIL4S, UNTAIL4S)
 
 // ---- Tanh, float64: as AVX-512's, the exponentials' table of 16 by TBL and TBX.
 
@@ -550,4 +561,4 @@ MAP(·tanhF32NEON, TANH32_SETUP, TANH32, 4, S4, TAIL4S, UNTAIL4S)
 	NAN2D
 
 // func tanhF64NEON(dst, x *float64, n int)
-MAP(·tanhF64NEON, TANH64_SETUP, TANH64, 2, D2, TAIL2D, UNTAIL2D)
+MAP(·tanhF64NEON, $0-24, TANH64_SETUP, TANH64, 2, D2, TAIL2D, UNTAIL2D)

@@ -332,6 +332,30 @@ func testExtremes[T Number](t *testing.T, random func(r *rand.Rand, n int) []T) 
 	}
 }
 
+// testExtremesAt puts the extreme at each position of slices that start anywhere in a 64-byte line:
+// in the heads and tails that the AVX-512 kernels take under a mask, and next to them.
+func testExtremesAt[T Number](t *testing.T, low, high T) {
+	mem := make([]T, 256+64)
+	for _, n := range []int{1, 2, 7, 17, 64, 100, 130} {
+		for off := range 64 / int(unsafe.Sizeof(low)) {
+			x := mem[off : off+n]
+			for at := range n {
+				for i := range x {
+					x[i] = T(i%3 + 10)
+				}
+				x[at] = high
+				if got := Max(x); got != high {
+					t.Fatalf("Max of %d %T at +%d, %v at %d: %v", n, got, off, high, at, got)
+				}
+				x[at] = low
+				if got := Min(x); got != low {
+					t.Fatalf("Min of %d %T at +%d, %v at %d: %v", n, got, off, low, at, got)
+				}
+			}
+		}
+	}
+}
+
 func TestMinMax(t *testing.T) {
 	eachPath(t, func(t *testing.T) {
 		t.Run("float32", func(t *testing.T) { testExtremes(t, floatsWithSpecials[float32]) })
@@ -344,6 +368,13 @@ func TestMinMax(t *testing.T) {
 		t.Run("uint32", func(t *testing.T) { testExtremes(t, randomInts[uint32]) })
 		t.Run("int64", func(t *testing.T) { testExtremes(t, randomInts[int64]) })
 		t.Run("uint64", func(t *testing.T) { testExtremes(t, randomInts[uint64]) })
+		t.Run("edges", func(t *testing.T) {
+			testExtremesAt[float32](t, -1e30, 1e30)
+			testExtremesAt[float64](t, math.Inf(-1), math.Inf(1))
+			testExtremesAt[int8](t, -128, 127)
+			testExtremesAt[uint16](t, 0, 65535)
+			testExtremesAt[int64](t, math.MinInt64, math.MaxInt64)
+		})
 		t.Run("NaN", func(t *testing.T) {
 			for _, n := range lengths[1:] {
 				for _, at := range []int{0, n / 2, n - 1} {
@@ -449,4 +480,31 @@ func TestNoAllocations(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestPrefetch gives Prefetch slices of every kind: it must leave them as they were, whatever their
+// length, element and alignment, and allocate nothing.
+func TestPrefetch(t *testing.T) {
+	b := make([]byte, 3*prefetchStep+100)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	want := slices.Clone(b)
+	type pair struct{ a, b int32 }
+	ps := make([]pair, 1000)
+	if n := testing.AllocsPerRun(10, func() {
+		Prefetch[float32](nil)
+		Prefetch(b[:0])
+		Prefetch(b[1:2])
+		Prefetch(b[63:65])
+		Prefetch(b[5:])
+		Prefetch(as[float32](b[:len(b)/4*4]))
+		Prefetch(ps[1:])
+		Prefetch(make([]struct{}, 10))
+	}); n != 0 {
+		t.Errorf("%v allocations a call", n)
+	}
+	if !slices.Equal(b, want) {
+		t.Error("Prefetch changed the slice")
+	}
 }

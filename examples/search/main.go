@@ -56,10 +56,10 @@ func main() { module.Main() } // go run . -pyi search.pyi writes the type stub
 func softmax(x Tensor) {
 	d, elements := int(x.Shape[1]), pymodule.Slice[float32](x)
 	vec.ParallelByCost(len(elements)/max(d, 1), float64(d), func(lo, hi int) {
-		for row := range slices.Chunk(elements[lo*d:hi*d], d) {
-			vec.SubConst(row, row, vec.Max(row))
-			vec.Exp(row, row)
-			vec.DivConst(row, row, float32(vec.Sum(row)))
+		for i := lo * d; i < hi*d; i += d {
+			vec.Prefetch(elements[i+d : min(i+2*d, hi*d)]) // the next row comes while this one's exps are made
+			row := elements[i : i+d]
+			vec.MulConst(row, row, float32(1/vec.ExpSum(row, row, vec.Max(row))))
 		}
 	})
 }
