@@ -27,6 +27,19 @@ def test_tilekit_and_its_nanobind_twin_have_the_lines_readme_says() -> None:
     assert go <= cpp, f"tilekit takes {go} lines of Go, more than its nanobind twin's {cpp}"
 
 
+def test_search_and_its_nanobind_twin_have_the_lines_the_docs_say() -> None:
+    """examples/search, a Go author's module on vec's toolbox, takes no more lines than its twin in C++ (issue 49)."""
+    go, cpp = lines(ROOT / "examples" / "search" / "main.go")[1], lines(ROOT / "bench" / "nb_search.cpp")[1]
+    assert go <= cpp, f"examples/search takes {go} lines of Go, more than its nanobind twin's {cpp}"
+    for doc, pattern in ((README, r"examples/search.*?(\d+) lines of Go against (\d+) for\s+its twin"),
+                         ((ROOT / "docs" / "go-extensions.md").read_text(),
+                          r"bench/nb_search\.cpp\), (\d+) lines of C\+\+ against the Go's (\d+)")):
+        stated = re.search(pattern, doc, flags=re.S)
+        assert stated, f"a document no longer states examples/search's line count ({pattern})"
+        numbers = sorted(map(int, stated.groups()))
+        assert numbers == sorted((go, cpp)), f"examples/search: {go} lines of Go, {cpp} of C++; stated {numbers}"
+
+
 def test_rowstats_has_the_lines_go_extensions_md_says() -> None:
     text = (ROOT / "docs" / "go-extensions.md").read_text()
     stated = re.search(r"(\d+) lines of Go, (\d+) without comments and blank lines", text)
