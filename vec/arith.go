@@ -73,9 +73,9 @@ func MulAdd[T Float](dst, x, a, b []T) {
 // adds them pairwise. An empty x gives 0, an infinite element +Inf.
 func SqDistConst[T Float](x []T, c float64) float64 {
 	if isFloat32[T]() {
-		return sqDistConstTree(as[float32](x), c, arithOn().sqDistConstF32).value()
+		return sqDistConstTree(as[float32](x), c, sqDistConstF32Kernel).value()
 	}
-	return sqDistConstTree(as[float64](x), c, arithOn().sqDistConstF64).value()
+	return sqDistConstTree(as[float64](x), c, sqDistConstF64Kernel).value()
 }
 
 func sqDistConstTree[T Float](x []T, c float64, block func(x []T, c float64) dd) dd {
@@ -100,9 +100,9 @@ func unary[T Float](name string, op arithOp, dst, x []T, a, b T) {
 // slices than x, y and z is given x for them.
 func elementwise[T Float](op arithOp, dst, x, y, z []T, a, b T) {
 	if isFloat32[T]() {
-		arithOn().f32(op, as[float32](dst), as[float32](x), as[float32](y), as[float32](z), float32(a), float32(b))
+		arithF32Kernel(op, as[float32](dst), as[float32](x), as[float32](y), as[float32](z), float32(a), float32(b))
 	} else {
-		arithOn().f64(op, as[float64](dst), as[float64](x), as[float64](y), as[float64](z), float64(a), float64(b))
+		arithF64Kernel(op, as[float64](dst), as[float64](x), as[float64](y), as[float64](z), float64(a), float64(b))
 	}
 }
 
@@ -134,21 +134,10 @@ func (op arithOp) operands() int {
 	return 1
 }
 
-// arithKernels is one path's element-wise arithmetic ([kernels]' arith):
-// f32 and f64 take slices of any length, x, y and z as long as dst at least.
-type arithKernels struct {
-	f32            func(op arithOp, dst, x, y, z []float32, a, b float32)
-	f64            func(op arithOp, dst, x, y, z []float64, a, b float64)
-	sqDistConstF32 func(x []float32, c float64) dd
-	sqDistConstF64 func(x []float64, c float64) dd
-}
-
-var arithGo = arithKernels{
-	f32:            elementwiseGo[float32],
-	f64:            elementwiseGo[float64],
-	sqDistConstF32: sqDistConstGo[float32],
-	sqDistConstF64: sqDistConstGo[float64],
-}
+// The kernels of the active path (arith_amd64.go, arith_arm64.go,
+// arith_other.go): arithF32Kernel and arithF64Kernel run an arithOp over
+// slices of any length, x, y and z as long as dst at least;
+// sqDistConstF32Kernel and sqDistConstF64Kernel are SqDistConst's blocks.
 
 // elementwiseGo is every element-wise kernel in plain Go (which the runtime can
 // preempt anywhere). x, y and z are as long as dst at least.

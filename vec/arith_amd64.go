@@ -4,30 +4,49 @@ package vec
 
 import "unsafe"
 
-var arithAVX512 = arithKernels{
-	f32: longWith(arithAll([arithOps]func(dst, x, y, z *float32, n int, a, b float32){
-		addF32AVX512, subF32AVX512, mulF32AVX512, divF32AVX512, addConstF32AVX512, mulConstF32AVX512,
-		divConstF32AVX512, mulAddConstF32AVX512, addMulConstF32AVX512, mulAddF32AVX512,
-	}), arithAVX2.f32),
-	f64: longWith(arithAll([arithOps]func(dst, x, y, z *float64, n int, a, b float64){
-		addF64AVX512, subF64AVX512, mulF64AVX512, divF64AVX512, addConstF64AVX512, mulConstF64AVX512,
-		divConstF64AVX512, mulAddConstF64AVX512, addMulConstF64AVX512, mulAddF64AVX512,
-	}), arithAVX2.f64),
-	sqDistConstF32: sqDistConstWith(sqDistConstF32AVX512, 8, 64),
-	sqDistConstF64: sqDistConstWith(sqDistConstF64AVX512, 8, 64),
+// The kernels of the active path (arith.go): AVX-512's, AVX2's or plain
+// Go's.
+
+func arithF32Kernel(op arithOp, dst, x, y, z []float32, a, b float32) {
+	arithOn(&arithF32AVX512, &arithF32AVX2, op, dst, x, y, z, a, b)
 }
 
-var arithAVX2 = arithKernels{
-	f32: arithWith([arithOps]func(dst, x, y, z *float32, n int, a, b float32){
-		addF32AVX2, subF32AVX2, mulF32AVX2, divF32AVX2, addConstF32AVX2, mulConstF32AVX2,
-		divConstF32AVX2, mulAddConstF32AVX2, addMulConstF32AVX2, mulAddF32AVX2,
-	}, 8, 32),
-	f64: arithWith([arithOps]func(dst, x, y, z *float64, n int, a, b float64){
-		addF64AVX2, subF64AVX2, mulF64AVX2, divF64AVX2, addConstF64AVX2, mulConstF64AVX2,
-		divConstF64AVX2, mulAddConstF64AVX2, addMulConstF64AVX2, mulAddF64AVX2,
-	}, 4, 32),
-	sqDistConstF32: sqDistConstWith(sqDistConstF32AVX2, 4, 32),
-	sqDistConstF64: sqDistConstWith(sqDistConstF64AVX2, 4, 32),
+func arithF64Kernel(op arithOp, dst, x, y, z []float64, a, b float64) {
+	arithOn(&arithF64AVX512, &arithF64AVX2, op, dst, x, y, z, a, b)
+}
+
+func sqDistConstF32Kernel(x []float32, c float64) dd {
+	return sqDistConstOn(sqDistConstF32AVX512, sqDistConstF32AVX2, x, c)
+}
+
+func sqDistConstF64Kernel(x []float64, c float64) dd {
+	return sqDistConstOn(sqDistConstF64AVX512, sqDistConstF64AVX2, x, c)
+}
+
+// arithOn is the element-wise arithmetic of T on the active path: on the
+// AVX-512 one, AVX2's kernels for the operations on two or three slices
+// that move longStreams bytes or more (longStream).
+func arithOn[T Float](avx512, avx2 *[arithOps]func(dst, x, y, z *T, n int, a, b T), op arithOp, dst, x, y, z []T, a, b T) {
+	size := int(unsafe.Sizeof(a))
+	switch {
+	case active == pathAVX512 && !longStream(op, len(dst), size):
+		arithAll(avx512, op, dst, x, y, z, a, b)
+	case active == pathAVX512, active == pathAVX2:
+		arithVec(avx2, 32/size, 32, op, dst, x, y, z, a, b)
+	default:
+		elementwiseGo(op, dst, x, y, z, a, b)
+	}
+}
+
+// sqDistConstOn is SqDistConst's block on the active path.
+func sqDistConstOn[T Float](avx512, avx2 func(p *T, n int, c float64) (hi, lo float64), x []T, c float64) dd {
+	switch active {
+	case pathAVX512:
+		return sqDistConstVec(avx512, 8, 64, x, c)
+	case pathAVX2:
+		return sqDistConstVec(avx2, 4, 32, x, c)
+	}
+	return sqDistConstGo(x, c)
 }
 
 // longStreams is the bytes an operation on two or three slices moves (its
@@ -41,32 +60,43 @@ var arithAVX2 = arithKernels{
 // are for one operand at any length.
 const longStreams = 20 << 20
 
-// longWith runs the operations on two or three slices that move longStreams
-// bytes or more with long, the others with short.
-func longWith[T Float](short, long func(arithOp, []T, []T, []T, []T, T, T)) func(arithOp, []T, []T, []T, []T, T, T) {
-	return func(op arithOp, dst, x, y, z []T, a, b T) {
-		if op.operands() > 1 && (op.operands()+1)*len(dst)*int(unsafe.Sizeof(T(0))) >= longStreams {
-			long(op, dst, x, y, z, a, b)
-			return
-		}
-		short(op, dst, x, y, z, a, b)
+// longStream reports whether op, on n elements of size bytes, is an
+// operation on two or three slices that moves longStreams bytes or more.
+func longStream(op arithOp, n, size int) bool {
+	return op.operands() > 1 && (op.operands()+1)*n*size >= longStreams
+}
+
+// arithAll runs op with assembly kernels, one an arithOp, that take every
+// element: step elements a call.
+func arithAll[T Float](kernels *[arithOps]func(dst, x, y, z *T, n int, a, b T), op arithOp, dst, x, y, z []T, a, b T) {
+	for len(dst) > 0 {
+		n := min(len(dst), step)
+		kernels[op](&dst[0], &x[0], &y[0], &z[0], n, a, b)
+		dst, x, y, z = dst[n:], x[n:], y[n:], z[n:]
 	}
 }
 
-// arithAll makes a path's element-wise arithmetic of T from assembly kernels, one an arithOp, that take
-// every element: step elements a call.
-func arithAll[T Float](kernels [arithOps]func(dst, x, y, z *T, n int, a, b T)) func(arithOp, []T, []T, []T, []T, T, T) {
-	return func(op arithOp, dst, x, y, z []T, a, b T) {
-		for len(dst) > 0 {
-			n := min(len(dst), step)
-			kernels[op](&dst[0], &x[0], &y[0], &z[0], n, a, b)
-			dst, x, y, z = dst[n:], x[n:], y[n:], z[n:]
-		}
-	}
-}
+// The assembly kernels of arith_avx512_amd64.s (any length) and
+// arith_avx2_amd64.s (whole vectors only), by arithOp.
 
-// The assembly kernels of arith_avx512_amd64.s (any length) and arith_avx2_amd64.s (whole vectors only),
-// in the order of the arithOps.
+var (
+	arithF32AVX512 = [arithOps]func(dst, x, y, z *float32, n int, a, b float32){
+		addF32AVX512, subF32AVX512, mulF32AVX512, divF32AVX512, addConstF32AVX512, mulConstF32AVX512,
+		divConstF32AVX512, mulAddConstF32AVX512, addMulConstF32AVX512, mulAddF32AVX512,
+	}
+	arithF64AVX512 = [arithOps]func(dst, x, y, z *float64, n int, a, b float64){
+		addF64AVX512, subF64AVX512, mulF64AVX512, divF64AVX512, addConstF64AVX512, mulConstF64AVX512,
+		divConstF64AVX512, mulAddConstF64AVX512, addMulConstF64AVX512, mulAddF64AVX512,
+	}
+	arithF32AVX2 = [arithOps]func(dst, x, y, z *float32, n int, a, b float32){
+		addF32AVX2, subF32AVX2, mulF32AVX2, divF32AVX2, addConstF32AVX2, mulConstF32AVX2,
+		divConstF32AVX2, mulAddConstF32AVX2, addMulConstF32AVX2, mulAddF32AVX2,
+	}
+	arithF64AVX2 = [arithOps]func(dst, x, y, z *float64, n int, a, b float64){
+		addF64AVX2, subF64AVX2, mulF64AVX2, divF64AVX2, addConstF64AVX2, mulConstF64AVX2,
+		divConstF64AVX2, mulAddConstF64AVX2, addMulConstF64AVX2, mulAddF64AVX2,
+	}
+)
 
 func addF32AVX512(dst, x, y, z *float32, n int, a, b float32)
 func subF32AVX512(dst, x, y, z *float32, n int, a, b float32)

@@ -2,20 +2,53 @@
 
 package vec
 
-var arithNEON = arithKernels{
-	f32: arithWith([arithOps]func(dst, x, y, z *float32, n int, a, b float32){
-		addF32NEON, subF32NEON, mulF32NEON, divF32NEON, addConstF32NEON, mulConstF32NEON, divConstF32NEON,
-		mulAddConstF32NEON, addMulConstF32NEON, mulAddF32NEON,
-	}, 8, 16),
-	f64: arithWith([arithOps]func(dst, x, y, z *float64, n int, a, b float64){
-		addF64NEON, subF64NEON, mulF64NEON, divF64NEON, addConstF64NEON, mulConstF64NEON, divConstF64NEON,
-		mulAddConstF64NEON, addMulConstF64NEON, mulAddF64NEON,
-	}, 4, 16),
-	sqDistConstF32: sqDistConstWith(sqDistConstF32NEON, 4, 16),
-	sqDistConstF64: sqDistConstWith(sqDistConstF64NEON, 2, 16),
+import "unsafe"
+
+// The kernels of the active path (arith.go): NEON's or plain Go's.
+
+func arithF32Kernel(op arithOp, dst, x, y, z []float32, a, b float32) {
+	arithOn(&arithF32NEON, op, dst, x, y, z, a, b)
 }
 
-// The assembly kernels of arith_neon_arm64.s: whole vectors only, in the order of the arithOps.
+func arithF64Kernel(op arithOp, dst, x, y, z []float64, a, b float64) {
+	arithOn(&arithF64NEON, op, dst, x, y, z, a, b)
+}
+
+func sqDistConstF32Kernel(x []float32, c float64) dd { return sqDistConstOn(sqDistConstF32NEON, x, c) }
+func sqDistConstF64Kernel(x []float64, c float64) dd { return sqDistConstOn(sqDistConstF64NEON, x, c) }
+
+// arithOn is the element-wise arithmetic of T on the active path: two
+// vectors a step.
+func arithOn[T Float](neon *[arithOps]func(dst, x, y, z *T, n int, a, b T), op arithOp, dst, x, y, z []T, a, b T) {
+	if active == pathNEON {
+		arithVec(neon, 32/int(unsafe.Sizeof(a)), 16, op, dst, x, y, z, a, b)
+		return
+	}
+	elementwiseGo(op, dst, x, y, z, a, b)
+}
+
+// sqDistConstOn is SqDistConst's block on the active path: a vector of
+// float64 squares a step.
+func sqDistConstOn[T Float](neon func(p *T, n int, c float64) (hi, lo float64), x []T, c float64) dd {
+	if active == pathNEON {
+		return sqDistConstVec(neon, 16/int(unsafe.Sizeof(T(0))), 16, x, c)
+	}
+	return sqDistConstGo(x, c)
+}
+
+// The assembly kernels of arith_neon_arm64.s: whole vectors only, by
+// arithOp.
+
+var (
+	arithF32NEON = [arithOps]func(dst, x, y, z *float32, n int, a, b float32){
+		addF32NEON, subF32NEON, mulF32NEON, divF32NEON, addConstF32NEON, mulConstF32NEON, divConstF32NEON,
+		mulAddConstF32NEON, addMulConstF32NEON, mulAddF32NEON,
+	}
+	arithF64NEON = [arithOps]func(dst, x, y, z *float64, n int, a, b float64){
+		addF64NEON, subF64NEON, mulF64NEON, divF64NEON, addConstF64NEON, mulConstF64NEON, divConstF64NEON,
+		mulAddConstF64NEON, addMulConstF64NEON, mulAddF64NEON,
+	}
+)
 
 func addF32NEON(dst, x, y, z *float32, n int, a, b float32)
 func subF32NEON(dst, x, y, z *float32, n int, a, b float32)

@@ -166,14 +166,3 @@ func sqDistsF32Kernel(dst, a, b []float32, n, m, k int) {
 		sqDistsGo(dst, a, b, n, m, k)
 	}
 }
-
-// arithOn is the active path's element-wise arithmetic (arith.go).
-func arithOn() *arithKernels {
-	switch active {
-	case pathAVX512:
-		return &arithAVX512
-	case pathAVX2:
-		return &arithAVX2
-	}
-	return &arithGo
-}

@@ -102,11 +102,3 @@ func extremeKernel(k kind, isMin bool, p unsafe.Pointer, n int) (uint64, bool) {
 }
 
 func sqDistsF32Kernel(dst, a, b []float32, n, m, k int) { sqDistsGo(dst, a, b, n, m, k) }
-
-// arithOn is the active path's element-wise arithmetic (arith.go).
-func arithOn() *arithKernels {
-	if active == pathNEON {
-		return &arithNEON
-	}
-	return &arithGo
-}

@@ -24,6 +24,3 @@ func scaleIntKernel(log2size int, p unsafe.Pointer, n int, a uint64) { scaleIntG
 func extremeKernel(k kind, isMin bool, p unsafe.Pointer, n int) (uint64, bool) {
 	return extremeGoOf(k, isMin, p, n)
 }
-
-// arithOn is this build's element-wise arithmetic: plain Go (arith.go).
-func arithOn() *arithKernels { return &arithGo }
