@@ -155,36 +155,21 @@ type gemm[E elem] struct {
 	packRows func(dst, x []E, ld, i, rows, p, kc, r int)
 }
 
-// productKernels is one path's table of matrix-product kernels, chosen at
-// start-up from the same CPU features as [Path]'s.
+// productKernels is one path's matrix-product kernels and blocks, for
+// float32 and float64: productsOn (products_amd64.go, products_arm64.go,
+// products_other.go) returns the active path's.
 type productKernels struct {
-	path string
-	f32  gemm[float32]
-	f64  gemm[float64]
+	f32 gemm[float32]
+	f64 gemm[float64]
 }
 
 var productsGo = productKernels{
-	path: "go",
-	f32:  gemm[float32]{mr: 4, nr: 4, kc: 256, mc: 64, nc: 256, kernel: kernelGo[float32], packRows: packRowsGo[float32]},
-	f64:  gemm[float64]{mr: 4, nr: 4, kc: 256, mc: 64, nc: 256, kernel: kernelGo[float64], packRows: packRowsGo[float64]},
-}
-
-// products is the matrix products' path in use, the best the CPU runs;
-// productPaths lists every path this build and CPU can run, the pure-Go
-// one last.
-var (
-	products     = &productsGo
-	productPaths = []*productKernels{&productsGo}
-)
-
-// useProducts makes the vector paths given available, best first, and the
-// first of them active.
-func useProducts(vector ...*productKernels) {
-	productPaths = append(vector, &productsGo)
-	products = productPaths[0]
+	f32: gemm[float32]{mr: 4, nr: 4, kc: 256, mc: 64, nc: 256, kernel: kernelGo[float32], packRows: packRowsGo[float32]},
+	f64: gemm[float64]{mr: 4, nr: 4, kc: 256, mc: 64, nc: 256, kernel: kernelGo[float64], packRows: packRowsGo[float64]},
 }
 
 func gemmOf[E elem]() *gemm[E] {
+	products := productsOn()
 	if unsafe.Sizeof(E(0)) == 4 {
 		return any(&products.f32).(*gemm[E])
 	}

@@ -2,13 +2,16 @@
 
 package vec
 
-func init() {
-	switch avx2, avx512 := features(); {
-	case avx512:
-		useProducts(&productsAVX512, &productsAVX2)
-	case avx2:
-		useProducts(&productsAVX2)
+// productsOn returns the active path's matrix-product kernels and blocks
+// (products.go).
+func productsOn() *productKernels {
+	switch active {
+	case pathAVX512:
+		return &productsAVX512
+	case pathAVX2:
+		return &productsAVX2
 	}
+	return &productsGo
 }
 
 // The AVX-512 micro-kernel is 16 rows by one vector, in 16 of the 32
@@ -20,46 +23,48 @@ func init() {
 // k from 128 to 512 and of rows from 96 to 384 gave 1000-square products
 // within 3% of each other.
 var productsAVX512 = productKernels{
-	path: "avx512",
-	f32: gemm[float32]{mr: 16, nr: 16, kc: 384, mc: 192, nc: 2048, kernel: gemmF32AVX512,
-		packRows: packRowsWith(transposeF32AVX512, 16)},
-	f64: gemm[float64]{mr: 16, nr: 8, kc: 256, mc: 192, nc: 1024, kernel: gemmF64AVX512,
-		packRows: packRowsWith(transposeF64AVX512, 8)},
+	f32: gemm[float32]{mr: 16, nr: 16, kc: 384, mc: 192, nc: 2048, kernel: gemmF32AVX512, packRows: packRowsF32AVX512},
+	f64: gemm[float64]{mr: 16, nr: 8, kc: 256, mc: 192, nc: 1024, kernel: gemmF64AVX512, packRows: packRowsF64AVX512},
 }
 
 // The AVX2 micro-kernel is 6 rows by two vectors, in 12 of the 16
 // registers.
 var productsAVX2 = productKernels{
-	path: "avx2",
-	f32:  gemm[float32]{mr: 6, nr: 16, kc: 256, mc: 96, nc: 2048, kernel: gemmF32AVX2, packRows: packRowsGo[float32]},
-	f64:  gemm[float64]{mr: 6, nr: 8, kc: 256, mc: 96, nc: 1024, kernel: gemmF64AVX2, packRows: packRowsGo[float64]},
+	f32: gemm[float32]{mr: 6, nr: 16, kc: 256, mc: 96, nc: 2048, kernel: gemmF32AVX2, packRows: packRowsGo[float32]},
+	f64: gemm[float64]{mr: 6, nr: 8, kc: 256, mc: 96, nc: 1024, kernel: gemmF64AVX2, packRows: packRowsGo[float64]},
+}
+
+func packRowsF32AVX512(dst, x []float32, ld, i, rows, p, kc, r int) {
+	packRowsWith(transposeF32AVX512, 16, dst, x, ld, i, rows, p, kc, r)
+}
+
+func packRowsF64AVX512(dst, x []float64, ld, i, rows, p, kc, r int) {
+	packRowsWith(transposeF64AVX512, 8, dst, x, ld, i, rows, p, kc, r)
 }
 
 // packRowsWith packs rows with an assembly transpose of group rows by group
 // columns at a time, for panels of a multiple of group rows: the pure-Go
 // packing takes the columns left and a last panel of fewer rows.
-func packRowsWith[E elem](transpose func(dst *E, r int, src *E, ld, blocks int), group int) func(dst, x []E, ld, i, rows, p, kc, r int) {
-	return func(dst, x []E, ld, i, rows, p, kc, r int) {
-		whole := kc / group * group
-		if r%group != 0 || whole == 0 {
-			packRowsGo(dst, x, ld, i, rows, p, kc, r)
-			return
+func packRowsWith[E elem](transpose func(dst *E, r int, src *E, ld, blocks int), group int, dst, x []E, ld, i, rows, p, kc, r int) {
+	whole := kc / group * group
+	if r%group != 0 || whole == 0 {
+		packRowsGo(dst, x, ld, i, rows, p, kc, r)
+		return
+	}
+	full := rows / r
+	for q := range full {
+		first := i + q*r
+		_ = x[(first+r-1)*ld+p+kc-1] // the transposes read within x
+		panel := dst[q*r*kc:][:r*kc]
+		for g := 0; g < r; g += group {
+			transpose(&panel[g], r, &x[(first+g)*ld+p], ld, whole/group)
 		}
-		full := rows / r
-		for q := range full {
-			first := i + q*r
-			_ = x[(first+r-1)*ld+p+kc-1] // the transposes read within x
-			panel := dst[q*r*kc:][:r*kc]
-			for g := 0; g < r; g += group {
-				transpose(&panel[g], r, &x[(first+g)*ld+p], ld, whole/group)
-			}
-			if whole < kc {
-				packRowsGo(panel[whole*r:], x, ld, first, r, p+whole, kc-whole, r)
-			}
+		if whole < kc {
+			packRowsGo(panel[whole*r:], x, ld, first, r, p+whole, kc-whole, r)
 		}
-		if full*r < rows {
-			packRowsGo(dst[full*r*kc:], x, ld, i+full*r, rows-full*r, p, kc, r)
-		}
+	}
+	if full*r < rows {
+		packRowsGo(dst[full*r*kc:], x, ld, i+full*r, rows-full*r, p, kc, r)
 	}
 }
 

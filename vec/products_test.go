@@ -13,16 +13,19 @@ import (
 // blocks and with blocks so small that every loop's edges show in small
 // products.
 func eachProductPath(t *testing.T, test func(t *testing.T)) {
-	saved := products
-	defer func() { products = saved }()
-	for _, p := range productPaths {
-		products = p
-		t.Run(p.path, test)
-		small := *p
-		small.f32.kc, small.f32.mc, small.f32.nc = 5, 2*p.f32.mr, 3*p.f32.nr
-		small.f64.kc, small.f64.mc, small.f64.nc = 3, p.f64.mr, 2*p.f64.nr
-		products = &small
-		t.Run(p.path+"-small-blocks", test)
+	saved := active
+	defer func() { active = saved }()
+	for _, p := range paths {
+		active = p
+		t.Run(p.String(), test)
+		func() {
+			blocks := productsOn()
+			full := *blocks
+			defer func() { *blocks = full }()
+			blocks.f32.kc, blocks.f32.mc, blocks.f32.nc = 5, 2*full.f32.mr, 3*full.f32.nr
+			blocks.f64.kc, blocks.f64.mc, blocks.f64.nc = 3, full.f64.mr, 2*full.f64.nr
+			t.Run(p.String()+"-small-blocks", test)
+		}()
 	}
 }
 
