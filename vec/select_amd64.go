@@ -4,8 +4,8 @@ package vec
 
 import "unsafe"
 
-// The assembly kernels of select_amd64.s: whole vectors only, fewer than
-// 2^31 elements.
+// The assembly kernels of select_avx512_amd64.s and select_avx2_amd64.s:
+// whole vectors only, fewer than 2^31 elements.
 
 func aboveF32AVX512(p *float32, n int, t float32) int
 func atLeastF32AVX512(p *float32, n int, t float32) int
