@@ -53,25 +53,6 @@ func BenchmarkMax(b *testing.B) {
 	benchPaths(b, "int32", func(b *testing.B, x []int32) { sink += float64(Max(x)) })
 }
 
-func BenchmarkSqDists(b *testing.B) {
-	saved := active
-	defer func() { active = saved }()
-	const n, k = 1000, 64
-	a := make([]float32, n*k)
-	for i := range a {
-		a[i] = float32(i%13) / 7
-	}
-	dst := make([]float32, n*n)
-	for _, p := range paths {
-		active = p
-		b.Run(p.String(), func(b *testing.B) {
-			for range b.N {
-				SqDists(dst, a, a, k)
-			}
-		})
-	}
-}
-
 // BenchmarkGCAfterASplit times a garbage collection (runtime.GC) before and
 // after a split over far more goroutines than the cores (a thread count of
 // 1<<20, as set_num_threads(10**6) gives): each P the split left would make

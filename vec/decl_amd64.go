@@ -86,12 +86,6 @@ func maxF32AVX2(p unsafe.Pointer, n int) (bits uint64, nan bool)
 func minF64AVX2(p unsafe.Pointer, n int) (bits uint64, nan bool)
 func maxF64AVX2(p unsafe.Pointer, n int) (bits uint64, nan bool)
 
-//go:noescape
-func sqDistsF32AVX512(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)
-
-//go:noescape
-func sqDistsF32AVX2(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)
-
 // prefetch asks for the 64-byte lines that hold the n > 0 bytes at p (prefetch_amd64.s).
 //
 //go:noescape

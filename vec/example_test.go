@@ -21,16 +21,6 @@ func Example() {
 	// 307 -2
 }
 
-// All the pairwise squared distances of two sets of rows, by the tile kernel.
-func ExampleSqDists() {
-	a := []float32{0, 0, 1, 1, 2, 2} // three rows of two
-	b := []float32{1, 0, 3, 4}       // two rows of two
-	d := make([]float32, 3*2)
-	vec.SqDists(d, a, b, 2)
-	fmt.Println(d)
-	// Output: [1 25 1 13 5 5]
-}
-
 // A float32 sum in float64: the small terms survive the large one.
 func ExampleSum() {
 	x := []float32{1 << 24, 1, 1, 1, 1}

@@ -253,28 +253,3 @@ func bitsIn[T Number](v T) uint64 {
 	*(*T)(unsafe.Pointer(&bits)) = v
 	return bits
 }
-
-// maxChunk is the most columns a tile kernel call of a vector path takes.
-const maxChunk = 1024
-
-// sqDistsGo is [SqDists] in plain Go, accumulating in T.
-func sqDistsGo[T Float](dst, a, b []T, n, m, k int) {
-	sqDistsRect(dst, a, b, m, k, 0, n, 0, m)
-}
-
-// sqDistsRect writes the distances of a's rows [i0, i1) to b's rows [j0, j1) into dst, whose rows hold
-// m distances.
-func sqDistsRect[T Float](dst, a, b []T, m, k, i0, i1, j0, j1 int) {
-	for i := i0; i < i1; i++ {
-		row := a[i*k : i*k+k]
-		for j := j0; j < j1; j++ {
-			col := b[j*k : j*k+k]
-			var s T
-			for c, v := range row {
-				d := v - col[c]
-				s += d * d
-			}
-			dst[i*m+j] = s
-		}
-	}
-}

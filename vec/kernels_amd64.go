@@ -155,14 +155,3 @@ func extremeKernel(k kind, isMin bool, p unsafe.Pointer, n int) (uint64, bool) {
 	}
 	return extremeGoOf(k, isMin, p, n)
 }
-
-func sqDistsF32Kernel(dst, a, b []float32, n, m, k int) {
-	switch active {
-	case pathAVX512:
-		sqDistsVec(sqDistsF32AVX512, 4, 4, dst, a, b, n, m, k)
-	case pathAVX2:
-		sqDistsVec(sqDistsF32AVX2, 2, 4, dst, a, b, n, m, k)
-	default:
-		sqDistsGo(dst, a, b, n, m, k)
-	}
-}

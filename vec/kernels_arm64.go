@@ -100,5 +100,3 @@ func extremeKernel(k kind, isMin bool, p unsafe.Pointer, n int) (uint64, bool) {
 	}
 	return extremeGoOf(k, isMin, p, n)
 }
-
-func sqDistsF32Kernel(dst, a, b []float32, n, m, k int) { sqDistsGo(dst, a, b, n, m, k) }

@@ -17,7 +17,6 @@ func scaleF32Kernel(x []float32, a float32)               { scaleGo(x, a) }
 func scaleF64Kernel(x []float64, a float64)               { scaleGo(x, a) }
 func axpyF32Kernel(y []float32, a float32, x []float32)   { axpyGo(y, a, x) }
 func axpyF64Kernel(y []float64, a float64, x []float64)   { axpyGo(y, a, x) }
-func sqDistsF32Kernel(dst, a, b []float32, n, m, k int)   { sqDistsGo(dst, a, b, n, m, k) }
 
 func scaleIntKernel(log2size int, p unsafe.Pointer, n int, a uint64) { scaleIntGoOf(log2size, p, n, a) }
 

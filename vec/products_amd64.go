@@ -14,6 +14,19 @@ func productsOn() *productKernels {
 	return &productsGo
 }
 
+// sqDistsF32Kernel is SqDists of float32 on the active path: a tile kernel
+// of 4 rows of a (AVX-512) or 2 (AVX2) by 4 rows of b.
+func sqDistsF32Kernel(dst, a, b []float32, n, m, k int) {
+	switch active {
+	case pathAVX512:
+		sqDistsVec(sqDistsF32AVX512, 4, 4, dst, a, b, n, m, k)
+	case pathAVX2:
+		sqDistsVec(sqDistsF32AVX2, 2, 4, dst, a, b, n, m, k)
+	default:
+		sqDistsGo(dst, a, b, n, m, k)
+	}
+}
+
 // The AVX-512 micro-kernel is 16 rows by one vector, in 16 of the 32
 // registers, and its panels of 16 rows are transposed in registers. On this
 // project's AMD EPYC (Zen 5) micro-kernels of float32 reached 240 GFLOP/s
@@ -68,7 +81,57 @@ func packRowsWith[E elem](transpose func(dst *E, r int, src *E, ld, blocks int),
 	}
 }
 
-// The assembly kernels of products_amd64.s.
+// A tileKernel writes the squared distances of rows consecutive rows of a
+// (lda elements apart) to m rows of b (m a multiple of cols, ldb apart)
+// into dst, whose rows are ldd apart: a's rows 0 apart repeat one row, and
+// dst's rows 0 apart write its distances onto themselves.
+type tileKernel func(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)
+
+// sqDistsVec drives a tile kernel over blocks of rows by cols. Columns go
+// in chunks whose rows of b stay in the core's cache while every row of a
+// passes; a kernel call takes a few microseconds at most. Where the rows or
+// columns are not a whole number of blocks, the last block overlaps the one
+// before it (the pairs it computes again come out the same, to the bit).
+// Fewer rows than a block go one at a time, the row repeated (0 apart) onto
+// itself in dst; fewer columns than a block take the pure-Go kernel.
+func sqDistsVec(kernel tileKernel, rows, cols int, dst, a, b []float32, n, m, k int) {
+	if m < cols {
+		sqDistsRect(dst, a, b, m, k, 0, n, 0, m)
+		return
+	}
+	chunk := min(maxChunk, max(cols, (256<<10)/(4*k)/cols*cols))
+	nv, mv := n-n%rows, m-m%cols
+	for j0, width := 0, 0; j0 < m; j0 += width {
+		width = min(chunk, mv-j0)
+		if j0 >= mv { // the last columns: a whole block ending at m
+			j0, width = m-cols, cols
+		}
+		if n < rows {
+			for i := range n {
+				tile(kernel, &dst[i*m+j0], 0, &a[i*k], 0, &b[j0*k], k, width, k)
+			}
+			continue
+		}
+		for i0 := 0; i0 < n; i0 += rows {
+			if i0 >= nv { // the last rows: a whole block ending at n
+				i0 = n - rows
+			}
+			tile(kernel, &dst[i0*m+j0], m, &a[i0*k], k, &b[j0*k], k, width, k)
+		}
+	}
+}
+
+// tile calls kernel from a function that the runtime can preempt the
+// goroutine at, as it enters: the assembly cannot be, and the loops of
+// sqDistsVec call nothing else, so a garbage collection would wait for
+// the whole SqDists, milliseconds, rather than for one kernel call.
+//
+//go:noinline
+func tile(kernel tileKernel, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int) {
+	kernel(dst, ldd, a, lda, b, ldb, m, k)
+}
+
+// The assembly kernels of products_avx512_amd64.s and products_avx2_amd64.s.
 
 //go:noescape
 func gemmF32AVX512(dst *float32, ldc int, a, b *float32, kc, panels, flags int)
@@ -87,3 +150,9 @@ func gemmF32AVX2(dst *float32, ldc int, a, b *float32, kc, panels, flags int)
 
 //go:noescape
 func gemmF64AVX2(dst *float64, ldc int, a, b *float64, kc, panels, flags int)
+
+//go:noescape
+func sqDistsF32AVX512(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)
+
+//go:noescape
+func sqDistsF32AVX2(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)

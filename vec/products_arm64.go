@@ -11,6 +11,10 @@ func productsOn() *productKernels {
 	return &productsGo
 }
 
+// sqDistsF32Kernel is SqDists's tile kernel of float32, in plain Go: NEON
+// has none yet.
+func sqDistsF32Kernel(dst, a, b []float32, n, m, k int) { sqDistsGo(dst, a, b, n, m, k) }
+
 // The NEON micro-kernel is 8 rows by two vectors, in 16 of the 32
 // registers. Its panels are packed in pure Go.
 var productsNEON = productKernels{

@@ -2,6 +2,9 @@
 
 package vec
 
-// productsOn returns the pure-Go path's matrix-product kernels and blocks
-// (products.go), the only path of this build.
+// The pure-Go path's matrix-product kernels and blocks (products.go), the
+// only path of this build.
+
 func productsOn() *productKernels { return &productsGo }
+
+func sqDistsF32Kernel(dst, a, b []float32, n, m, k int) { sqDistsGo(dst, a, b, n, m, k) }

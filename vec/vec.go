@@ -360,26 +360,6 @@ func extreme[T Number](x []T, name string) T {
 	return m
 }
 
-// SqDists writes the squared Euclidean distance of every row of a to every
-// row of b into dst, a row-major len(a)/k by len(b)/k matrix: dst[i*m+j] is
-// the distance of a's row i to b's row j, where a and b hold rows of k
-// elements one after the other. The sums accumulate in T, blocks of rows
-// at a time in vector registers, as a matrix product does. Rows of no
-// elements (k = 0, a and b empty) are all at distance 0: dst is zeroed. It
-// panics if k is negative or does not divide len(a) and len(b), or if
-// dst's length is not the count of pairs.
-func SqDists[T Float](dst, a, b []T, k int) {
-	n, m, ok := pairs("SqDists", "distances", dst, a, b, k)
-	if !ok {
-		return
-	}
-	if isFloat32[T]() {
-		sqDistsF32Kernel(as[float32](dst), as[float32](a), as[float32](b), n, m, k)
-	} else {
-		sqDistsGo(as[float64](dst), as[float64](a), as[float64](b), n, m, k)
-	}
-}
-
 func sameLength(name string, n, m int) {
 	if n != m {
 		panic(fmt.Sprintf("vec.%s: slices of lengths %d and %d", name, n, m))

@@ -414,52 +414,6 @@ func TestEmptyAndMismatchedPanic(t *testing.T) {
 	}
 }
 
-func testSqDists[T Float](t *testing.T) {
-	r := rand.New(rand.NewPCG(15, 16))
-	zeroed := []T{1, 2, 3}
-	if SqDists(zeroed, nil, nil, 0); zeroed[0] != 0 || zeroed[2] != 0 {
-		t.Errorf("rows of no elements: %v, want zeros", zeroed)
-	}
-	for _, k := range []int{1, 3, 8, 15, 16, 17, 33, 64, 100} {
-		for _, n := range []int{1, 2, 3, 4, 5, 9} {
-			for _, m := range []int{1, 3, 4, 7, 8, 13, maxChunk + 6} {
-				if m > maxChunk && (k > 8 || n > 5) {
-					continue // the chunks of columns: a few small cases suffice
-				}
-				a, b := randomFloats[T](r, n*k), randomFloats[T](r, m*k)
-				dst := make([]T, n*m+1)
-				dst[n*m] = 42 // a guard: nothing past the matrix is written
-				SqDists(dst[:n*m], a, b, k)
-				for i := range n {
-					for j := range m {
-						want, mag := exact(k, func(c int, z *big.Float) *big.Float {
-							d := new(big.Float).Sub(big.NewFloat(float64(a[i*k+c])), big.NewFloat(float64(b[j*k+c])))
-							return z.Mul(d, d)
-						})
-						// Accumulated in T: up to k roundings of T's precision, and the rounding of each difference.
-						ulps := float64(k+4) * 2
-						if isFloat32[T]() {
-							ulps *= 1 << 29
-						}
-						within(t, fmt.Sprintf("SqDists %dx%d by %dx%d [%d,%d]", n, k, m, k, i, j),
-							float64(dst[i*m+j]), want, mag, ulps)
-					}
-				}
-				if dst[n*m] != 42 {
-					t.Fatalf("SqDists %dx%d by %dx%d wrote past the matrix", n, k, m, k)
-				}
-			}
-		}
-	}
-}
-
-func TestSqDists(t *testing.T) {
-	eachPath(t, func(t *testing.T) {
-		t.Run("float32", testSqDists[float32])
-		t.Run("float64", testSqDists[float64])
-	})
-}
-
 func TestNoAllocations(t *testing.T) {
 	x32, y32 := make([]float32, 3*leaf+5), make([]float32, 3*leaf+5)
 	x64 := make([]float64, 3*leaf+5)
