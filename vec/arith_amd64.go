@@ -23,6 +23,57 @@ func sqDistConstF64Kernel(x []float64, c float64) dd {
 	return sqDistConstOn(sqDistConstF64AVX512, sqDistConstF64AVX2, x, c)
 }
 
+func scaleF32Kernel(x []float32, a float32) { scaleOn(scaleF32AVX512, scaleF32AVX2, x, a) }
+func scaleF64Kernel(x []float64, a float64) { scaleOn(scaleF64AVX512, scaleF64AVX2, x, a) }
+
+// scaleOn is Scale's kernel of a float type on the active path: a whole
+// vector of T a step.
+func scaleOn[T Float](avx512, avx2 func(p *T, n int, a T), x []T, a T) {
+	size := int(unsafe.Sizeof(a))
+	switch active {
+	case pathAVX512:
+		scaleVec(avx512, 64/size, 64, x, a)
+	case pathAVX2:
+		scaleVec(avx2, 32/size, 32, x, a)
+	default:
+		scaleGo(x, a)
+	}
+}
+
+// The integer products by log2 of the size; AVX2 has no 64-bit one.
+var (
+	scaleIntsAVX512 = [4]func(p unsafe.Pointer, n int, a uint64){scaleI8AVX512, scaleI16AVX512, scaleI32AVX512,
+		scaleI64AVX512}
+	scaleIntsAVX2 = [4]func(p unsafe.Pointer, n int, a uint64){scaleI8AVX2, scaleI16AVX2, scaleI32AVX2, nil}
+)
+
+func scaleIntKernel(log2size int, p unsafe.Pointer, n int, a uint64) {
+	switch active {
+	case pathAVX512:
+		scaleIntOf(log2size, scaleIntsAVX512[log2size], 64, 64, p, n, a)
+	case pathAVX2:
+		scaleIntOf(log2size, scaleIntsAVX2[log2size], 32, 32, p, n, a)
+	default:
+		scaleIntGoOf(log2size, p, n, a)
+	}
+}
+
+func axpyF32Kernel(y []float32, a float32, x []float32) { axpyOn(axpyF32AVX512, axpyF32AVX2, y, a, x) }
+func axpyF64Kernel(y []float64, a float64, x []float64) { axpyOn(axpyF64AVX512, axpyF64AVX2, y, a, x) }
+
+// axpyOn is Axpy's kernel on the active path: a whole vector of T a step.
+func axpyOn[T Float](avx512, avx2 func(y, x *T, n int, a T), y []T, a T, x []T) {
+	size := int(unsafe.Sizeof(a))
+	switch active {
+	case pathAVX512:
+		axpyVec(avx512, 64/size, 64, y, a, x)
+	case pathAVX2:
+		axpyVec(avx2, 32/size, 32, y, a, x)
+	default:
+		axpyGo(y, a, x)
+	}
+}
+
 // arithOn is the element-wise arithmetic of T on the active path: on the
 // AVX-512 one, AVX2's kernels for the operations on two or three slices
 // that move longStreams bytes or more (longStream).
@@ -143,3 +194,23 @@ func addMulConstF64AVX2(dst, x, y, z *float64, n int, a, b float64)
 func mulAddF64AVX2(dst, x, y, z *float64, n int, a, b float64)
 func sqDistConstF32AVX2(p *float32, n int, c float64) (hi, lo float64)
 func sqDistConstF64AVX2(p *float64, n int, c float64) (hi, lo float64)
+
+// The assembly kernels of Scale and Axpy, in arith_avx512_amd64.s and
+// arith_avx2_amd64.s: whole vectors only.
+
+func scaleF32AVX512(p *float32, n int, a float32)
+func scaleF64AVX512(p *float64, n int, a float64)
+func scaleI8AVX512(p unsafe.Pointer, n int, a uint64)
+func scaleI16AVX512(p unsafe.Pointer, n int, a uint64)
+func scaleI32AVX512(p unsafe.Pointer, n int, a uint64)
+func scaleI64AVX512(p unsafe.Pointer, n int, a uint64)
+func axpyF32AVX512(y, x *float32, n int, a float32)
+func axpyF64AVX512(y, x *float64, n int, a float64)
+
+func scaleF32AVX2(p *float32, n int, a float32)
+func scaleF64AVX2(p *float64, n int, a float64)
+func scaleI8AVX2(p unsafe.Pointer, n int, a uint64)
+func scaleI16AVX2(p unsafe.Pointer, n int, a uint64)
+func scaleI32AVX2(p unsafe.Pointer, n int, a uint64)
+func axpyF32AVX2(y, x *float32, n int, a float32)
+func axpyF64AVX2(y, x *float64, n int, a float64)

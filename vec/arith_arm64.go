@@ -17,6 +17,42 @@ func arithF64Kernel(op arithOp, dst, x, y, z []float64, a, b float64) {
 func sqDistConstF32Kernel(x []float32, c float64) dd { return sqDistConstOn(sqDistConstF32NEON, x, c) }
 func sqDistConstF64Kernel(x []float64, c float64) dd { return sqDistConstOn(sqDistConstF64NEON, x, c) }
 
+func scaleF32Kernel(x []float32, a float32) { scaleOn(scaleF32NEON, x, a) }
+func scaleF64Kernel(x []float64, a float64) { scaleOn(scaleF64NEON, x, a) }
+
+// scaleOn is Scale's kernel of a float type on the active path: two
+// vectors of T a step.
+func scaleOn[T Float](neon func(p *T, n int, a T), x []T, a T) {
+	if active == pathNEON {
+		scaleVec(neon, 32/int(unsafe.Sizeof(a)), 16, x, a)
+		return
+	}
+	scaleGo(x, a)
+}
+
+// The integer products by log2 of the size; none of 64 bits.
+var scaleIntsNEON = [4]func(p unsafe.Pointer, n int, a uint64){scaleI8NEON, scaleI16NEON, scaleI32NEON, nil}
+
+func scaleIntKernel(log2size int, p unsafe.Pointer, n int, a uint64) {
+	if active == pathNEON {
+		scaleIntOf(log2size, scaleIntsNEON[log2size], 32, 16, p, n, a)
+		return
+	}
+	scaleIntGoOf(log2size, p, n, a)
+}
+
+func axpyF32Kernel(y []float32, a float32, x []float32) { axpyOn(axpyF32NEON, y, a, x) }
+func axpyF64Kernel(y []float64, a float64, x []float64) { axpyOn(axpyF64NEON, y, a, x) }
+
+// axpyOn is Axpy's kernel on the active path: two vectors of T a step.
+func axpyOn[T Float](neon func(y, x *T, n int, a T), y []T, a T, x []T) {
+	if active == pathNEON {
+		axpyVec(neon, 32/int(unsafe.Sizeof(a)), 16, y, a, x)
+		return
+	}
+	axpyGo(y, a, x)
+}
+
 // arithOn is the element-wise arithmetic of T on the active path: two
 // vectors a step.
 func arithOn[T Float](neon *[arithOps]func(dst, x, y, z *T, n int, a, b T), op arithOp, dst, x, y, z []T, a, b T) {
@@ -72,3 +108,14 @@ func addMulConstF64NEON(dst, x, y, z *float64, n int, a, b float64)
 func mulAddF64NEON(dst, x, y, z *float64, n int, a, b float64)
 func sqDistConstF32NEON(p *float32, n int, c float64) (hi, lo float64)
 func sqDistConstF64NEON(p *float64, n int, c float64) (hi, lo float64)
+
+// The assembly kernels of Scale and Axpy, in arith_neon_arm64.s: whole
+// vectors only.
+
+func scaleF32NEON(p *float32, n int, a float32)
+func scaleF64NEON(p *float64, n int, a float64)
+func scaleI8NEON(p unsafe.Pointer, n int, a uint64)
+func scaleI16NEON(p unsafe.Pointer, n int, a uint64)
+func scaleI32NEON(p unsafe.Pointer, n int, a uint64)
+func axpyF32NEON(y, x *float32, n int, a float32)
+func axpyF64NEON(y, x *float64, n int, a float64)

@@ -32,3 +32,51 @@ func sqDistConstVec[T Float](kernel func(p *T, n int, c float64) (hi, lo float64
 	}
 	return s
 }
+
+func scaleVec[T Float](kernel func(p *T, n int, a T), lanes, align int, x []T, a T) {
+	i, j := split(unsafe.Pointer(unsafe.SliceData(x)), len(x), int(unsafe.Sizeof(T(0))), lanes, align)
+	if i < j {
+		kernel(&x[i], j-i, a)
+	}
+	scaleGo(x[:i], a)
+	scaleGo(x[j:], a)
+}
+
+// scaleIntOf multiplies n integers of log2size bytes at p by a: kernel over
+// the aligned whole vectors of lanes8>>log2size elements, or the pure-Go
+// kernel where kernel is nil.
+func scaleIntOf(log2size int, kernel func(p unsafe.Pointer, n int, a uint64), lanes8, align int, p unsafe.Pointer, n int, a uint64) {
+	lanes := lanes8 >> log2size
+	switch {
+	case kernel == nil:
+		scaleIntGoOf(log2size, p, n, a)
+	case log2size == 0:
+		scaleIntVec[uint8](kernel, lanes, align, p, n, a)
+	case log2size == 1:
+		scaleIntVec[uint16](kernel, lanes, align, p, n, a)
+	case log2size == 2:
+		scaleIntVec[uint32](kernel, lanes, align, p, n, a)
+	default:
+		scaleIntVec[uint64](kernel, lanes, align, p, n, a)
+	}
+}
+
+func scaleIntVec[T Unsigned](kernel func(p unsafe.Pointer, n int, a uint64), lanes, align int, p unsafe.Pointer, count int, a uint64) {
+	size := int(unsafe.Sizeof(T(0)))
+	i, j := split(p, count, size, lanes, align)
+	if i < j {
+		kernel(unsafe.Add(p, i*size), j-i, a)
+	}
+	scaleIntGo[T](p, i, a)
+	scaleIntGo[T](unsafe.Add(p, j*size), count-j, a)
+}
+
+func axpyVec[T Float](kernel func(y, x *T, n int, a T), lanes, align int, y []T, a T, x []T) {
+	x = x[:len(y)]
+	i, j := split(unsafe.Pointer(unsafe.SliceData(y)), len(y), int(unsafe.Sizeof(T(0))), lanes, align)
+	if i < j {
+		kernel(&y[i], &x[i], j-i, a)
+	}
+	axpyGo(y[:i], a, x[:i])
+	axpyGo(y[j:], a, x[j:])
+}

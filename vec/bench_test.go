@@ -37,12 +37,6 @@ func BenchmarkSum(b *testing.B) {
 	benchPaths(b, "int32", func(b *testing.B, x []int32) { sink += float64(SumInt(x)) })
 }
 
-func BenchmarkScale(b *testing.B) {
-	benchPaths(b, "float32", func(b *testing.B, x []float32) { Scale(x, 1) })
-	benchPaths(b, "float64", func(b *testing.B, x []float64) { Scale(x, 1) })
-	benchPaths(b, "int32", func(b *testing.B, x []int32) { Scale(x, 1) })
-}
-
 func BenchmarkDot(b *testing.B) {
 	benchPaths(b, "float32", func(b *testing.B, x []float32) { sink += Dot(x, x) })
 	benchPaths(b, "float64", func(b *testing.B, x []float64) { sink += Dot(x, x) })

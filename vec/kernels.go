@@ -62,20 +62,6 @@ func sumIntGoOf(k kind, p unsafe.Pointer, n int) uint64 {
 	return sumIntGo[uint64](p, n) // int64 and uint64 sum alike
 }
 
-// scaleIntGoOf is scaleIntGo of the integers of log2size bytes.
-func scaleIntGoOf(log2size int, p unsafe.Pointer, n int, a uint64) {
-	switch log2size {
-	case 0:
-		scaleIntGo[uint8](p, n, a)
-	case 1:
-		scaleIntGo[uint16](p, n, a)
-	case 2:
-		scaleIntGo[uint32](p, n, a)
-	default:
-		scaleIntGo[uint64](p, n, a)
-	}
-}
-
 // extremeGoOf is minGo (isMin) or maxGo of the numbers of kind k.
 func extremeGoOf(k kind, isMin bool, p unsafe.Pointer, n int) (uint64, bool) {
 	switch k {
@@ -209,24 +195,6 @@ func sumIntGo[T Integer](p unsafe.Pointer, n int) uint64 {
 		s0 += uint64(int64(v))
 	}
 	return s0 + s1 + s2 + s3
-}
-
-func scaleGo[T Number](x []T, a T) {
-	for i := range x {
-		x[i] *= a
-	}
-}
-
-// scaleIntGo multiplies n integers of T's size at p by the low bits of a.
-func scaleIntGo[T Unsigned](p unsafe.Pointer, n int, a uint64) {
-	scaleGo(unsafe.Slice((*T)(p), n), T(a))
-}
-
-func axpyGo[T Float](y []T, a T, x []T) {
-	x = x[:len(y)]
-	for i := range y {
-		y[i] += T(a * x[i]) // the conversion rounds the product: no fused multiply-add
-	}
 }
 
 func minGo[T Number](p unsafe.Pointer, n int) (uint64, bool) {
