@@ -1,5 +1,7 @@
 package vec
 
+import "unsafe"
+
 // The element-wise arithmetic: each dst[i] is an expression in x[i] (and
 // y[i] and z[i], or scalars), each operation rounded to T once as Go's
 // operators on T round it, a product before a sum (never fused): every path
@@ -62,6 +64,55 @@ func MulAdd[T Float](dst, x, a, b []T) {
 	elementwise(opMulAdd, dst, x, a, b, 0, 0)
 }
 
+// Scale multiplies each element of x by a in place, in T's arithmetic:
+// integers wrap around, floats round each product once (x[i] *= a).
+func Scale[T Number](x []T, a T) {
+	k := kindOf[T]()
+	for len(x) > 0 {
+		n := min(len(x), step)
+		p := unsafe.Pointer(unsafe.SliceData(x))
+		switch k {
+		case f32:
+			scaleF32Kernel(unsafe.Slice((*float32)(p), n), *(*float32)(unsafe.Pointer(&a)))
+		case f64:
+			scaleF64Kernel(unsafe.Slice((*float64)(p), n), *(*float64)(unsafe.Pointer(&a)))
+		default:
+			// Signed and unsigned products agree in their low bits: one kernel per size.
+			scaleIntKernel(k.log2size(), p, n, bitsOf(a))
+		}
+		x = x[n:]
+	}
+}
+
+// bitsOf returns the bits of an integer a, sign-extended to 64.
+func bitsOf[T Number](a T) uint64 {
+	switch unsafe.Sizeof(a) {
+	case 1:
+		return uint64(*(*uint8)(unsafe.Pointer(&a)))
+	case 2:
+		return uint64(*(*uint16)(unsafe.Pointer(&a)))
+	case 4:
+		return uint64(*(*uint32)(unsafe.Pointer(&a)))
+	}
+	return *(*uint64)(unsafe.Pointer(&a))
+}
+
+// Axpy adds a*x to y in place: y[i] += a*x[i], the product rounded to T
+// before the sum (never fused into one rounding), so that every path gives
+// the same bits. It panics if x and y differ in length.
+func Axpy[T Float](y []T, a T, x []T) {
+	sameLength("Axpy", len(y), len(x))
+	for len(y) > 0 {
+		n := min(len(y), step)
+		if isFloat32[T]() {
+			axpyF32Kernel(as[float32](y[:n]), float32(a), as[float32](x[:n]))
+		} else {
+			axpyF64Kernel(as[float64](y[:n]), float64(a), as[float64](x[:n]))
+		}
+		x, y = x[n:], y[n:]
+	}
+}
+
 // SqDistConst returns the sum of (x[i] - c)², in float64 for float32
 // elements too: with x's mean as c, a variance's numerator in one pass,
 // without the cancellation of a sum of squares less n·c². Each difference
@@ -73,9 +124,9 @@ func MulAdd[T Float](dst, x, a, b []T) {
 // adds them pairwise. An empty x gives 0, an infinite element +Inf.
 func SqDistConst[T Float](x []T, c float64) float64 {
 	if isFloat32[T]() {
-		return sqDistConstTree(as[float32](x), c, arithOn().sqDistConstF32).value()
+		return sqDistConstTree(as[float32](x), c, sqDistConstF32Kernel).value()
 	}
-	return sqDistConstTree(as[float64](x), c, arithOn().sqDistConstF64).value()
+	return sqDistConstTree(as[float64](x), c, sqDistConstF64Kernel).value()
 }
 
 func sqDistConstTree[T Float](x []T, c float64, block func(x []T, c float64) dd) dd {
@@ -100,9 +151,9 @@ func unary[T Float](name string, op arithOp, dst, x []T, a, b T) {
 // slices than x, y and z is given x for them.
 func elementwise[T Float](op arithOp, dst, x, y, z []T, a, b T) {
 	if isFloat32[T]() {
-		arithOn().f32(op, as[float32](dst), as[float32](x), as[float32](y), as[float32](z), float32(a), float32(b))
+		arithF32Kernel(op, as[float32](dst), as[float32](x), as[float32](y), as[float32](z), float32(a), float32(b))
 	} else {
-		arithOn().f64(op, as[float64](dst), as[float64](x), as[float64](y), as[float64](z), float64(a), float64(b))
+		arithF64Kernel(op, as[float64](dst), as[float64](x), as[float64](y), as[float64](z), float64(a), float64(b))
 	}
 }
 
@@ -134,21 +185,10 @@ func (op arithOp) operands() int {
 	return 1
 }
 
-// arithKernels is one path's element-wise arithmetic ([kernels]' arith):
-// f32 and f64 take slices of any length, x, y and z as long as dst at least.
-type arithKernels struct {
-	f32            func(op arithOp, dst, x, y, z []float32, a, b float32)
-	f64            func(op arithOp, dst, x, y, z []float64, a, b float64)
-	sqDistConstF32 func(x []float32, c float64) dd
-	sqDistConstF64 func(x []float64, c float64) dd
-}
-
-var arithGo = arithKernels{
-	f32:            elementwiseGo[float32],
-	f64:            elementwiseGo[float64],
-	sqDistConstF32: sqDistConstGo[float32],
-	sqDistConstF64: sqDistConstGo[float64],
-}
+// The kernels of the active path (arith_amd64.go, arith_arm64.go,
+// arith_other.go): arithF32Kernel and arithF64Kernel run an arithOp over
+// slices of any length, x, y and z as long as dst at least;
+// sqDistConstF32Kernel and sqDistConstF64Kernel are SqDistConst's blocks.
 
 // elementwiseGo is every element-wise kernel in plain Go (which the runtime can
 // preempt anywhere). x, y and z are as long as dst at least.
@@ -195,6 +235,38 @@ func elementwiseGo[T Float](op arithOp, dst, x, y, z []T, a, b T) {
 		for i := range dst {
 			dst[i] = T(x[i]*y[i]) + z[i]
 		}
+	}
+}
+
+func scaleGo[T Number](x []T, a T) {
+	for i := range x {
+		x[i] *= a
+	}
+}
+
+// scaleIntGo multiplies n integers of T's size at p by the low bits of a.
+func scaleIntGo[T Unsigned](p unsafe.Pointer, n int, a uint64) {
+	scaleGo(unsafe.Slice((*T)(p), n), T(a))
+}
+
+func axpyGo[T Float](y []T, a T, x []T) {
+	x = x[:len(y)]
+	for i := range y {
+		y[i] += T(a * x[i]) // the conversion rounds the product: no fused multiply-add
+	}
+}
+
+// scaleIntGoOf is scaleIntGo of the integers of log2size bytes.
+func scaleIntGoOf(log2size int, p unsafe.Pointer, n int, a uint64) {
+	switch log2size {
+	case 0:
+		scaleIntGo[uint8](p, n, a)
+	case 1:
+		scaleIntGo[uint16](p, n, a)
+	case 2:
+		scaleIntGo[uint32](p, n, a)
+	default:
+		scaleIntGo[uint64](p, n, a)
 	}
 }
 

@@ -2,34 +2,26 @@
 
 package vec
 
-import (
-	"testing"
-	"unsafe"
-)
+import "testing"
 
-// TestLongStreams checks which kernels longWith picks: AVX2's for two or three operands moving
-// longStreams bytes or more, AVX-512's otherwise (the kernels themselves are TestArith's).
+// TestLongStreams checks which kernels the AVX-512 path picks (longStream): AVX2's for two or three
+// operands moving longStreams bytes or more, AVX-512's otherwise (the kernels themselves are
+// TestArith's).
 func TestLongStreams(t *testing.T) {
-	var took string
-	pick := longWith(func(arithOp, []float64, []float64, []float64, []float64, float64, float64) { took = "short" },
-		func(arithOp, []float64, []float64, []float64, []float64, float64, float64) { took = "long" })
 	for _, c := range []struct {
 		op   arithOp
 		n    int
-		want string
+		want bool
 	}{
-		{opAdd, (longStreams + 23) / 24, "long"}, // three slices of 8-byte elements
-		{opAdd, longStreams/24 - 1, "short"},
-		{opMulAdd, (longStreams + 31) / 32, "long"},
-		{opMulAdd, longStreams/32 - 1, "short"},
-		{opMulAddConst, longStreams, "short"}, // one operand
-		{opDivConst, 1 << 30, "short"},
+		{opAdd, (longStreams + 23) / 24, true}, // three slices of 8-byte elements
+		{opAdd, longStreams/24 - 1, false},
+		{opMulAdd, (longStreams + 31) / 32, true},
+		{opMulAdd, longStreams/32 - 1, false},
+		{opMulAddConst, longStreams, false}, // one operand
+		{opDivConst, 1 << 30, false},
 	} {
-		took = ""
-		var v float64
-		pick(c.op, unsafe.Slice(&v, c.n), nil, nil, nil, 0, 0) // the fakes read the length alone
-		if took != c.want {
-			t.Errorf("op %d of %d float64: %s kernels, want %s", c.op, c.n, took, c.want)
+		if got := longStream(c.op, c.n, 8); got != c.want {
+			t.Errorf("op %d of %d float64: long %v, want %v", c.op, c.n, got, c.want)
 		}
 	}
 }

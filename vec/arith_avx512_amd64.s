@@ -7,7 +7,8 @@
 // arith_amd64.h's MAP: any length at any address, the elements before dst's
 // first 64-byte boundary and after its last whole vector under a mask (12
 // and 4 of a NumPy row, 16 bytes off a boundary, which plain Go took in 20
-// ns); and SqDistConst's, whole vectors only.
+// ns); SqDistConst's, whole vectors only; and after them Scale's and
+// Axpy's, whole vectors only.
 
 #define VBYTES 64
 #define REG0 Z0
@@ -87,3 +88,124 @@ MAP_PD(·mulAddF64AVX512, WITH_YZ, VMULPD, VADDPD)
 SQDIST_CONST_F32(·sqDistConstF32AVX512)
 // func sqDistConstF64AVX512(p *float64, n int, c float64) (hi, lo float64)
 SQDIST_CONST_F64(·sqDistConstF64AVX512)
+
+// ---- in place: scale and axpy
+
+// An in-place map of 64-byte vectors: OP(Z) rewrites the vector in register Z,
+// with whatever PREP set up. n counts elements of ESIZE bytes.
+#define MAP_INPLACE(NAME, ARGS, PREP, OP, ESIZE) \
+TEXT NAME(SB), NOSPLIT, ARGS; \
+	MOVQ p+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	IMULQ $ESIZE, CX; \
+	PREP; \
+loop4:; \
+	CMPQ CX, $256; \
+	JB   loop1; \
+	VMOVDQU64 (SI), Z0; \
+	VMOVDQU64 64(SI), Z1; \
+	VMOVDQU64 128(SI), Z2; \
+	VMOVDQU64 192(SI), Z3; \
+	OP(Z0); \
+	OP(Z1); \
+	OP(Z2); \
+	OP(Z3); \
+	VMOVDQU64 Z0, (SI); \
+	VMOVDQU64 Z1, 64(SI); \
+	VMOVDQU64 Z2, 128(SI); \
+	VMOVDQU64 Z3, 192(SI); \
+	ADDQ $256, SI; \
+	SUBQ $256, CX; \
+	JMP  loop4; \
+loop1:; \
+	CMPQ CX, $64; \
+	JB   done; \
+	VMOVDQU64 (SI), Z0; \
+	OP(Z0); \
+	VMOVDQU64 Z0, (SI); \
+	ADDQ $64, SI; \
+	SUBQ $64, CX; \
+	JMP  loop1; \
+done:; \
+	VZEROUPPER; \
+	RET
+
+#define BCAST_F32 VBROADCASTSS a+16(FP), Z15
+#define BCAST_F64 VBROADCASTSD a+16(FP), Z15
+#define BCAST_W MOVQ a+16(FP), AX; VPBROADCASTW AX, Z15
+#define BCAST_D MOVQ a+16(FP), AX; VPBROADCASTD AX, Z15
+#define BCAST_Q MOVQ a+16(FP), AX; VPBROADCASTQ AX, Z15
+#define MUL_PS(Z) VMULPS Z15, Z, Z
+#define MUL_PD(Z) VMULPD Z15, Z, Z
+#define MUL_W(Z) VPMULLW Z15, Z, Z
+#define MUL_D(Z) VPMULLD Z15, Z, Z
+#define MUL_Q(Z) VPMULLQ Z15, Z, Z
+// Bytes have no multiply: the even bytes are the low bytes of 16-bit
+// products, the odd ones the low bytes of the products of the words shifted
+// down; Z14 keeps the even bytes (0x00ff in each word).
+#define BCAST_B BCAST_W; MOVL $0x00ff00ff, AX; VPBROADCASTD AX, Z14
+#define MUL_B(Z) \
+	VPSRLW $8, Z, Z13; \
+	VPMULLW Z15, Z, Z; \
+	VPMULLW Z15, Z13, Z13; \
+	VPSLLW $8, Z13, Z13; \
+	VPTERNLOGQ $0xec, Z14, Z13, Z
+
+// func scaleF32AVX512(p *float32, n int, a float32)
+MAP_INPLACE(·scaleF32AVX512, $0-20, BCAST_F32, MUL_PS, 4)
+// func scaleF64AVX512(p *float64, n int, a float64)
+MAP_INPLACE(·scaleF64AVX512, $0-24, BCAST_F64, MUL_PD, 8)
+// func scaleI8AVX512(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI8AVX512, $0-24, BCAST_B, MUL_B, 1)
+// func scaleI16AVX512(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI16AVX512, $0-24, BCAST_W, MUL_W, 2)
+// func scaleI32AVX512(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI32AVX512, $0-24, BCAST_D, MUL_D, 4)
+// func scaleI64AVX512(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI64AVX512, $0-24, BCAST_Q, MUL_Q, 8)
+
+// y += a*x, the product rounded before the sum. ESIZE bytes an element.
+#define AXPY(NAME, ARGS, BCAST, MUL, ADD, ESIZE) \
+TEXT NAME(SB), NOSPLIT, ARGS; \
+	MOVQ y+0(FP), SI; \
+	MOVQ x+8(FP), DI; \
+	MOVQ n+16(FP), CX; \
+	IMULQ $ESIZE, CX; \
+	BCAST a+24(FP), Z15; \
+loop4:; \
+	CMPQ CX, $256; \
+	JB   loop1; \
+	MUL (DI), Z15, Z0; \
+	MUL 64(DI), Z15, Z1; \
+	MUL 128(DI), Z15, Z2; \
+	MUL 192(DI), Z15, Z3; \
+	ADD (SI), Z0, Z0; \
+	ADD 64(SI), Z1, Z1; \
+	ADD 128(SI), Z2, Z2; \
+	ADD 192(SI), Z3, Z3; \
+	VMOVDQU64 Z0, (SI); \
+	VMOVDQU64 Z1, 64(SI); \
+	VMOVDQU64 Z2, 128(SI); \
+	VMOVDQU64 Z3, 192(SI); \
+	ADDQ $256, SI; \
+	ADDQ $256, DI; \
+	SUBQ $256, CX; \
+	JMP  loop4; \
+loop1:; \
+	CMPQ CX, $64; \
+	JB   done; \
+	MUL (DI), Z15, Z0; \
+	ADD (SI), Z0, Z0; \
+	VMOVDQU64 Z0, (SI); \
+	ADDQ $64, SI; \
+	ADDQ $64, DI; \
+	SUBQ $64, CX; \
+	JMP  loop1; \
+done:; \
+	VZEROUPPER; \
+	RET
+
+// func axpyF32AVX512(y, x *float32, n int, a float32)
+AXPY(·axpyF32AVX512, $0-28, VBROADCASTSS, VMULPS, VADDPS, 4)
+// func axpyF64AVX512(y, x *float64, n int, a float64)
+AXPY(·axpyF64AVX512, $0-32, VBROADCASTSD, VMULPD, VADDPD, 8)

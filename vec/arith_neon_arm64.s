@@ -4,7 +4,7 @@
 #include "neon_arm64.h"
 
 // The element-wise arithmetic's NEON kernels (arith.go), as arith_amd64.h's
-// with two 16-byte vectors a step; and SqDistConst's.
+// with two 16-byte vectors a step; SqDistConst's; and Scale's and Axpy's.
 
 // func NAME(dst, x, y, z *T, n int, a, b T): dst = OP of x, y, z, a and b, n
 // elements of ESIZE bytes (a multiple of 32 bytes). BCAST broadcasts a into
@@ -32,10 +32,10 @@ loop:; \
 done:; \
 	RET
 
-#define BCAST_S MOVD $a+40(FP), R6; VLD1R (R6), [V30.S4]; MOVD $b+44(FP), R6; VLD1R (R6), [V31.S4]
-#define BCAST_D MOVD $a+40(FP), R6; VLD1R (R6), [V30.D2]; MOVD $b+48(FP), R6; VLD1R (R6), [V31.D2]
-#define MAP_S(NAME, OP, I1, I2) MAP(NAME, $0-48, BCAST_S, OP, I1, I2, 4)
-#define MAP_D(NAME, OP, I1, I2) MAP(NAME, $0-56, BCAST_D, OP, I1, I2, 8)
+#define BCAST_AB_S MOVD $a+40(FP), R6; VLD1R (R6), [V30.S4]; MOVD $b+44(FP), R6; VLD1R (R6), [V31.S4]
+#define BCAST_AB_D MOVD $a+40(FP), R6; VLD1R (R6), [V30.D2]; MOVD $b+48(FP), R6; VLD1R (R6), [V31.D2]
+#define MAP_S(NAME, OP, I1, I2) MAP(NAME, $0-48, BCAST_AB_S, OP, I1, I2, 4)
+#define MAP_D(NAME, OP, I1, I2) MAP(NAME, $0-56, BCAST_AB_D, OP, I1, I2, 8)
 
 // The operations: x I1 y; x I1 a; (x I1 a) I2 b; (x I1 y) I2 z, the first
 // operand of each x or what x became.
@@ -150,3 +150,74 @@ done:
 	FMOVD F16, hi+24(FP)
 	FMOVD F18, lo+32(FP)
 	RET
+
+// ---- in place: scale and axpy, 32 bytes a time (n elements of ESIZE bytes, a multiple of 32 bytes)
+
+#define MAP_INPLACE(NAME, ARGS, PREP, OP, ESIZE) \
+TEXT NAME(SB), NOSPLIT, ARGS; \
+	MOVD p+0(FP), R0; \
+	MOVD n+8(FP), R1; \
+	MOVD $ESIZE, R3; \
+	MUL  R3, R1; \
+	PREP; \
+loop:; \
+	CBZ  R1, done; \
+	VLD1 (R0), [V0.B16, V1.B16]; \
+	OP(0); \
+	OP(1); \
+	VST1.P [V0.B16, V1.B16], 32(R0); \
+	SUB  $32, R1; \
+	B    loop; \
+done:; \
+	RET
+
+#define BCAST_F32 MOVD $a+16(FP), R2; VLD1R (R2), [V31.S4]
+#define BCAST_F64 MOVD $a+16(FP), R2; VLD1R (R2), [V31.D2]
+#define BCAST_B MOVD a+16(FP), R2; VDUP R2, V31.B16
+#define BCAST_H MOVD a+16(FP), R2; VDUP R2, V31.H8
+#define BCAST_S MOVD a+16(FP), R2; VDUP R2, V31.S4
+#define MUL_F32(v) FMUL4S(31, v, v)
+#define MUL_F64(v) FMUL2D(31, v, v)
+#define MUL_B(v) MUL16B(31, v, v)
+#define MUL_H(v) MUL8H(31, v, v)
+#define MUL_S(v) MUL4S(31, v, v)
+
+// func scaleF32NEON(p *float32, n int, a float32)
+MAP_INPLACE(·scaleF32NEON, $0-20, BCAST_F32, MUL_F32, 4)
+// func scaleF64NEON(p *float64, n int, a float64)
+MAP_INPLACE(·scaleF64NEON, $0-24, BCAST_F64, MUL_F64, 8)
+// func scaleI8NEON(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI8NEON, $0-24, BCAST_B, MUL_B, 1)
+// func scaleI16NEON(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI16NEON, $0-24, BCAST_H, MUL_H, 2)
+// func scaleI32NEON(p unsafe.Pointer, n int, a uint64)
+MAP_INPLACE(·scaleI32NEON, $0-24, BCAST_S, MUL_S, 4)
+
+// y += a*x, the product rounded before the sum.
+#define AXPY(NAME, ARGS, ARRANGEMENT, FMULT, FSUM, ESIZE) \
+TEXT NAME(SB), NOSPLIT, ARGS; \
+	MOVD y+0(FP), R0; \
+	MOVD x+8(FP), R1; \
+	MOVD n+16(FP), R2; \
+	MOVD $ESIZE, R3; \
+	MUL  R3, R2; \
+	MOVD $a+24(FP), R4; \
+	VLD1R (R4), [V31.ARRANGEMENT]; \
+loop:; \
+	CBZ  R2, done; \
+	VLD1.P 32(R1), [V2.B16, V3.B16]; \
+	VLD1 (R0), [V0.B16, V1.B16]; \
+	FMULT(31, 2, 2); \
+	FMULT(31, 3, 3); \
+	FSUM(2, 0, 0); \
+	FSUM(3, 1, 1); \
+	VST1.P [V0.B16, V1.B16], 32(R0); \
+	SUB  $32, R2; \
+	B    loop; \
+done:; \
+	RET
+
+// func axpyF32NEON(y, x *float32, n int, a float32)
+AXPY(·axpyF32NEON, $0-28, S4, FMUL4S, FADD4S, 4)
+// func axpyF64NEON(y, x *float64, n int, a float64)
+AXPY(·axpyF64NEON, $0-32, D2, FMUL2D, FADD2D, 8)

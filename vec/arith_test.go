@@ -362,6 +362,74 @@ func TestArithNoAllocations(t *testing.T) {
 	})
 }
 
+func testScale[T Number](t *testing.T, random func(r *rand.Rand, n int) []T, factors ...T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, n := range lengths {
+		for _, off := range offsets {
+			for _, a := range factors {
+				mem := random(r, n+off+1)
+				x := mem[off : off+n]
+				want := slices.Clone(mem)
+				for i := off; i < off+n; i++ {
+					want[i] *= a
+				}
+				Scale(x, a)
+				if !sameBits(mem, want) {
+					t.Fatalf("Scale of %d %T at +%d by %v: %v, want %v", n, a, off, a, mem, want)
+				}
+			}
+		}
+	}
+}
+
+func TestScale(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
+		t.Run("float32", func(t *testing.T) { testScale(t, floatsWithSpecials[float32], 1.5, -3.25e-3, 0, 1e30) })
+		t.Run("float64", func(t *testing.T) { testScale(t, floatsWithSpecials[float64], 1.5, -3.25e-3, 0, 1e300) })
+		t.Run("int8", func(t *testing.T) { testScale(t, randomInts[int8], 3, -1, 0, 127, -128) })
+		t.Run("uint8", func(t *testing.T) { testScale(t, randomInts[uint8], 3, 255, 0, 128) })
+		t.Run("int16", func(t *testing.T) { testScale(t, randomInts[int16], 3, -7, 0, 32767) })
+		t.Run("uint16", func(t *testing.T) { testScale(t, randomInts[uint16], 3, 65535) })
+		t.Run("int32", func(t *testing.T) { testScale(t, randomInts[int32], 3, -7, 1<<31-1) })
+		t.Run("uint32", func(t *testing.T) { testScale(t, randomInts[uint32], 3, 1<<32-1) })
+		t.Run("int64", func(t *testing.T) { testScale(t, randomInts[int64], 3, -7, math.MinInt64) })
+		t.Run("uint64", func(t *testing.T) { testScale(t, randomInts[uint64], 3, 1<<64-1) })
+	})
+}
+
+func testAxpy[T Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, n := range lengths {
+		for _, off := range offsets {
+			a := T(r.NormFloat64())
+			x := floatsWithSpecials[T](r, n)
+			mem := randomFloats[T](r, n+off+1)
+			y := mem[off : off+n]
+			want := slices.Clone(mem)
+			for i := range n {
+				want[off+i] += T(a * x[i])
+			}
+			Axpy(y, a, x)
+			if !sameBits(mem, want) {
+				t.Fatalf("Axpy of %d at +%d: %v, want %v", n, off, mem, want)
+			}
+		}
+	}
+}
+
+func TestAxpy(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
+		t.Run("float32", testAxpy[float32])
+		t.Run("float64", testAxpy[float64])
+	})
+}
+
+func BenchmarkScale(b *testing.B) {
+	benchPaths(b, "float32", func(b *testing.B, x []float32) { Scale(x, 1) })
+	benchPaths(b, "float64", func(b *testing.B, x []float64) { Scale(x, 1) })
+	benchPaths(b, "int32", func(b *testing.B, x []int32) { Scale(x, 1) })
+}
+
 func BenchmarkArith(b *testing.B) {
 	benchPaths(b, "Add/float32", func(b *testing.B, x []float32) { Add(x, x, x) })
 	benchPaths(b, "Add/float64", func(b *testing.B, x []float64) { Add(x, x, x) })

@@ -37,12 +37,6 @@ func BenchmarkSum(b *testing.B) {
 	benchPaths(b, "int32", func(b *testing.B, x []int32) { sink += float64(SumInt(x)) })
 }
 
-func BenchmarkScale(b *testing.B) {
-	benchPaths(b, "float32", func(b *testing.B, x []float32) { Scale(x, 1) })
-	benchPaths(b, "float64", func(b *testing.B, x []float64) { Scale(x, 1) })
-	benchPaths(b, "int32", func(b *testing.B, x []int32) { Scale(x, 1) })
-}
-
 func BenchmarkDot(b *testing.B) {
 	benchPaths(b, "float32", func(b *testing.B, x []float32) { sink += Dot(x, x) })
 	benchPaths(b, "float64", func(b *testing.B, x []float64) { sink += Dot(x, x) })
@@ -51,25 +45,6 @@ func BenchmarkDot(b *testing.B) {
 func BenchmarkMax(b *testing.B) {
 	benchPaths(b, "float32", func(b *testing.B, x []float32) { sink += float64(Max(x)) })
 	benchPaths(b, "int32", func(b *testing.B, x []int32) { sink += float64(Max(x)) })
-}
-
-func BenchmarkSqDists(b *testing.B) {
-	saved := active
-	defer func() { active = saved }()
-	const n, k = 1000, 64
-	a := make([]float32, n*k)
-	for i := range a {
-		a[i] = float32(i%13) / 7
-	}
-	dst := make([]float32, n*n)
-	for _, p := range paths {
-		active = p
-		b.Run(p.String(), func(b *testing.B) {
-			for range b.N {
-				SqDists(dst, a, a, k)
-			}
-		})
-	}
 }
 
 // BenchmarkGCAfterASplit times a garbage collection (runtime.GC) before and

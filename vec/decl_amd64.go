@@ -20,14 +20,6 @@ func dotF32AVX512(x, y *float32, n int) float64
 func dotF64AVX512(x, y *float64, n int) float64
 func sqDistF32AVX512(x, y *float32, n int) float64
 func sqDistF64AVX512(x, y *float64, n int) float64
-func scaleF32AVX512(p *float32, n int, a float32)
-func scaleF64AVX512(p *float64, n int, a float64)
-func scaleI8AVX512(p unsafe.Pointer, n int, a uint64)
-func scaleI16AVX512(p unsafe.Pointer, n int, a uint64)
-func scaleI32AVX512(p unsafe.Pointer, n int, a uint64)
-func scaleI64AVX512(p unsafe.Pointer, n int, a uint64)
-func axpyF32AVX512(y, x *float32, n int, a float32)
-func axpyF64AVX512(y, x *float64, n int, a float64)
 func minI8AVX512(p unsafe.Pointer, n int) (bits uint64, nan bool)
 func maxI8AVX512(p unsafe.Pointer, n int) (bits uint64, nan bool)
 func minU8AVX512(p unsafe.Pointer, n int) (bits uint64, nan bool)
@@ -62,13 +54,6 @@ func dotF32AVX2(x, y *float32, n int) float64
 func dotF64AVX2(x, y *float64, n int) float64
 func sqDistF32AVX2(x, y *float32, n int) float64
 func sqDistF64AVX2(x, y *float64, n int) float64
-func scaleF32AVX2(p *float32, n int, a float32)
-func scaleF64AVX2(p *float64, n int, a float64)
-func scaleI8AVX2(p unsafe.Pointer, n int, a uint64)
-func scaleI16AVX2(p unsafe.Pointer, n int, a uint64)
-func scaleI32AVX2(p unsafe.Pointer, n int, a uint64)
-func axpyF32AVX2(y, x *float32, n int, a float32)
-func axpyF64AVX2(y, x *float64, n int, a float64)
 func minI8AVX2(p unsafe.Pointer, n int) (bits uint64, nan bool)
 func maxI8AVX2(p unsafe.Pointer, n int) (bits uint64, nan bool)
 func minU8AVX2(p unsafe.Pointer, n int) (bits uint64, nan bool)
@@ -85,12 +70,6 @@ func minF32AVX2(p unsafe.Pointer, n int) (bits uint64, nan bool)
 func maxF32AVX2(p unsafe.Pointer, n int) (bits uint64, nan bool)
 func minF64AVX2(p unsafe.Pointer, n int) (bits uint64, nan bool)
 func maxF64AVX2(p unsafe.Pointer, n int) (bits uint64, nan bool)
-
-//go:noescape
-func sqDistsF32AVX512(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)
-
-//go:noescape
-func sqDistsF32AVX2(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)
 
 // prefetch asks for the 64-byte lines that hold the n > 0 bytes at p (prefetch_amd64.s).
 //

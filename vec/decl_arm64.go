@@ -15,13 +15,6 @@ func dotF32NEON(x, y *float32, n int) float64
 func dotF64NEON(x, y *float64, n int) float64
 func sqDistF32NEON(x, y *float32, n int) float64
 func sqDistF64NEON(x, y *float64, n int) float64
-func scaleF32NEON(p *float32, n int, a float32)
-func scaleF64NEON(p *float64, n int, a float64)
-func scaleI8NEON(p unsafe.Pointer, n int, a uint64)
-func scaleI16NEON(p unsafe.Pointer, n int, a uint64)
-func scaleI32NEON(p unsafe.Pointer, n int, a uint64)
-func axpyF32NEON(y, x *float32, n int, a float32)
-func axpyF64NEON(y, x *float64, n int, a float64)
 func minI8NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
 func maxI8NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)
 func minU8NEON(p unsafe.Pointer, n int) (bits uint64, nan bool)

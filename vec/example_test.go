@@ -2,7 +2,6 @@ package vec_test
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/godlpack/godlpack/vec"
 )
@@ -20,35 +19,6 @@ func Example() {
 	// 15 35 40 1 5
 	// [-1 -2 -3 -4 -5] [7 8 9 10 11]
 	// 307 -2
-}
-
-// Rows on every core: the norm of each row of a row-major matrix, each
-// goroutine taking a range of rows.
-func ExampleParallel() {
-	const rows, cols = 1000, 256
-	m := make([]float64, rows*cols)
-	for i := range m {
-		m[i] = float64(i % cols)
-	}
-	norms := make([]float64, rows)
-	vec.Parallel(rows, 8*cols, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			row := m[i*cols : (i+1)*cols]
-			norms[i] = math.Sqrt(vec.Dot(row, row))
-		}
-	})
-	fmt.Printf("%.2f %.2f\n", norms[0], norms[rows-1])
-	// Output: 2357.90 2357.90
-}
-
-// All the pairwise squared distances of two sets of rows, by the tile kernel.
-func ExampleSqDists() {
-	a := []float32{0, 0, 1, 1, 2, 2} // three rows of two
-	b := []float32{1, 0, 3, 4}       // two rows of two
-	d := make([]float32, 3*2)
-	vec.SqDists(d, a, b, 2)
-	fmt.Println(d)
-	// Output: [1 25 1 13 5 5]
 }
 
 // A float32 sum in float64: the small terms survive the large one.

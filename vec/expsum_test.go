@@ -101,7 +101,7 @@ func testExpSum[T Float](t *testing.T) {
 }
 
 func TestExpSum(t *testing.T) {
-	eachMathPath(t, func(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
 		t.Run("float32", testExpSum[float32])
 		t.Run("float64", testExpSum[float64])
 	})
@@ -111,14 +111,7 @@ func TestExpSum(t *testing.T) {
 // the bit, a NaN's payload included where only one of x[i] and shift is a NaN.
 func TestExpSumIsSubConstThenExp(t *testing.T) {
 	r := rand.New(rand.NewPCG(33, 34))
-	eachMathPath(t, func(t *testing.T) {
-		saved := active
-		defer func() { active = saved }()
-		for _, p := range paths {
-			if p.String() == activeMath.path {
-				active = p // SubConst's path, the same as Exp's
-			}
-		}
+	eachPath(t, func(t *testing.T) {
 		x32, x64 := expSumInputs[float32](r, 300), expSumInputs[float64](r, 300)
 		x32[5], x64[5] = math.Float32frombits(0x7f812345), math.Float64frombits(0x7ff0000000012345) // signaling
 		for _, shift := range append(expSumShifts, float64(math.Float32frombits(0xffc00001)), math.Float64frombits(0x7ff8000000000001)) {
@@ -144,7 +137,7 @@ func sameAsTwoCalls[T Float](t *testing.T, x []T, shift T) {
 
 // TestExpSumOverflow checks that a float64 sum that overflows is +Inf, whatever the lanes' order.
 func TestExpSumOverflow(t *testing.T) {
-	eachMathPath(t, func(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
 		for _, n := range []int{3, 17, 100} {
 			x := make([]float64, n)
 			for i := range x {
@@ -184,7 +177,7 @@ func TestExpSumPanics(t *testing.T) {
 func TestExpSumNoAllocations(t *testing.T) {
 	x32, x64 := make([]float32, 1000), make([]float64, 20000)
 	d32, d64 := make([]float32, 1000), make([]float64, 20000)
-	eachMathPath(t, func(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
 		if n := testing.AllocsPerRun(10, func() {
 			ExpSum(d32, x32, 1)
 			ExpSum(d64, x64, 0)
@@ -210,20 +203,20 @@ func numpyRows(rows, d int) []float32 {
 // BenchmarkExpSum times ExpSum of a row of 1024 float32s less its maximum, in place, on each path,
 // against SubConst, Exp and Sum.
 func BenchmarkExpSum(b *testing.B) {
-	saved, savedMath := active, activeMath
-	defer func() { active, activeMath = saved, savedMath }()
+	saved := active
+	defer func() { active = saved }()
 	row := numpyRows(1, 1024)
 	src := slices.Clone(row)
 	SubConst(src, src, Max(src))
-	for i, p := range mathPaths {
-		activeMath, active = p, paths[min(i, len(paths)-1)]
-		b.Run("ExpSum/"+p.path, func(b *testing.B) {
+	for _, p := range paths {
+		active = p
+		b.Run("ExpSum/"+p.String(), func(b *testing.B) {
 			for b.Loop() {
 				copy(row, src)
 				sink += ExpSum(row, row, 0)
 			}
 		})
-		b.Run("SubConst+Exp+Sum/"+p.path, func(b *testing.B) {
+		b.Run("SubConst+Exp+Sum/"+p.String(), func(b *testing.B) {
 			for b.Loop() {
 				copy(row, src)
 				SubConst(row, row, 0)

@@ -62,20 +62,6 @@ func sumIntGoOf(k kind, p unsafe.Pointer, n int) uint64 {
 	return sumIntGo[uint64](p, n) // int64 and uint64 sum alike
 }
 
-// scaleIntGoOf is scaleIntGo of the integers of log2size bytes.
-func scaleIntGoOf(log2size int, p unsafe.Pointer, n int, a uint64) {
-	switch log2size {
-	case 0:
-		scaleIntGo[uint8](p, n, a)
-	case 1:
-		scaleIntGo[uint16](p, n, a)
-	case 2:
-		scaleIntGo[uint32](p, n, a)
-	default:
-		scaleIntGo[uint64](p, n, a)
-	}
-}
-
 // extremeGoOf is minGo (isMin) or maxGo of the numbers of kind k.
 func extremeGoOf(k kind, isMin bool, p unsafe.Pointer, n int) (uint64, bool) {
 	switch k {
@@ -211,24 +197,6 @@ func sumIntGo[T Integer](p unsafe.Pointer, n int) uint64 {
 	return s0 + s1 + s2 + s3
 }
 
-func scaleGo[T Number](x []T, a T) {
-	for i := range x {
-		x[i] *= a
-	}
-}
-
-// scaleIntGo multiplies n integers of T's size at p by the low bits of a.
-func scaleIntGo[T Unsigned](p unsafe.Pointer, n int, a uint64) {
-	scaleGo(unsafe.Slice((*T)(p), n), T(a))
-}
-
-func axpyGo[T Float](y []T, a T, x []T) {
-	x = x[:len(y)]
-	for i := range y {
-		y[i] += T(a * x[i]) // the conversion rounds the product: no fused multiply-add
-	}
-}
-
 func minGo[T Number](p unsafe.Pointer, n int) (uint64, bool) {
 	x := unsafe.Slice((*T)(p), n)
 	m := x[0]
@@ -252,29 +220,4 @@ func bitsIn[T Number](v T) uint64 {
 	var bits uint64
 	*(*T)(unsafe.Pointer(&bits)) = v
 	return bits
-}
-
-// maxChunk is the most columns a tile kernel call of a vector path takes.
-const maxChunk = 1024
-
-// sqDistsGo is [SqDists] in plain Go, accumulating in T.
-func sqDistsGo[T Float](dst, a, b []T, n, m, k int) {
-	sqDistsRect(dst, a, b, m, k, 0, n, 0, m)
-}
-
-// sqDistsRect writes the distances of a's rows [i0, i1) to b's rows [j0, j1) into dst, whose rows hold
-// m distances.
-func sqDistsRect[T Float](dst, a, b []T, m, k, i0, i1, j0, j1 int) {
-	for i := i0; i < i1; i++ {
-		row := a[i*k : i*k+k]
-		for j := j0; j < j1; j++ {
-			col := b[j*k : j*k+k]
-			var s T
-			for c, v := range row {
-				d := v - col[c]
-				s += d * d
-			}
-			dst[i*m+j] = s
-		}
-	}
 }

@@ -81,57 +81,6 @@ func sumIntKernel(k kind, p unsafe.Pointer, n int) uint64 {
 	return sumIntGoOf(k, p, n)
 }
 
-func scaleF32Kernel(x []float32, a float32) { scaleOn(scaleF32AVX512, scaleF32AVX2, x, a) }
-func scaleF64Kernel(x []float64, a float64) { scaleOn(scaleF64AVX512, scaleF64AVX2, x, a) }
-
-// scaleOn is Scale's kernel of a float type on the active path: a whole
-// vector of T a step.
-func scaleOn[T Float](avx512, avx2 func(p *T, n int, a T), x []T, a T) {
-	size := int(unsafe.Sizeof(a))
-	switch active {
-	case pathAVX512:
-		scaleVec(avx512, 64/size, 64, x, a)
-	case pathAVX2:
-		scaleVec(avx2, 32/size, 32, x, a)
-	default:
-		scaleGo(x, a)
-	}
-}
-
-// The integer products by log2 of the size; AVX2 has no 64-bit one.
-var (
-	scaleIntsAVX512 = [4]func(p unsafe.Pointer, n int, a uint64){scaleI8AVX512, scaleI16AVX512, scaleI32AVX512,
-		scaleI64AVX512}
-	scaleIntsAVX2 = [4]func(p unsafe.Pointer, n int, a uint64){scaleI8AVX2, scaleI16AVX2, scaleI32AVX2, nil}
-)
-
-func scaleIntKernel(log2size int, p unsafe.Pointer, n int, a uint64) {
-	switch active {
-	case pathAVX512:
-		scaleIntOf(log2size, scaleIntsAVX512[log2size], 64, 64, p, n, a)
-	case pathAVX2:
-		scaleIntOf(log2size, scaleIntsAVX2[log2size], 32, 32, p, n, a)
-	default:
-		scaleIntGoOf(log2size, p, n, a)
-	}
-}
-
-func axpyF32Kernel(y []float32, a float32, x []float32) { axpyOn(axpyF32AVX512, axpyF32AVX2, y, a, x) }
-func axpyF64Kernel(y []float64, a float64, x []float64) { axpyOn(axpyF64AVX512, axpyF64AVX2, y, a, x) }
-
-// axpyOn is Axpy's kernel on the active path: a whole vector of T a step.
-func axpyOn[T Float](avx512, avx2 func(y, x *T, n int, a T), y []T, a T, x []T) {
-	size := int(unsafe.Sizeof(a))
-	switch active {
-	case pathAVX512:
-		axpyVec(avx512, 64/size, 64, y, a, x)
-	case pathAVX2:
-		axpyVec(avx2, 32/size, 32, y, a, x)
-	default:
-		axpyGo(y, a, x)
-	}
-}
-
 // The extremes by kind, max's then min's; AVX2 has none of 64-bit integers.
 var (
 	extremesAVX512 = [2][kinds]func(p unsafe.Pointer, n int) (uint64, bool){
@@ -154,26 +103,4 @@ func extremeKernel(k kind, isMin bool, p unsafe.Pointer, n int) (uint64, bool) {
 		return extremeOf(k, extremesAVX2[b2i(isMin)][k], 32, isMin, p, n)
 	}
 	return extremeGoOf(k, isMin, p, n)
-}
-
-func sqDistsF32Kernel(dst, a, b []float32, n, m, k int) {
-	switch active {
-	case pathAVX512:
-		sqDistsVec(sqDistsF32AVX512, 4, 4, dst, a, b, n, m, k)
-	case pathAVX2:
-		sqDistsVec(sqDistsF32AVX2, 2, 4, dst, a, b, n, m, k)
-	default:
-		sqDistsGo(dst, a, b, n, m, k)
-	}
-}
-
-// arithOn is the active path's element-wise arithmetic (arith.go).
-func arithOn() *arithKernels {
-	switch active {
-	case pathAVX512:
-		return &arithAVX512
-	case pathAVX2:
-		return &arithAVX2
-	}
-	return &arithGo
 }

@@ -52,42 +52,6 @@ func sumIntKernel(k kind, p unsafe.Pointer, n int) uint64 {
 	return sumIntGoOf(k, p, n)
 }
 
-func scaleF32Kernel(x []float32, a float32) { scaleOn(scaleF32NEON, x, a) }
-func scaleF64Kernel(x []float64, a float64) { scaleOn(scaleF64NEON, x, a) }
-
-// scaleOn is Scale's kernel of a float type on the active path: two
-// vectors of T a step.
-func scaleOn[T Float](neon func(p *T, n int, a T), x []T, a T) {
-	if active == pathNEON {
-		scaleVec(neon, 32/int(unsafe.Sizeof(a)), 16, x, a)
-		return
-	}
-	scaleGo(x, a)
-}
-
-// The integer products by log2 of the size; none of 64 bits.
-var scaleIntsNEON = [4]func(p unsafe.Pointer, n int, a uint64){scaleI8NEON, scaleI16NEON, scaleI32NEON, nil}
-
-func scaleIntKernel(log2size int, p unsafe.Pointer, n int, a uint64) {
-	if active == pathNEON {
-		scaleIntOf(log2size, scaleIntsNEON[log2size], 32, 16, p, n, a)
-		return
-	}
-	scaleIntGoOf(log2size, p, n, a)
-}
-
-func axpyF32Kernel(y []float32, a float32, x []float32) { axpyOn(axpyF32NEON, y, a, x) }
-func axpyF64Kernel(y []float64, a float64, x []float64) { axpyOn(axpyF64NEON, y, a, x) }
-
-// axpyOn is Axpy's kernel on the active path: two vectors of T a step.
-func axpyOn[T Float](neon func(y, x *T, n int, a T), y []T, a T, x []T) {
-	if active == pathNEON {
-		axpyVec(neon, 32/int(unsafe.Sizeof(a)), 16, y, a, x)
-		return
-	}
-	axpyGo(y, a, x)
-}
-
 // The extremes by kind, max's then min's; none of 64-bit integers.
 var extremesNEON = [2][kinds]func(p unsafe.Pointer, n int) (uint64, bool){
 	{maxI8NEON, maxI16NEON, maxI32NEON, nil, maxU8NEON, maxU16NEON, maxU32NEON, nil, maxF32NEON, maxF64NEON},
@@ -99,14 +63,4 @@ func extremeKernel(k kind, isMin bool, p unsafe.Pointer, n int) (uint64, bool) {
 		return extremeOf(k, extremesNEON[b2i(isMin)][k], 32, isMin, p, n)
 	}
 	return extremeGoOf(k, isMin, p, n)
-}
-
-func sqDistsF32Kernel(dst, a, b []float32, n, m, k int) { sqDistsGo(dst, a, b, n, m, k) }
-
-// arithOn is the active path's element-wise arithmetic (arith.go).
-func arithOn() *arithKernels {
-	if active == pathNEON {
-		return &arithNEON
-	}
-	return &arithGo
 }

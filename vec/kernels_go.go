@@ -13,17 +13,7 @@ func dotF64Kernel(x, y []float64) float64                 { return dotGo(x, y) }
 func sqDistF32Kernel(x, y []float32) float64              { return sqDistGo(x, y) }
 func sqDistF64Kernel(x, y []float64) float64              { return sqDistGo(x, y) }
 func sumIntKernel(k kind, p unsafe.Pointer, n int) uint64 { return sumIntGoOf(k, p, n) }
-func scaleF32Kernel(x []float32, a float32)               { scaleGo(x, a) }
-func scaleF64Kernel(x []float64, a float64)               { scaleGo(x, a) }
-func axpyF32Kernel(y []float32, a float32, x []float32)   { axpyGo(y, a, x) }
-func axpyF64Kernel(y []float64, a float64, x []float64)   { axpyGo(y, a, x) }
-func sqDistsF32Kernel(dst, a, b []float32, n, m, k int)   { sqDistsGo(dst, a, b, n, m, k) }
-
-func scaleIntKernel(log2size int, p unsafe.Pointer, n int, a uint64) { scaleIntGoOf(log2size, p, n, a) }
 
 func extremeKernel(k kind, isMin bool, p unsafe.Pointer, n int) (uint64, bool) {
 	return extremeGoOf(k, isMin, p, n)
 }
-
-// arithOn is this build's element-wise arithmetic: plain Go (arith.go).
-func arithOn() *arithKernels { return &arithGo }

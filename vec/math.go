@@ -14,7 +14,7 @@ import (
 // differ in length or overlap otherwise, where the result would depend on
 // the order of the kernel's loads and stores.
 func Exp[T Float](dst, x []T) {
-	mapFloat("Exp", dst, x, activeMath.exp32, activeMath.exp64)
+	mapFloat("Exp", dst, x, expF32Kernel, expF64Kernel)
 }
 
 // Log writes the natural logarithm of x[i] into dst[i] for every i, within
@@ -24,7 +24,7 @@ func Exp[T Float](dst, x []T) {
 // as NumPy's log gives on amd64), and a NaN gives that NaN, made quiet.
 // dst and x are as for [Exp].
 func Log[T Float](dst, x []T) {
-	mapFloat("Log", dst, x, activeMath.log32, activeMath.log64)
+	mapFloat("Log", dst, x, logF32Kernel, logF64Kernel)
 }
 
 // Tanh writes the hyperbolic tangent of x[i] into dst[i] for every i,
@@ -32,7 +32,7 @@ func Log[T Float](dst, x []T) {
 // x gives x, Tanh(±Inf) = ±1 (and so does every x whose tangent rounds to
 // ±1), and a NaN gives that NaN, made quiet. dst and x are as for [Exp].
 func Tanh[T Float](dst, x []T) {
-	mapFloat("Tanh", dst, x, activeMath.tanh32, activeMath.tanh64)
+	mapFloat("Tanh", dst, x, tanhF32Kernel, tanhF64Kernel)
 }
 
 // ExpSum writes e**(x[i] - shift) into dst[i] for every i and returns the
@@ -73,11 +73,11 @@ func expSumTree[T Float](dst, x []T, a T) dd {
 	}
 	if isFloat32[T]() {
 		d := as[float32](dst)
-		activeMath.expShift32(d, as[float32](x), float32(a))
+		expShiftF32Kernel(d, as[float32](x), float32(a))
 		return dd{sumF32Kernel(d), 0}
 	}
 	d := as[float64](dst)
-	activeMath.expShift64(d, as[float64](x), float64(a))
+	expShiftF64Kernel(d, as[float64](x), float64(a))
 	hi, lo := sumF64Kernel(d)
 	return dd{hi, lo}
 }
@@ -115,73 +115,36 @@ func sameOrApart[T Float](name string, dst, x []T) bool {
 	return true
 }
 
-// mathKernels is one path's element-wise math: each kernel writes f(x[i])
-// into dst[i], for slices of one length that are the same or apart.
-type mathKernels struct {
-	path                 string
-	exp32, log32, tanh32 func(dst, x []float32)
-	exp64, log64, tanh64 func(dst, x []float64)
-	// expShift32 and expShift64 write Exp(x[i] + a) into dst[i].
-	expShift32 func(dst, x []float32, a float32)
-	expShift64 func(dst, x []float64, a float64)
-}
+// The kernels of the active path (math_amd64.go, math_arm64.go,
+// math_other.go) write f(x[i]) into dst[i] (expShift: Exp of x[i] + a),
+// for slices of one length that are the same or apart.
 
-// mathGo is the path of plain Go, which every build has.
-var mathGo = mathKernels{
-	path:  "go",
-	exp32: mapGo(exp32Go), log32: mapGo(log32Go), tanh32: mapGo(tanh32Go),
-	exp64: mapGo(exp64Go), log64: mapGo(log64Go), tanh64: mapGo(tanh64Go),
-	expShift32: shiftGo(exp32Go), expShift64: shiftGo(exp64Go),
-}
-
-// activeMath is the path in use, chosen at start-up by what the CPU has,
-// as [Path] says; mathPaths lists every path this build and CPU can run,
-// the pure-Go one last: the tests run each.
-var (
-	activeMath = &mathGo
-	mathPaths  = []*mathKernels{&mathGo}
-)
-
-// useMath makes the paths that the CPU runs available, best first, and the
-// first of them active.
-func useMath(vector ...*mathKernels) {
-	mathPaths = append(vector, &mathGo)
-	activeMath = mathPaths[0]
-}
-
-func mapGo[T Float](f func(T) T) func(dst, x []T) {
-	return func(dst, x []T) {
-		dst = dst[:len(x)]
-		for i, v := range x {
-			dst[i] = f(v)
-		}
+// mapGo is a kernel of f in plain Go.
+func mapGo[T Float](f func(T) T, dst, x []T) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		dst[i] = f(v)
 	}
 }
 
-// mapAsm makes a kernel of whole slices from an assembly kernel of n elements at dst and x.
-func mapAsm[T Float](kernel func(dst, x *T, n int)) func(dst, x []T) {
-	return func(dst, x []T) {
-		if len(x) > 0 {
-			kernel(&dst[:len(x)][0], &x[0], len(x))
-		}
+// mapAsm is a kernel of an assembly kernel of n elements at dst and x.
+func mapAsm[T Float](kernel func(dst, x *T, n int), dst, x []T) {
+	if len(x) > 0 {
+		kernel(&dst[:len(x)][0], &x[0], len(x))
 	}
 }
 
 // shiftGo is mapGo of x + a.
-func shiftGo[T Float](f func(T) T) func(dst, x []T, a T) {
-	return func(dst, x []T, a T) {
-		dst = dst[:len(x)]
-		for i, v := range x {
-			dst[i] = f(v + a)
-		}
+func shiftGo[T Float](f func(T) T, dst, x []T, a T) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		dst[i] = f(v + a)
 	}
 }
 
 // shiftAsm is mapAsm for a kernel of x + a.
-func shiftAsm[T Float](kernel func(dst, x *T, n int, a T)) func(dst, x []T, a T) {
-	return func(dst, x []T, a T) {
-		if len(x) > 0 {
-			kernel(&dst[:len(x)][0], &x[0], len(x), a)
-		}
+func shiftAsm[T Float](kernel func(dst, x *T, n int, a T), dst, x []T, a T) {
+	if len(x) > 0 {
+		kernel(&dst[:len(x)][0], &x[0], len(x), a)
 	}
 }

@@ -2,14 +2,35 @@
 
 package vec
 
-// Exp, Log and Tanh on arm64: NEON, which every arm64 CPU has.
-func init() { useMath(&mathNEON) }
+// The kernels of the active path (math.go): NEON's or plain Go's.
 
-var mathNEON = mathKernels{
-	path:  "neon",
-	exp32: mapAsm(expF32NEON), log32: mapAsm(logF32NEON), tanh32: mapAsm(tanhF32NEON),
-	exp64: mapAsm(expF64NEON), log64: mapAsm(logF64NEON), tanh64: mapAsm(tanhF64NEON),
-	expShift32: shiftAsm(expShiftF32NEON), expShift64: shiftAsm(expShiftF64NEON),
+func expF32Kernel(dst, x []float32)  { mathOn(expF32NEON, exp32Go, dst, x) }
+func logF32Kernel(dst, x []float32)  { mathOn(logF32NEON, log32Go, dst, x) }
+func tanhF32Kernel(dst, x []float32) { mathOn(tanhF32NEON, tanh32Go, dst, x) }
+func expF64Kernel(dst, x []float64)  { mathOn(expF64NEON, exp64Go, dst, x) }
+func logF64Kernel(dst, x []float64)  { mathOn(logF64NEON, log64Go, dst, x) }
+func tanhF64Kernel(dst, x []float64) { mathOn(tanhF64NEON, tanh64Go, dst, x) }
+
+func expShiftF32Kernel(dst, x []float32, a float32) { shiftOn(expShiftF32NEON, exp32Go, dst, x, a) }
+func expShiftF64Kernel(dst, x []float64, a float64) { shiftOn(expShiftF64NEON, exp64Go, dst, x, a) }
+
+// mathOn is the active path's kernel of f, given its assembly kernel and
+// its definition in plain Go.
+func mathOn[T Float](neon func(dst, x *T, n int), plain func(T) T, dst, x []T) {
+	if active == pathNEON {
+		mapAsm(neon, dst, x)
+		return
+	}
+	mapGo(plain, dst, x)
+}
+
+// shiftOn is mathOn for a kernel of x + a.
+func shiftOn[T Float](neon func(dst, x *T, n int, a T), plain func(T) T, dst, x []T, a T) {
+	if active == pathNEON {
+		shiftAsm(neon, dst, x, a)
+		return
+	}
+	shiftGo(plain, dst, x, a)
 }
 
 // The kernels of math_neon_arm64.s: f of n elements (expShift: Exp of x +

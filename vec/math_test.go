@@ -25,11 +25,6 @@ var (
 	stride = flag.Int("vec.stride", 1, "with -vec.exhaustive, check every k-th float32 only")
 )
 
-// eachMathPath runs test once on every path of the element-wise math.
-func eachMathPath(t *testing.T, test func(t *testing.T)) {
-	eachPathOf(t, &activeMath, mathPaths, func(k *mathKernels) string { return k.path }, test)
-}
-
 // mathFunc is one of the functions under test with its float64 reference
 // (math's, within a unit of float64's last place: far below float32's) and
 // its exact value.
@@ -84,7 +79,7 @@ func TestMathSpecialValues(t *testing.T) {
 		{"Tanh", 0, 0}, {"Tanh", math.Copysign(0, -1), math.Copysign(0, -1)}, {"Tanh", inf, 1}, {"Tanh", -inf, -1},
 		{"Tanh", 30, 1}, {"Tanh", -30, -1}, {"Tanh", 1e-30, 1e-30}, {"Tanh", -1e-30, -1e-30},
 	}
-	eachMathPath(t, func(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
 		for _, f := range mathFuncs {
 			for _, c := range cases {
 				if c.fn != f.name {
@@ -219,11 +214,11 @@ func checkAgainst32(t *testing.T, f mathFunc, x, y []float32) float64 {
 // returns the pure-Go path's results.
 func samePaths[T Float](t *testing.T, name string, f func(dst, x []T), x []T) []T {
 	t.Helper()
-	saved := activeMath
-	defer func() { activeMath = saved }()
+	saved := active
+	defer func() { active = saved }()
 	var first []T
-	for _, p := range slices.Backward(mathPaths) {
-		activeMath = p
+	for _, p := range slices.Backward(paths) {
+		active = p
 		y := make([]T, len(x))
 		f(y, x)
 		if first == nil {
@@ -232,7 +227,7 @@ func samePaths[T Float](t *testing.T, name string, f func(dst, x []T), x []T) []
 		}
 		for i := range y {
 			if !sameBits(y[i:i+1], first[i:i+1]) {
-				t.Errorf("%s(%v): path %s gives %v, go %v", name, x[i], p.path, y[i], first[i])
+				t.Errorf("%s(%v): path %s gives %v, go %v", name, x[i], p, y[i], first[i])
 				break
 			}
 		}
@@ -357,14 +352,14 @@ func TestMathExhaustive32(t *testing.T) {
 
 func pathNames() string {
 	var s []string
-	for _, p := range mathPaths {
-		s = append(s, p.path)
+	for _, p := range paths {
+		s = append(s, p.String())
 	}
 	return fmt.Sprint(s)
 }
 
 func TestMathLengthsAndAliasing(t *testing.T) {
-	eachMathPath(t, func(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(9, 10))
 		// The vector paths' heads, tails and whole vectors, and more than one step.
 		for _, n := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 100, 257, mathStep + 5} {
@@ -433,7 +428,7 @@ func TestMathPanics(t *testing.T) {
 
 func TestMathNoAllocations(t *testing.T) {
 	x32, x64 := make([]float32, 1000), make([]float64, 1000)
-	eachMathPath(t, func(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
 		if n := testing.AllocsPerRun(10, func() {
 			Exp(x32, x32)
 			Log(x64, x64)
@@ -447,14 +442,14 @@ func TestMathNoAllocations(t *testing.T) {
 // BenchmarkMath times each function on each path, 16k (in the core's
 // cache) and 1M elements of float32 and float64, in place.
 func BenchmarkMath(b *testing.B) {
-	saved := activeMath
-	defer func() { activeMath = saved }()
+	saved := active
+	defer func() { active = saved }()
 	for _, f := range mathFuncs {
-		for _, p := range mathPaths {
-			activeMath = p
+		for _, p := range paths {
+			active = p
 			for _, n := range []int{1 << 14, 1 << 20} {
-				benchMath(b, fmt.Sprintf("%s/float32/%s/%d", f.name, p.path, n), f.f32, n)
-				benchMath(b, fmt.Sprintf("%s/float64/%s/%d", f.name, p.path, n), f.f64, n)
+				benchMath(b, fmt.Sprintf("%s/float32/%s/%d", f.name, p, n), f.f32, n)
+				benchMath(b, fmt.Sprintf("%s/float64/%s/%d", f.name, p, n), f.f64, n)
 			}
 		}
 	}

@@ -58,6 +58,26 @@ func ParallelMatMul[T Float](dst, a, b []T, k int) {
 	multiplyAs("ParallelMatMul", dst, a, b, k, false, true)
 }
 
+// SqDists writes the squared Euclidean distance of every row of a to every
+// row of b into dst, a row-major len(a)/k by len(b)/k matrix: dst[i*m+j] is
+// the distance of a's row i to b's row j, where a and b hold rows of k
+// elements one after the other. The sums accumulate in T, blocks of rows
+// at a time in vector registers, as a matrix product does. Rows of no
+// elements (k = 0, a and b empty) are all at distance 0: dst is zeroed. It
+// panics if k is negative or does not divide len(a) and len(b), or if
+// dst's length is not the count of pairs.
+func SqDists[T Float](dst, a, b []T, k int) {
+	n, m, ok := pairs("SqDists", "distances", dst, a, b, k)
+	if !ok {
+		return
+	}
+	if isFloat32[T]() {
+		sqDistsF32Kernel(as[float32](dst), as[float32](a), as[float32](b), n, m, k)
+	} else {
+		sqDistsGo(as[float64](dst), as[float64](a), as[float64](b), n, m, k)
+	}
+}
+
 // pairs checks the shapes of a product of a's rows of k elements with b's
 // (what names its results) and returns the rows n of a and the columns m of
 // dst; ok is false for rows of no elements (k = 0, a and b empty), whose
@@ -155,36 +175,21 @@ type gemm[E elem] struct {
 	packRows func(dst, x []E, ld, i, rows, p, kc, r int)
 }
 
-// productKernels is one path's table of matrix-product kernels, chosen at
-// start-up from the same CPU features as [Path]'s.
+// productKernels is one path's matrix-product kernels and blocks, for
+// float32 and float64: productsOn (products_amd64.go, products_arm64.go,
+// products_other.go) returns the active path's.
 type productKernels struct {
-	path string
-	f32  gemm[float32]
-	f64  gemm[float64]
+	f32 gemm[float32]
+	f64 gemm[float64]
 }
 
 var productsGo = productKernels{
-	path: "go",
-	f32:  gemm[float32]{mr: 4, nr: 4, kc: 256, mc: 64, nc: 256, kernel: kernelGo[float32], packRows: packRowsGo[float32]},
-	f64:  gemm[float64]{mr: 4, nr: 4, kc: 256, mc: 64, nc: 256, kernel: kernelGo[float64], packRows: packRowsGo[float64]},
-}
-
-// products is the matrix products' path in use, the best the CPU runs;
-// productPaths lists every path this build and CPU can run, the pure-Go
-// one last.
-var (
-	products     = &productsGo
-	productPaths = []*productKernels{&productsGo}
-)
-
-// useProducts makes the vector paths given available, best first, and the
-// first of them active.
-func useProducts(vector ...*productKernels) {
-	productPaths = append(vector, &productsGo)
-	products = productPaths[0]
+	f32: gemm[float32]{mr: 4, nr: 4, kc: 256, mc: 64, nc: 256, kernel: kernelGo[float32], packRows: packRowsGo[float32]},
+	f64: gemm[float64]{mr: 4, nr: 4, kc: 256, mc: 64, nc: 256, kernel: kernelGo[float64], packRows: packRowsGo[float64]},
 }
 
 func gemmOf[E elem]() *gemm[E] {
+	products := productsOn()
 	if unsafe.Sizeof(E(0)) == 4 {
 		return any(&products.f32).(*gemm[E])
 	}
@@ -453,6 +458,31 @@ func kernelGo[E elem](dst *E, ldc int, a, b *E, kc, panels, flags int) {
 		}
 		for i := range mr {
 			copy(d[i*ldc:][:nr], s[i][:])
+		}
+	}
+}
+
+// maxChunk is the most columns a tile kernel call of a vector path takes.
+const maxChunk = 1024
+
+// sqDistsGo is [SqDists] in plain Go, accumulating in T.
+func sqDistsGo[T Float](dst, a, b []T, n, m, k int) {
+	sqDistsRect(dst, a, b, m, k, 0, n, 0, m)
+}
+
+// sqDistsRect writes the distances of a's rows [i0, i1) to b's rows [j0, j1) into dst, whose rows hold
+// m distances.
+func sqDistsRect[T Float](dst, a, b []T, m, k, i0, i1, j0, j1 int) {
+	for i := i0; i < i1; i++ {
+		row := a[i*k : i*k+k]
+		for j := j0; j < j1; j++ {
+			col := b[j*k : j*k+k]
+			var s T
+			for c, v := range row {
+				d := v - col[c]
+				s += d * d
+			}
+			dst[i*m+j] = s
 		}
 	}
 }

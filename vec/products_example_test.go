@@ -48,3 +48,13 @@ func ExampleParallelMatMul() {
 	fmt.Println(one[n*n-1], all[n*n-1] == one[n*n-1])
 	// Output: 3608 true
 }
+
+// All the pairwise squared distances of two sets of rows, by the tile kernel.
+func ExampleSqDists() {
+	a := []float32{0, 0, 1, 1, 2, 2} // three rows of two
+	b := []float32{1, 0, 3, 4}       // two rows of two
+	d := make([]float32, 3*2)
+	vec.SqDists(d, a, b, 2)
+	fmt.Println(d)
+	// Output: [1 25 1 13 5 5]
+}

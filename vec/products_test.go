@@ -13,16 +13,19 @@ import (
 // blocks and with blocks so small that every loop's edges show in small
 // products.
 func eachProductPath(t *testing.T, test func(t *testing.T)) {
-	saved := products
-	defer func() { products = saved }()
-	for _, p := range productPaths {
-		products = p
-		t.Run(p.path, test)
-		small := *p
-		small.f32.kc, small.f32.mc, small.f32.nc = 5, 2*p.f32.mr, 3*p.f32.nr
-		small.f64.kc, small.f64.mc, small.f64.nc = 3, p.f64.mr, 2*p.f64.nr
-		products = &small
-		t.Run(p.path+"-small-blocks", test)
+	saved := active
+	defer func() { active = saved }()
+	for _, p := range paths {
+		active = p
+		t.Run(p.String(), test)
+		func() {
+			blocks := productsOn()
+			full := *blocks
+			defer func() { *blocks = full }()
+			blocks.f32.kc, blocks.f32.mc, blocks.f32.nc = 5, 2*full.f32.mr, 3*full.f32.nr
+			blocks.f64.kc, blocks.f64.mc, blocks.f64.nc = 3, full.f64.mr, 2*full.f64.nr
+			t.Run(p.String()+"-small-blocks", test)
+		}()
 	}
 }
 
@@ -321,6 +324,52 @@ func TestFMA32(t *testing.T) {
 	}
 }
 
+func testSqDists[T Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	zeroed := []T{1, 2, 3}
+	if SqDists(zeroed, nil, nil, 0); zeroed[0] != 0 || zeroed[2] != 0 {
+		t.Errorf("rows of no elements: %v, want zeros", zeroed)
+	}
+	for _, k := range []int{1, 3, 8, 15, 16, 17, 33, 64, 100} {
+		for _, n := range []int{1, 2, 3, 4, 5, 9} {
+			for _, m := range []int{1, 3, 4, 7, 8, 13, maxChunk + 6} {
+				if m > maxChunk && (k > 8 || n > 5) {
+					continue // the chunks of columns: a few small cases suffice
+				}
+				a, b := randomFloats[T](r, n*k), randomFloats[T](r, m*k)
+				dst := make([]T, n*m+1)
+				dst[n*m] = 42 // a guard: nothing past the matrix is written
+				SqDists(dst[:n*m], a, b, k)
+				for i := range n {
+					for j := range m {
+						want, mag := exact(k, func(c int, z *big.Float) *big.Float {
+							d := new(big.Float).Sub(big.NewFloat(float64(a[i*k+c])), big.NewFloat(float64(b[j*k+c])))
+							return z.Mul(d, d)
+						})
+						// Accumulated in T: up to k roundings of T's precision, and the rounding of each difference.
+						ulps := float64(k+4) * 2
+						if isFloat32[T]() {
+							ulps *= 1 << 29
+						}
+						within(t, fmt.Sprintf("SqDists %dx%d by %dx%d [%d,%d]", n, k, m, k, i, j),
+							float64(dst[i*m+j]), want, mag, ulps)
+					}
+				}
+				if dst[n*m] != 42 {
+					t.Fatalf("SqDists %dx%d by %dx%d wrote past the matrix", n, k, m, k)
+				}
+			}
+		}
+	}
+}
+
+func TestSqDists(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
+		t.Run("float32", testSqDists[float32])
+		t.Run("float64", testSqDists[float64])
+	})
+}
+
 // BenchmarkProducts times issue 49's products on the calling goroutine: the
 // dot products of 64 queries with 100k rows of 128 float32, and 1000-square
 // products.
@@ -349,6 +398,25 @@ func BenchmarkProducts(b *testing.B) {
 				}
 			}
 			b.ReportMetric(2*float64(c.n)*float64(c.m)*float64(c.k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
+
+func BenchmarkSqDists(b *testing.B) {
+	saved := active
+	defer func() { active = saved }()
+	const n, k = 1000, 64
+	a := make([]float32, n*k)
+	for i := range a {
+		a[i] = float32(i%13) / 7
+	}
+	dst := make([]float32, n*n)
+	for _, p := range paths {
+		active = p
+		b.Run(p.String(), func(b *testing.B) {
+			for range b.N {
+				SqDists(dst, a, a, k)
+			}
 		})
 	}
 }

@@ -215,7 +215,13 @@ const (
 	argMin = 1
 )
 
-// selectKernels is one path's selection kernels, for float32 and float64.
+// The kernels of the active path (select_amd64.go, select_other.go), for
+// float32 and float64: scanF32Kernel and scanF64Kernel return the index of
+// the first element of x that passes t by mode (scanAbove or scanBelow,
+// with scanEqual or not), len(x) if none; argF32Kernel and argF64Kernel
+// the index of the first largest (argMax) or smallest (argMin) element, -1
+// if x holds nothing but NaNs. Each takes any length.
+
 // scan returns the index of the first element of x that passes t by mode
 // (scanAbove or scanBelow, with scanEqual or not), len(x) if none; arg the
 // index of the first largest (argMax) or smallest (argMin) element, -1 if x
@@ -232,16 +238,15 @@ var goSelect = selectKernels{scanGo[float32], scanGo[float64], argGo[float32], a
 // scan returns the index of the first element of x that passes t by mode,
 // len(x) if none, in steps the runtime can preempt between.
 func scan[T Number](x []T, t T, mode int) int {
-	sel := selection()
 	k := kindOf[T]()
 	for done := 0; done < len(x); done += step {
 		part := x[done:min(len(x), done+step)]
 		var j int
 		switch k {
 		case f32:
-			j = sel.scanF32(as[float32](part), *(*float32)(unsafe.Pointer(&t)), mode)
+			j = scanF32Kernel(as[float32](part), *(*float32)(unsafe.Pointer(&t)), mode)
 		case f64:
-			j = sel.scanF64(as[float64](part), *(*float64)(unsafe.Pointer(&t)), mode)
+			j = scanF64Kernel(as[float64](part), *(*float64)(unsafe.Pointer(&t)), mode)
 		default:
 			j = scanGo(part, t, mode)
 		}
@@ -253,7 +258,6 @@ func scan[T Number](x []T, t T, mode int) int {
 }
 
 func argExtreme[T Number](x []T, mode int) int {
-	sel := selection()
 	k := kindOf[T]()
 	best := -1
 	for done := 0; done < len(x); done += step {
@@ -261,9 +265,9 @@ func argExtreme[T Number](x []T, mode int) int {
 		var j int
 		switch k {
 		case f32:
-			j = sel.argF32(as[float32](part), mode)
+			j = argF32Kernel(as[float32](part), mode)
 		case f64:
-			j = sel.argF64(as[float64](part), mode)
+			j = argF64Kernel(as[float64](part), mode)
 		default:
 			j = argGo(part, mode)
 		}

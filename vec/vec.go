@@ -272,55 +272,6 @@ func sqDistF64(x, y []float64) dd {
 	return dd{sqDistF64Kernel(x, y), 0}
 }
 
-// Scale multiplies each element of x by a in place, in T's arithmetic:
-// integers wrap around, floats round each product once (x[i] *= a).
-func Scale[T Number](x []T, a T) {
-	k := kindOf[T]()
-	for len(x) > 0 {
-		n := min(len(x), step)
-		p := unsafe.Pointer(unsafe.SliceData(x))
-		switch k {
-		case f32:
-			scaleF32Kernel(unsafe.Slice((*float32)(p), n), *(*float32)(unsafe.Pointer(&a)))
-		case f64:
-			scaleF64Kernel(unsafe.Slice((*float64)(p), n), *(*float64)(unsafe.Pointer(&a)))
-		default:
-			// Signed and unsigned products agree in their low bits: one kernel per size.
-			scaleIntKernel(k.log2size(), p, n, bitsOf(a))
-		}
-		x = x[n:]
-	}
-}
-
-// bitsOf returns the bits of an integer a, sign-extended to 64.
-func bitsOf[T Number](a T) uint64 {
-	switch unsafe.Sizeof(a) {
-	case 1:
-		return uint64(*(*uint8)(unsafe.Pointer(&a)))
-	case 2:
-		return uint64(*(*uint16)(unsafe.Pointer(&a)))
-	case 4:
-		return uint64(*(*uint32)(unsafe.Pointer(&a)))
-	}
-	return *(*uint64)(unsafe.Pointer(&a))
-}
-
-// Axpy adds a*x to y in place: y[i] += a*x[i], the product rounded to T
-// before the sum (never fused into one rounding), so that every path gives
-// the same bits. It panics if x and y differ in length.
-func Axpy[T Float](y []T, a T, x []T) {
-	sameLength("Axpy", len(y), len(x))
-	for len(y) > 0 {
-		n := min(len(y), step)
-		if isFloat32[T]() {
-			axpyF32Kernel(as[float32](y[:n]), float32(a), as[float32](x[:n]))
-		} else {
-			axpyF64Kernel(as[float64](y[:n]), float64(a), as[float64](x[:n]))
-		}
-		x, y = x[n:], y[n:]
-	}
-}
-
 // Min returns the smallest element of x, as the built-in min would: NaN if
 // x holds a NaN. Of a -0 and a +0 it may return either. It panics if x is
 // empty, as slices.Min does.
@@ -358,26 +309,6 @@ func extreme[T Number](x []T, name string) T {
 		return T(math.NaN())
 	}
 	return m
-}
-
-// SqDists writes the squared Euclidean distance of every row of a to every
-// row of b into dst, a row-major len(a)/k by len(b)/k matrix: dst[i*m+j] is
-// the distance of a's row i to b's row j, where a and b hold rows of k
-// elements one after the other. The sums accumulate in T, blocks of rows
-// at a time in vector registers, as a matrix product does. Rows of no
-// elements (k = 0, a and b empty) are all at distance 0: dst is zeroed. It
-// panics if k is negative or does not divide len(a) and len(b), or if
-// dst's length is not the count of pairs.
-func SqDists[T Float](dst, a, b []T, k int) {
-	n, m, ok := pairs("SqDists", "distances", dst, a, b, k)
-	if !ok {
-		return
-	}
-	if isFloat32[T]() {
-		sqDistsF32Kernel(as[float32](dst), as[float32](a), as[float32](b), n, m, k)
-	} else {
-		sqDistsGo(as[float64](dst), as[float64](a), as[float64](b), n, m, k)
-	}
 }
 
 func sameLength(name string, n, m int) {

@@ -238,26 +238,6 @@ func TestSumInt(t *testing.T) {
 	})
 }
 
-func testScale[T Number](t *testing.T, random func(r *rand.Rand, n int) []T, factors ...T) {
-	r := rand.New(rand.NewPCG(9, 10))
-	for _, n := range lengths {
-		for _, off := range offsets {
-			for _, a := range factors {
-				mem := random(r, n+off+1)
-				x := mem[off : off+n]
-				want := slices.Clone(mem)
-				for i := off; i < off+n; i++ {
-					want[i] *= a
-				}
-				Scale(x, a)
-				if !sameBits(mem, want) {
-					t.Fatalf("Scale of %d %T at +%d by %v: %v, want %v", n, a, off, a, mem, want)
-				}
-			}
-		}
-	}
-}
-
 // sameBits reports whether x and y hold the same bits (a NaN equals itself, -0 differs from +0).
 func sameBits[T any](x, y []T) bool {
 	size := int(unsafe.Sizeof(*new(T))) * len(x)
@@ -273,48 +253,6 @@ func floatsWithSpecials[T Float](r *rand.Rand, n int) []T {
 		x[i] = specials[i%len(specials)]
 	}
 	return x
-}
-
-func TestScale(t *testing.T) {
-	eachPath(t, func(t *testing.T) {
-		t.Run("float32", func(t *testing.T) { testScale(t, floatsWithSpecials[float32], 1.5, -3.25e-3, 0, 1e30) })
-		t.Run("float64", func(t *testing.T) { testScale(t, floatsWithSpecials[float64], 1.5, -3.25e-3, 0, 1e300) })
-		t.Run("int8", func(t *testing.T) { testScale(t, randomInts[int8], 3, -1, 0, 127, -128) })
-		t.Run("uint8", func(t *testing.T) { testScale(t, randomInts[uint8], 3, 255, 0, 128) })
-		t.Run("int16", func(t *testing.T) { testScale(t, randomInts[int16], 3, -7, 0, 32767) })
-		t.Run("uint16", func(t *testing.T) { testScale(t, randomInts[uint16], 3, 65535) })
-		t.Run("int32", func(t *testing.T) { testScale(t, randomInts[int32], 3, -7, 1<<31-1) })
-		t.Run("uint32", func(t *testing.T) { testScale(t, randomInts[uint32], 3, 1<<32-1) })
-		t.Run("int64", func(t *testing.T) { testScale(t, randomInts[int64], 3, -7, math.MinInt64) })
-		t.Run("uint64", func(t *testing.T) { testScale(t, randomInts[uint64], 3, 1<<64-1) })
-	})
-}
-
-func testAxpy[T Float](t *testing.T) {
-	r := rand.New(rand.NewPCG(11, 12))
-	for _, n := range lengths {
-		for _, off := range offsets {
-			a := T(r.NormFloat64())
-			x := floatsWithSpecials[T](r, n)
-			mem := randomFloats[T](r, n+off+1)
-			y := mem[off : off+n]
-			want := slices.Clone(mem)
-			for i := range n {
-				want[off+i] += T(a * x[i])
-			}
-			Axpy(y, a, x)
-			if !sameBits(mem, want) {
-				t.Fatalf("Axpy of %d at +%d: %v, want %v", n, off, mem, want)
-			}
-		}
-	}
-}
-
-func TestAxpy(t *testing.T) {
-	eachPath(t, func(t *testing.T) {
-		t.Run("float32", testAxpy[float32])
-		t.Run("float64", testAxpy[float64])
-	})
 }
 
 func testExtremes[T Number](t *testing.T, random func(r *rand.Rand, n int) []T) {
@@ -412,52 +350,6 @@ func TestEmptyAndMismatchedPanic(t *testing.T) {
 			f()
 		}()
 	}
-}
-
-func testSqDists[T Float](t *testing.T) {
-	r := rand.New(rand.NewPCG(15, 16))
-	zeroed := []T{1, 2, 3}
-	if SqDists(zeroed, nil, nil, 0); zeroed[0] != 0 || zeroed[2] != 0 {
-		t.Errorf("rows of no elements: %v, want zeros", zeroed)
-	}
-	for _, k := range []int{1, 3, 8, 15, 16, 17, 33, 64, 100} {
-		for _, n := range []int{1, 2, 3, 4, 5, 9} {
-			for _, m := range []int{1, 3, 4, 7, 8, 13, maxChunk + 6} {
-				if m > maxChunk && (k > 8 || n > 5) {
-					continue // the chunks of columns: a few small cases suffice
-				}
-				a, b := randomFloats[T](r, n*k), randomFloats[T](r, m*k)
-				dst := make([]T, n*m+1)
-				dst[n*m] = 42 // a guard: nothing past the matrix is written
-				SqDists(dst[:n*m], a, b, k)
-				for i := range n {
-					for j := range m {
-						want, mag := exact(k, func(c int, z *big.Float) *big.Float {
-							d := new(big.Float).Sub(big.NewFloat(float64(a[i*k+c])), big.NewFloat(float64(b[j*k+c])))
-							return z.Mul(d, d)
-						})
-						// Accumulated in T: up to k roundings of T's precision, and the rounding of each difference.
-						ulps := float64(k+4) * 2
-						if isFloat32[T]() {
-							ulps *= 1 << 29
-						}
-						within(t, fmt.Sprintf("SqDists %dx%d by %dx%d [%d,%d]", n, k, m, k, i, j),
-							float64(dst[i*m+j]), want, mag, ulps)
-					}
-				}
-				if dst[n*m] != 42 {
-					t.Fatalf("SqDists %dx%d by %dx%d wrote past the matrix", n, k, m, k)
-				}
-			}
-		}
-	}
-}
-
-func TestSqDists(t *testing.T) {
-	eachPath(t, func(t *testing.T) {
-		t.Run("float32", testSqDists[float32])
-		t.Run("float64", testSqDists[float64])
-	})
 }
 
 func TestNoAllocations(t *testing.T) {

@@ -100,54 +100,6 @@ func lanesOf(k kind, bytes, other int) int {
 	return other
 }
 
-func scaleVec[T Float](kernel func(p *T, n int, a T), lanes, align int, x []T, a T) {
-	i, j := split(unsafe.Pointer(unsafe.SliceData(x)), len(x), int(unsafe.Sizeof(T(0))), lanes, align)
-	if i < j {
-		kernel(&x[i], j-i, a)
-	}
-	scaleGo(x[:i], a)
-	scaleGo(x[j:], a)
-}
-
-// scaleIntOf multiplies n integers of log2size bytes at p by a: kernel over
-// the aligned whole vectors of lanes8>>log2size elements, or the pure-Go
-// kernel where kernel is nil.
-func scaleIntOf(log2size int, kernel func(p unsafe.Pointer, n int, a uint64), lanes8, align int, p unsafe.Pointer, n int, a uint64) {
-	lanes := lanes8 >> log2size
-	switch {
-	case kernel == nil:
-		scaleIntGoOf(log2size, p, n, a)
-	case log2size == 0:
-		scaleIntVec[uint8](kernel, lanes, align, p, n, a)
-	case log2size == 1:
-		scaleIntVec[uint16](kernel, lanes, align, p, n, a)
-	case log2size == 2:
-		scaleIntVec[uint32](kernel, lanes, align, p, n, a)
-	default:
-		scaleIntVec[uint64](kernel, lanes, align, p, n, a)
-	}
-}
-
-func scaleIntVec[T Unsigned](kernel func(p unsafe.Pointer, n int, a uint64), lanes, align int, p unsafe.Pointer, count int, a uint64) {
-	size := int(unsafe.Sizeof(T(0)))
-	i, j := split(p, count, size, lanes, align)
-	if i < j {
-		kernel(unsafe.Add(p, i*size), j-i, a)
-	}
-	scaleIntGo[T](p, i, a)
-	scaleIntGo[T](unsafe.Add(p, j*size), count-j, a)
-}
-
-func axpyVec[T Float](kernel func(y, x *T, n int, a T), lanes, align int, y []T, a T, x []T) {
-	x = x[:len(y)]
-	i, j := split(unsafe.Pointer(unsafe.SliceData(y)), len(y), int(unsafe.Sizeof(T(0))), lanes, align)
-	if i < j {
-		kernel(&y[i], &x[i], j-i, a)
-	}
-	axpyGo(y[:i], a, x[:i])
-	axpyGo(y[j:], a, x[j:])
-}
-
 // b2i is 1 for true, 0 for false.
 func b2i(b bool) int {
 	if b {
@@ -204,54 +156,4 @@ func extremeVec[T Number](kernel func(p unsafe.Pointer, n int) (uint64, bool), v
 		}
 	}
 	return bitsIn(m), nan
-}
-
-// A tileKernel writes the squared distances of rows consecutive rows of a
-// (lda elements apart) to m rows of b (m a multiple of cols, ldb apart)
-// into dst, whose rows are ldd apart: a's rows 0 apart repeat one row, and
-// dst's rows 0 apart write its distances onto themselves.
-type tileKernel func(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)
-
-// sqDistsVec drives a tile kernel over blocks of rows by cols. Columns go
-// in chunks whose rows of b stay in the core's cache while every row of a
-// passes; a kernel call takes a few microseconds at most. Where the rows or
-// columns are not a whole number of blocks, the last block overlaps the one
-// before it (the pairs it computes again come out the same, to the bit).
-// Fewer rows than a block go one at a time, the row repeated (0 apart) onto
-// itself in dst; fewer columns than a block take the pure-Go kernel.
-func sqDistsVec(kernel tileKernel, rows, cols int, dst, a, b []float32, n, m, k int) {
-	if m < cols {
-		sqDistsRect(dst, a, b, m, k, 0, n, 0, m)
-		return
-	}
-	chunk := min(maxChunk, max(cols, (256<<10)/(4*k)/cols*cols))
-	nv, mv := n-n%rows, m-m%cols
-	for j0, width := 0, 0; j0 < m; j0 += width {
-		width = min(chunk, mv-j0)
-		if j0 >= mv { // the last columns: a whole block ending at m
-			j0, width = m-cols, cols
-		}
-		if n < rows {
-			for i := range n {
-				tile(kernel, &dst[i*m+j0], 0, &a[i*k], 0, &b[j0*k], k, width, k)
-			}
-			continue
-		}
-		for i0 := 0; i0 < n; i0 += rows {
-			if i0 >= nv { // the last rows: a whole block ending at n
-				i0 = n - rows
-			}
-			tile(kernel, &dst[i0*m+j0], m, &a[i0*k], k, &b[j0*k], k, width, k)
-		}
-	}
-}
-
-// tile calls kernel from a function that the runtime can preempt the
-// goroutine at, as it enters: the assembly cannot be, and the loops of
-// sqDistsVec call nothing else, so a garbage collection would wait for
-// the whole SqDists, milliseconds, rather than for one kernel call.
-//
-//go:noinline
-func tile(kernel tileKernel, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int) {
-	kernel(dst, ldd, a, lda, b, ldb, m, k)
 }

@@ -1,88 +1,10 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "products_amd64.h"
 
-// The matrix products' kernels for AVX-512 and AVX2 with FMA: micro-kernels
-// of MR rows by 64 bytes of columns (16 float32 or 8 float64), and the
-// transposes that pack rows of a (and Dots' rows of b) into AVX-512's
-// panels. A tile's rows accumulate in registers; a step of k loads B's
-// 64 bytes once and multiplies them by each row's element of A, broadcast
-// (by AVX-512's fused multiply-add itself, from memory). Every element is
-// one chain of fused multiply-adds in the order of k, as the other paths
-// have it.
-
-// func gemmF32AVX512(dst *float32, ldc int, a, b *float32, kc, panels, flags int)
-// func gemmF64AVX512(dst *float64, ldc int, a, b *float64, kc, panels, flags int)
-// func gemmF32AVX2(dst *float32, ldc int, a, b *float32, kc, panels, flags int)
-// func gemmF64AVX2(dst *float64, ldc int, a, b *float64, kc, panels, flags int)
-//
-// Tiles of MR rows one under the other, for panels of A (kc steps of MR
-// elements of E bytes) one after the other, times one panel of B (kc steps
-// of 64 bytes): see microKernel. kc is at least 1. ZERO clears the
-// accumulators, ROWS(OP) applies OP to each row's accumulators and memory
-// (R8 the first row, BX the bytes from one row to the next; R8 ends past the
-// tile), STEP(BOFF, AOFF) is one step of k from B's BOFF(DI) and A's
-// AOFF(SI).
-#define GEMM(NAME, MR, E, ZERO, ROWS, STEP) \
-TEXT NAME(SB), NOSPLIT, $0-56; \
-	MOVQ dst+0(FP), DX; \
-	MOVQ ldc+8(FP), BX; \
-	IMULQ $E, BX; \
-	MOVQ a+16(FP), SI; \
-	MOVQ panels+40(FP), R10; \
-	MOVQ flags+48(FP), R11; \
-panel:; \
-	TESTQ $1, R11; \
-	JNZ  load; \
-	ZERO; \
-	JMP  steps; \
-load:; \
-	MOVQ DX, R8; \
-	ROWS(LOAD); \
-steps:; \
-	MOVQ b+24(FP), DI; \
-	MOVQ kc+32(FP), CX; \
-loop4:; \
-	CMPQ CX, $4; \
-	JB   loop1; \
-	STEP(0, 0); \
-	STEP(64, MR*E); \
-	STEP(128, 2*MR*E); \
-	STEP(192, 3*MR*E); \
-	ADDQ $256, DI; \
-	ADDQ $(4*MR*E), SI; \
-	SUBQ $4, CX; \
-	JMP  loop4; \
-loop1:; \
-	TESTQ CX, CX; \
-	JZ   store; \
-	STEP(0, 0); \
-	ADDQ $64, DI; \
-	ADDQ $(MR*E), SI; \
-	DECQ CX; \
-	JMP  loop1; \
-store:; \
-	MOVQ DX, R8; \
-	TESTQ $2, R11; \
-	JNZ  stream; \
-	ROWS(STORE); \
-	JMP  next; \
-stream:; \
-	ROWS(STREAM); \
-next:; \
-	MOVQ R8, DX; \
-	DECQ R10; \
-	JNZ  panel; \
-	TESTQ $2, R11; \
-	JZ   done; \
-	SFENCE; \
-done:; \
-	VZEROUPPER; \
-	RET
-
-#define LOAD(R, M) VMOVUPS M, R
-#define STORE(R, M) VMOVUPS R, M
-#define STREAM(R, M) VMOVNTPS R, M
+// The matrix products' AVX-512 kernels (products_amd64.h): the micro-kernels of 16 rows, the transposes
+// that pack their panels, and SqDists's tile kernel.
 
 // AVX-512: 16 rows in Z0-Z15, B's vector in Z16.
 #define ZERO16 \
@@ -161,70 +83,6 @@ done:; \
 
 GEMM(·gemmF32AVX512, 16, 4, ZERO16, ROWS16, STEP16_F32)
 GEMM(·gemmF64AVX512, 16, 8, ZERO16, ROWS16, STEP16_F64)
-
-// AVX2: 6 rows of two vectors (row i in Y2i and Y2i+1), B's vectors in Y12
-// and Y13, A's elements broadcast alternately into Y14 and Y15.
-#define ZERO6 \
-	VXORPS Y0, Y0, Y0; \
-	VXORPS Y1, Y1, Y1; \
-	VXORPS Y2, Y2, Y2; \
-	VXORPS Y3, Y3, Y3; \
-	VXORPS Y4, Y4, Y4; \
-	VXORPS Y5, Y5, Y5; \
-	VXORPS Y6, Y6, Y6; \
-	VXORPS Y7, Y7, Y7; \
-	VXORPS Y8, Y8, Y8; \
-	VXORPS Y9, Y9, Y9; \
-	VXORPS Y10, Y10, Y10; \
-	VXORPS Y11, Y11, Y11
-
-#define ROWS6(OP) \
-	OP(Y0, (R8)); \
-	OP(Y1, 32(R8)); \
-	ADDQ BX, R8; \
-	OP(Y2, (R8)); \
-	OP(Y3, 32(R8)); \
-	ADDQ BX, R8; \
-	OP(Y4, (R8)); \
-	OP(Y5, 32(R8)); \
-	ADDQ BX, R8; \
-	OP(Y6, (R8)); \
-	OP(Y7, 32(R8)); \
-	ADDQ BX, R8; \
-	OP(Y8, (R8)); \
-	OP(Y9, 32(R8)); \
-	ADDQ BX, R8; \
-	OP(Y10, (R8)); \
-	OP(Y11, 32(R8)); \
-	ADDQ BX, R8
-
-#define STEP6(BCAST, FMA, E, BOFF, AOFF) \
-	VMOVUPS BOFF(DI), Y12; \
-	VMOVUPS (BOFF+32)(DI), Y13; \
-	BCAST (AOFF+0*E)(SI), Y14; \
-	BCAST (AOFF+1*E)(SI), Y15; \
-	FMA Y12, Y14, Y0; \
-	FMA Y13, Y14, Y1; \
-	BCAST (AOFF+2*E)(SI), Y14; \
-	FMA Y12, Y15, Y2; \
-	FMA Y13, Y15, Y3; \
-	BCAST (AOFF+3*E)(SI), Y15; \
-	FMA Y12, Y14, Y4; \
-	FMA Y13, Y14, Y5; \
-	BCAST (AOFF+4*E)(SI), Y14; \
-	FMA Y12, Y15, Y6; \
-	FMA Y13, Y15, Y7; \
-	BCAST (AOFF+5*E)(SI), Y15; \
-	FMA Y12, Y14, Y8; \
-	FMA Y13, Y14, Y9; \
-	FMA Y12, Y15, Y10; \
-	FMA Y13, Y15, Y11
-
-#define STEP6_F32(BOFF, AOFF) STEP6(VBROADCASTSS, VFMADD231PS, 4, BOFF, AOFF)
-#define STEP6_F64(BOFF, AOFF) STEP6(VBROADCASTSD, VFMADD231PD, 8, BOFF, AOFF)
-
-GEMM(·gemmF32AVX2, 6, 4, ZERO6, ROWS6, STEP6_F32)
-GEMM(·gemmF64AVX2, 6, 8, ZERO6, ROWS6, STEP6_F64)
 
 // Four rows of the transposes' source, at BASE, BASE+ld, +2ld and +3ld (BX
 // is ld in bytes, AX 3ld), into R0-R3.
@@ -424,5 +282,134 @@ block8:
 	ADDQ $64, R13
 	DECQ CX
 	JNZ  block8
+	VZEROUPPER
+	RET
+
+// ---- all pairwise squared distances of rows
+
+// One step of 16 columns (c) of the tile kernel, loads masked by K: four rows
+// of a against four of b, the pair (i, j) accumulated in Z(4j+i).
+#define TILE_STEP(K) \
+	VMOVUPS.Z (SI)(AX*1), K, Z16; \
+	VMOVUPS.Z (R8)(AX*1), K, Z17; \
+	VMOVUPS.Z (R9)(AX*1), K, Z18; \
+	VMOVUPS.Z (R10)(AX*1), K, Z19; \
+	VMOVUPS.Z (DI)(AX*1), K, Z20; \
+	VMOVUPS.Z (R11)(AX*1), K, Z25; \
+	VMOVUPS.Z (R12)(AX*1), K, Z26; \
+	VMOVUPS.Z (R13)(AX*1), K, Z27; \
+	TILE_COLUMN(Z20, Z0, Z1, Z2, Z3); \
+	TILE_COLUMN(Z25, Z4, Z5, Z6, Z7); \
+	TILE_COLUMN(Z26, Z8, Z9, Z10, Z11); \
+	TILE_COLUMN(Z27, Z12, Z13, Z14, Z15)
+
+// The four rows of a (Z16-Z19) against one row B of b, into A0-A3.
+#define TILE_COLUMN(B, A0, A1, A2, A3) \
+	VSUBPS B, Z16, Z21; \
+	VSUBPS B, Z17, Z22; \
+	VSUBPS B, Z18, Z23; \
+	VSUBPS B, Z19, Z24; \
+	VFMADD231PS Z21, Z21, A0; \
+	VFMADD231PS Z22, Z22, A1; \
+	VFMADD231PS Z23, Z23, A2; \
+	VFMADD231PS Z24, Z24, A3
+
+// Adds the halves of X and Y's blocks selected by the shuffles LO and HI into D.
+#define TILE_FOLD(SHUF, LO, HI, X, Y, D) \
+	SHUF $LO, Y, X, Z24; \
+	SHUF $HI, Y, X, Z25; \
+	VADDPS Z25, Z24, D
+
+// func sqDistsF32AVX512(dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, m, k int)
+//
+// The distances of 4 rows of a (k float32 each, lda apart: 0 repeats one) to
+// m rows of b (m a multiple of 4, ldb apart) into 4 rows of dst, ldd
+// elements apart. Each pair's 16 lanes are summed by a transposing reduction
+// of the 16 accumulators, whose result is the 4x4 block in row order.
+TEXT ·sqDistsF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ k+56(FP), CX
+	ANDQ $15, CX
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K2                // the last step's columns, none if k is a multiple of 16
+	KXNORW K1, K1, K1
+	MOVQ dst+0(FP), DX
+	MOVQ ldd+8(FP), BX
+	SHLQ $2, BX
+	MOVQ k+56(FP), R14
+	SHLQ $2, R14
+	ANDQ $-64, R14              // the bytes of a row's whole vectors
+	MOVQ lda+24(FP), AX
+	SHLQ $2, AX
+	MOVQ a+16(FP), SI
+	LEAQ (SI)(AX*1), R8
+	LEAQ (R8)(AX*1), R9
+	LEAQ (R9)(AX*1), R10
+	MOVQ ldb+40(FP), R15
+	SHLQ $2, R15                // from a row of b to the next
+	MOVQ b+32(FP), DI
+	MOVQ m+48(FP), CX
+block:
+	CMPQ CX, $4
+	JB   done
+	LEAQ (DI)(R15*1), R11
+	LEAQ (R11)(R15*1), R12
+	LEAQ (R12)(R15*1), R13
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPS Z8, Z8, Z8
+	VXORPS Z9, Z9, Z9
+	VXORPS Z10, Z10, Z10
+	VXORPS Z11, Z11, Z11
+	VXORPS Z12, Z12, Z12
+	VXORPS Z13, Z13, Z13
+	VXORPS Z14, Z14, Z14
+	VXORPS Z15, Z15, Z15
+	XORQ AX, AX
+inner:
+	CMPQ AX, R14
+	JAE  tail
+	TILE_STEP(K1)
+	ADDQ $64, AX
+	JMP  inner
+tail:
+	KORTESTW K2, K2
+	JZ   reduce
+	TILE_STEP(K2)
+reduce:
+	// 16 vectors of 16 lanes to 16 sums: halves of 256, 128, 64 and 32 bits.
+	TILE_FOLD(VSHUFF32X4, 0x44, 0xee, Z0, Z1, Z16)
+	TILE_FOLD(VSHUFF32X4, 0x44, 0xee, Z2, Z3, Z17)
+	TILE_FOLD(VSHUFF32X4, 0x44, 0xee, Z4, Z5, Z18)
+	TILE_FOLD(VSHUFF32X4, 0x44, 0xee, Z6, Z7, Z19)
+	TILE_FOLD(VSHUFF32X4, 0x44, 0xee, Z8, Z9, Z20)
+	TILE_FOLD(VSHUFF32X4, 0x44, 0xee, Z10, Z11, Z21)
+	TILE_FOLD(VSHUFF32X4, 0x44, 0xee, Z12, Z13, Z22)
+	TILE_FOLD(VSHUFF32X4, 0x44, 0xee, Z14, Z15, Z23)
+	TILE_FOLD(VSHUFF32X4, 0x88, 0xdd, Z16, Z17, Z0)
+	TILE_FOLD(VSHUFF32X4, 0x88, 0xdd, Z18, Z19, Z1)
+	TILE_FOLD(VSHUFF32X4, 0x88, 0xdd, Z20, Z21, Z2)
+	TILE_FOLD(VSHUFF32X4, 0x88, 0xdd, Z22, Z23, Z3)
+	TILE_FOLD(VSHUFPS, 0x44, 0xee, Z0, Z1, Z4)
+	TILE_FOLD(VSHUFPS, 0x44, 0xee, Z2, Z3, Z5)
+	TILE_FOLD(VSHUFPS, 0x88, 0xdd, Z4, Z5, Z16)
+	VMOVUPS X16, (DX)
+	VEXTRACTF32X4 $1, Z16, (DX)(BX*1)
+	VEXTRACTF32X4 $2, Z16, (DX)(BX*2)
+	LEAQ (DX)(BX*2), AX
+	ADDQ BX, AX
+	VEXTRACTF32X4 $3, Z16, (AX)
+	ADDQ $16, DX
+	LEAQ (DI)(R15*4), DI
+	SUBQ $4, CX
+	JMP  block
+done:
 	VZEROUPPER
 	RET

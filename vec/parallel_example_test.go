@@ -2,9 +2,29 @@ package vec_test
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/godlpack/godlpack/vec"
 )
+
+// Rows on every core: the norm of each row of a row-major matrix, each
+// goroutine taking a range of rows.
+func ExampleParallel() {
+	const rows, cols = 1000, 256
+	m := make([]float64, rows*cols)
+	for i := range m {
+		m[i] = float64(i % cols)
+	}
+	norms := make([]float64, rows)
+	vec.Parallel(rows, 8*cols, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := m[i*cols : (i+1)*cols]
+			norms[i] = math.Sqrt(vec.Dot(row, row))
+		}
+	})
+	fmt.Printf("%.2f %.2f\n", norms[0], norms[rows-1])
+	// Output: 2357.90 2357.90
+}
 
 // The k nearest rows of a corpus to each query, the corpus in tiles of
 // rows on every core: each tile's distances by the tile kernel, each
