@@ -1,4 +1,4 @@
-// Macros of the float reductions that avx2_amd64.s and arith_avx2_amd64.s share.
+// Macros of the float reductions that reductions_avx2_amd64.s and arith_avx2_amd64.s share.
 
 // Horizontal sum of the 4 doubles of Y0 into X0 (uses Y1).
 #define HSUM_PD \

@@ -1,4 +1,4 @@
-// Macros of the float reductions that avx512_amd64.s and arith_avx512_amd64.s share.
+// Macros of the float reductions that reductions_avx512_amd64.s and arith_avx512_amd64.s share.
 
 // Horizontal sum of the 8 doubles of Z0 into X0 (uses Z1).
 #define HSUM_PD \

@@ -2,6 +2,16 @@
 
 package vec
 
+// The best path the CPU runs is active, AVX2 beside AVX-512 for the tests.
+func init() {
+	switch avx2, avx512 := features(); {
+	case avx512:
+		use(pathAVX512, pathAVX2)
+	case avx2:
+		use(pathAVX2)
+	}
+}
+
 func cpuid(leaf, sub uint32) (a, b, c, d uint32)
 func xgetbv() (eax uint32)
 

@@ -66,4 +66,14 @@
 // result is an infinity or the exact value, never NaN. [SqDists] and the
 // matrix products, which accumulate in T, give what T's arithmetic on their
 // terms gives.
+//
+// The package's files are named by job, each instruction set's kernels
+// beside their job's Go: reductions (Sum, Dot, SqDist, Min, Max:
+// reductions*.go, reductions_*.s), element-wise ops (arith*.go,
+// arith_*.s; math*.go, math_*.s; prefetch*), products (products*.go,
+// products_*.s), selection (select*.go, select_*.s) and parallel
+// (parallel*.go); paths.go, cpu_amd64.go and paths_arm64.go choose the
+// path, vector.go wraps whole-vector kernels for any length and alignment,
+// and the *_amd64.h and neon_arm64.h headers hold macros the assembly of
+// several jobs shares.
 package vec

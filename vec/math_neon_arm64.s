@@ -15,7 +15,7 @@
 // temporaries V2-V7, constants V8 up.
 //
 // Go's assembler names few NEON float instructions (go.mod asks for Go
-// 1.24): those are encoded as WORDs, as in neon_arm64.s, each macro's
+// 1.24): those are encoded as WORDs, as in reductions_neon_arm64.s, each macro's
 // operands the register numbers in the order of Go's vector instructions
 // (m, n, d: Vd = Vn op Vm).
 

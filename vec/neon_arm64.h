@@ -1,4 +1,4 @@
-// The NEON instructions and macros that neon_arm64.s and arith_neon_arm64.s share.
+// The NEON instructions and macros that reductions_neon_arm64.s and arith_neon_arm64.s share.
 //
 // Go's assembler names few float and widening NEON instructions before Go
 // 1.27, and go.mod asks only for Go 1.24: those are encoded here as WORDs,

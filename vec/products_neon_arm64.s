@@ -9,7 +9,7 @@
 // the row's accumulators. Every element is one chain of fused
 // multiply-adds in the order of k, as the other paths have it.
 //
-// FMLA by element is encoded as a WORD (see neon_arm64.s): Vd += Vn times
+// FMLA by element is encoded as a WORD (see reductions_neon_arm64.s): Vd += Vn times
 // lane i of Vm, of 4 float32 (FMLAS) or 2 float64 (FMLAD).
 #define FMLAS(m, i, n, d) WORD $(0x4F801000 | (((i)&1)<<21) | ((m)<<16) | (((i)>>1)<<11) | ((n)<<5) | (d))
 #define FMLAD(m, i, n, d) WORD $(0x4FC01000 | ((m)<<16) | ((i)<<11) | ((n)<<5) | (d))

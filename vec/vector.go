@@ -4,7 +4,7 @@ package vec
 
 import "unsafe"
 
-// The vector paths' kernels (kernels_amd64.go, kernels_arm64.go) are
+// The vector paths' reduction kernels (reductions_amd64.go, reductions_arm64.go) are
 // whole-vector assembly kernels, each wrapped here with the pure-Go kernel for the elements before the
 // first address aligned to a vector's bytes (align) and after the last whole
 // vector (lanes is the elements of a vector, a power of 2): aligned loads

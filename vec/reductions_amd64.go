@@ -4,16 +4,7 @@ package vec
 
 import "unsafe"
 
-func init() {
-	switch avx2, avx512 := features(); {
-	case avx512:
-		use(pathAVX512, pathAVX2)
-	case avx2:
-		use(pathAVX2)
-	}
-}
-
-// The kernels of the active path (kernels.go): AVX-512's whole 64-byte
+// The reductions' kernels of the active path (paths.go): AVX-512's whole 64-byte
 // vectors, AVX2's 32-byte ones, and the pure-Go kernels around them.
 
 func sumF32Kernel(x []float32) float64 {

@@ -4,7 +4,7 @@ package vec
 
 import "unsafe"
 
-// The assembly kernels of avx512_amd64.s and avx2_amd64.s: whole vectors only, but AVX-512's minima
+// The assembly kernels of reductions_avx512_amd64.s and reductions_avx2_amd64.s: whole vectors only, but AVX-512's minima
 // and maxima, which take any n >= 1 at any address.
 
 func sumF32AVX512(p *float32, n int) float64

@@ -4,7 +4,7 @@ package vec
 
 import "unsafe"
 
-// The pure-Go path's kernels (kernels.go), the only path of this build.
+// The pure-Go path's reduction kernels (reductions.go), the only path of this build.
 
 func sumF32Kernel(x []float32) float64                    { return sumF32Go(x) }
 func sumF64Kernel(x []float64) (hi, lo float64)           { return sumF64Go(x) }

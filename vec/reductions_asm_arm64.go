@@ -4,7 +4,7 @@ package vec
 
 import "unsafe"
 
-// The assembly kernels of neon_arm64.s: whole vectors only.
+// The assembly kernels of reductions_neon_arm64.s: whole vectors only.
 
 func sumF32NEON(p *float32, n int) float64
 func sumF64NEON(p *float64, n int) (hi, lo float64)

@@ -4,13 +4,7 @@ package vec
 
 import "unsafe"
 
-// Every arm64 CPU has NEON (Advanced SIMD is part of the architecture): the
-// NEON path is the one in use, the pure-Go one beside it for the tests. The
-// 8- and 16-bit integer sums, 64-bit integer products and extremes, and the
-// tile kernel of SqDists have no NEON kernel yet and take the pure-Go ones.
-func init() { use(pathNEON) }
-
-// The kernels of the active path (kernels.go): NEON's whole 16-byte
+// The reductions' kernels of the active path (paths.go): NEON's whole 16-byte
 // vectors, and the pure-Go kernels around them.
 
 func sumF32Kernel(x []float32) float64 {
