@@ -27,6 +27,12 @@ export CGO_ENABLED := 1
 # packages, at Go 1.26's cost. A GOTOOLCHAIN of the environment's (local, say) wins.
 export GOTOOLCHAIN ?= go1.27.3
 
+# pip's downloads (PyTorch's CUDA build is about 3 GB) survive a dropped connection: each retries and resumes
+# where it stopped, more often than pip's defaults (5 retries, 5 resumes), which a CI run's download of a 150 MB
+# NVIDIA wheel once outlasted.
+export PIP_RETRIES ?= 10
+export PIP_RESUME_RETRIES ?= 50
+
 # The CPython versions godlpack ships a wheel for (make wheels), and those the whole suite runs on in CI, each in
 # its own venv (.venv-X.Y): 3.11 and 3.12 differ little, and CI's time is spent on the newest. tools/find-python
 # finds each: pyenv's, one on PATH, or 3.14 and 3.15 unpacked from Debian's packages by tools/fetch-python.

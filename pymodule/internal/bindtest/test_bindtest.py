@@ -12,6 +12,7 @@ import math
 import os
 import pickle
 import pydoc
+import re
 import subprocess
 import sys
 import threading
@@ -53,7 +54,15 @@ def test_functions_are_builtins_of_their_module() -> None:
 ])
 def test_pydoc_shows_the_signature_then_the_docstring(f: Any, head: str, signature: str) -> None:
     text = pydoc.plain(pydoc.render_doc(f))
-    assert text.startswith(f"Python Library Documentation: {head}\n\n{signature}"), text
+    assert text.startswith(f"Python Library Documentation: {head}\n\n"), text
+    # pydoc lays a signature out as the Python running it does: 3.13 puts each parameter on a line of its own
+    # where they are many, and 3.14 drops the quotes of string annotations. The words are the same.
+    assert pydoc_words(text).startswith(pydoc_words(f"Python Library Documentation: {head}\n\n{signature}")), text
+
+
+def pydoc_words(text: str) -> str:
+    """text without its whitespace and quotes, the parts of pydoc's layout that differ across Pythons."""
+    return re.sub(r"[\s']", "", text)
 
 
 @pytest.mark.parametrize("name, want, text", [
