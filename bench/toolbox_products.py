@@ -7,7 +7,10 @@ float64. The Go functions write into an out array made once (dots_f32(a, b, out)
 write it, q @ c.T (a new result each call), and as np.matmul(q, c.T, out=out), the same work as Go's. One thread is
 vec.SetThreads(1) and OpenBLAS on one thread (OPENBLAS_NUM_THREADS=1 as NumPy loads, openblas_set_num_threads
 after); every core is the cores the process may use, for both. OpenBLAS's idle threads sleep at once
-(OPENBLAS_THREAD_TIMEOUT), so that a case after a two-thread one has both cores.
+(OPENBLAS_THREAD_TIMEOUT), so that a case after a two-thread one has both cores, and each timing follows an untimed
+call of its case: on this machine (a VM's 2 vCPUs) a core idle a few milliseconds takes about 1.5 ms to give full
+speed again, which a two-thread Go call after one-thread cases paid (0.63-0.74x its one-thread time rather than
+0.55x), while OpenBLAS's threads, spinning between its calls, kept theirs awake.
 
 Every case runs in this one process, in interleaved rounds (bench/rounds.py); a time is the median of its rounds, a
 ratio the median of per-round ratios, with the rounds' quartiles as its spread. Before timing, each Go result is
@@ -166,7 +169,7 @@ def main() -> int:
     for case in CASES:
         a, b, out, _ = operands(case)
         checked[case] = check_result(case, gotoolbox, a, b, out)
-    per_round = measure(cases(gotoolbox, blas, everyone), args.rounds, 2)
+    per_round = measure(cases(gotoolbox, blas, everyone), args.rounds, 2, warm=True)
     gotoolbox.set_num_threads(0)
     blas.scipy_openblas_set_num_threads64_(1)
 
