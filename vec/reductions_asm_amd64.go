@@ -4,8 +4,8 @@ package vec
 
 import "unsafe"
 
-// The assembly kernels of reductions_avx512_amd64.s and reductions_avx2_amd64.s: whole vectors only, but AVX-512's minima
-// and maxima, which take any n >= 1 at any address.
+// The assembly kernels of reductions_avx512_amd64.s and reductions_avx2_amd64.s: whole vectors only, but AVX-512's
+// float32 sum, which takes any n at any address, and its minima and maxima, any n >= 1 at any address.
 
 func sumF32AVX512(p *float32, n int) float64
 func sumF64AVX512(p *float64, n int) (hi, lo float64)

@@ -22,11 +22,31 @@
 // each lane keeps its sum and the exact rounding errors of its additions
 // (TwoSum), whose total is taken at the end.
 
-// func sumF32AVX512(p *float32, n int) float64
+// func sumF32AVX512(p *float32, n int) float64: any n at any address. The floats up to p's first
+// 64-byte boundary and the last n mod 8 go under a mask (masked-off lanes are neither read nor
+// added), so that the whole vectors between are read aligned and no plain-Go loop takes the edges.
 TEXT ·sumF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ p+0(FP), SI
 	MOVQ n+8(FP), CX
 	ZERO4
+	MOVQ SI, AX
+	NEGQ AX
+	ANDQ $63, AX
+	SHRQ $2, AX
+	CMPQ AX, CX
+	CMOVQGT CX, AX
+	TESTQ AX, AX
+	JZ   loop4
+	LANES_MASK(AX, DX, K1)
+	VMOVUPS.Z (SI), K1, Z4
+	VCVTPS2PD Y4, Z5
+	VEXTRACTF32X8 $1, Z4, Y6
+	VCVTPS2PD Y6, Z6
+	VADDPD Z5, Z0, Z0
+	VADDPD Z6, Z1, Z1
+	SUBQ AX, CX
+	SHLQ $2, AX
+	ADDQ AX, SI
 loop4:
 	CMPQ CX, $32
 	JB   loop1
@@ -43,12 +63,19 @@ loop4:
 	JMP  loop4
 loop1:
 	CMPQ CX, $8
-	JB   done
+	JB   tail
 	VCVTPS2PD (SI), Z4
 	VADDPD Z4, Z0, Z0
 	ADDQ $32, SI
 	SUBQ $8, CX
 	JMP  loop1
+tail:
+	TESTQ CX, CX
+	JZ   done
+	LANES_MASK(CX, DX, K1)
+	VMOVUPS.Z (SI), K1, Y4
+	VCVTPS2PD Y4, Z5
+	VADDPD Z5, Z2, Z2
 done:
 	FOLD4(VADDPD)
 	HSUM_PD
