@@ -195,14 +195,9 @@ func TestReducePanicsOnTheCaller(t *testing.T) {
 			})
 		}()
 	}
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Error("blocks of 0: no panic")
-			}
-		}()
-		Reduce(10, 0, 1, func(lo, hi int, acc int) int { return 0 }, func(a, b int) int { return a })
-	}()
+	if !panics(func() { Reduce(10, 0, 1, func(lo, hi int, acc int) int { return 0 }, func(a, b int) int { return a }) }) {
+		t.Error("blocks of 0: no panic")
+	}
 }
 
 // A parallel top-k: the blocks' TopKs merged give the one-piece result.

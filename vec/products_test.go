@@ -251,14 +251,9 @@ func TestProductsEdges(t *testing.T) {
 		"overlap": func() { Dots(shared[:4], shared[2:6], shared[8:], 2) },
 		"alias":   func() { MatMul(shared[:4], shared[:4], shared[4:8], 2) },
 	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("%s did not panic", name)
-				}
-			}()
-			f()
-		}()
+		if !panics(f) {
+			t.Errorf("%s did not panic", name)
+		}
 	}
 }
 

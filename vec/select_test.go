@@ -202,14 +202,9 @@ func TestTopKReuseAndPanics(t *testing.T) {
 		"k < 0":             func() { top.Largest(-1) },
 		"merge of an order": func() { top.Merge(&other) },
 	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("%s: no panic", name)
-				}
-			}()
-			f()
-		}()
+		if !panics(f) {
+			t.Errorf("%s: no panic", name)
+		}
 	}
 }
 

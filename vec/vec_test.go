@@ -341,15 +341,17 @@ func TestEmptyAndMismatchedPanic(t *testing.T) {
 		"k":       func() { SqDists(make([]float32, 1), make([]float32, 3), make([]float32, 4), 2) },
 		"k=0":     func() { SqDists(make([]float32, 1), make([]float32, 3), nil, 0) },
 	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("%s did not panic", name)
-				}
-			}()
-			f()
-		}()
+		if !panics(f) {
+			t.Errorf("%s did not panic", name)
+		}
 	}
+}
+
+// panics reports whether f panics.
+func panics(f func()) (did bool) {
+	defer func() { did = recover() != nil }()
+	f()
+	return false
 }
 
 func TestNoAllocations(t *testing.T) {
