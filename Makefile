@@ -94,7 +94,10 @@ arm64-test:
 test-python: test-python-setup
 	$(MAKE) test-python-suite
 
+# A venv beside .venv first takes .venv's version-independent native wheels as hard links (tools/share-packages):
+# PyTorch's NVIDIA libraries, 3 GB in each venv otherwise, and CI's disk once too small for four copies.
 test-python-setup: $(PY)
+	if [ "$(VENV)" != .venv ] && [ -x .venv/bin/python ]; then $(PY) tools/share-packages .venv $(VENV); fi
 	$(PY) -m pip install ".[test]"
 
 test-python-suite:
