@@ -93,25 +93,33 @@ last:; \
 	VBROADCASTSS ·exp32+exp32Consts_hi(SB), Z20; \
 	VBROADCASTSS ·exp32+exp32Consts_invC(SB), Z21; \
 	VBROADCASTSS ·exp32+exp32Consts_shift(SB), Z22; \
-	VBROADCASTSS ·exp32+exp32Consts_negCHi(SB), Z23; \
-	VBROADCASTSS ·exp32+exp32Consts_negCLo(SB), Z24; \
 	VBROADCASTSS ·exp32+exp32Consts_invN(SB), Z25; \
+	VBROADCASTSS ·exp32+exp32Consts_negCHi(SB), Z23; \
+	VDIVPS Z25, Z23, Z23; \
+	VBROADCASTSS ·exp32+exp32Consts_negCLo(SB), Z24; \
+	VDIVPS Z25, Z24, Z24; \
+	VMULPS Z25, Z22, Z31; \
 	VBROADCASTSS ·exp32+exp32Consts_q+0(SB), Z26; \
 	VBROADCASTSS ·exp32+exp32Consts_q+4(SB), Z27; \
 	VBROADCASTSS ·exp32+exp32Consts_q+8(SB), Z28; \
 	VMOVUPS ·exp32+exp32Consts_tHi(SB), Z29; \
-	VMOVUPS ·exp32+exp32Consts_tLo(SB), Z30; \
-	MOVL $0x22, AX; \
-	VPBROADCASTD AX, Z31 // fix-up: a NaN gives itself, quiet
+	VMOVUPS ·exp32+exp32Consts_tLo(SB), Z30
 
-// Z2 a (then r, tHi), Z3 s, Z4 n, Z5 r squared, Z6 tLo, Z7 q.
+// exp32Go's steps, with one joined and none added for a NaN. The clamp's operands are in the order
+// that keeps a NaN (VMAXPS and VMINPS give their first operand, as Go writes them, where either is
+// a NaN), and every later step keeps it, quiet: e**x is x + x. n/N is made at once, s/N - shift/N,
+// exact (s is shift + n, and N a power of 2), and reduces a with N times ln2/N's parts, which are
+// exact: the same products, the same roundings, one operation fewer than n and then n/N.
+// Z19 lo, Z20 hi, Z21 invC, Z22 shift, Z23 and Z24 N (-ln2/N)'s parts, Z25 1/N, Z31 shift/N.
+// Z2 a (then r, tHi), Z3 s, Z4 n/N, Z5 r squared, Z6 tLo, Z7 q.
 #define EXP32(X, Y) EXP32_(X, Y, Z2, Z3, Z4, Z5, Z6, Z7)
 #define EXP32_(X, Y, A, S, N, R, L, Q) \
-	VMAXPS Z19, X, A; \
-	VMINPS Z20, A, A; \
+	VMAXPS X, Z19, A; \
+	VMINPS A, Z20, A; \
 	VMOVAPS Z22, S; \
 	VFMADD231PS Z21, A, S; \
-	VSUBPS Z22, S, N; \
+	VMOVAPS Z31, N; \
+	VFMSUB231PS Z25, S, N; \
 	VFMADD231PS Z23, N, A; \
 	VFMADD231PS Z24, N, A; \
 	VMOVAPS Z27, Q; \
@@ -123,9 +131,7 @@ last:; \
 	VPERMPS Z30, S, L; \
 	VFMADD213PS L, A, Q; \
 	VADDPS Q, A, Q; \
-	VMULPS Z25, N, N; \
-	VSCALEFPS N, Q, Y; \
-	VFIXUPIMMPS $0, Z31, X, Y
+	VSCALEFPS N, Q, Y
 
 // func expF32AVX512(dst, x *float32, n int)
 #define EXP32x2(X, Y, XB, YB) EXP32(X, Y); EXP32(XB, YB)
@@ -138,9 +144,12 @@ MAP(·expF32AVX512, 24, EXP32_SETUP, EXP32, EXP32x2, Z8, Z9, 16, 2, VMOVUPS, VMO
 	VBROADCASTSD ·exp64+exp64Consts_hi(SB), Z15; \
 	VBROADCASTSD ·exp64+exp64Consts_invC(SB), Z16; \
 	VBROADCASTSD ·exp64+exp64Consts_shift(SB), Z17; \
-	VBROADCASTSD ·exp64+exp64Consts_negCHi(SB), Z18; \
-	VBROADCASTSD ·exp64+exp64Consts_negCLo(SB), Z19; \
 	VBROADCASTSD ·exp64+exp64Consts_invN(SB), Z20; \
+	VBROADCASTSD ·exp64+exp64Consts_negCHi(SB), Z18; \
+	VDIVPD Z20, Z18, Z18; \
+	VBROADCASTSD ·exp64+exp64Consts_negCLo(SB), Z19; \
+	VDIVPD Z20, Z19, Z19; \
+	VMULPD Z20, Z17, Z31; \
 	VBROADCASTSD ·exp64+exp64Consts_q+0(SB), Z21; \
 	VBROADCASTSD ·exp64+exp64Consts_q+8(SB), Z22; \
 	VBROADCASTSD ·exp64+exp64Consts_q+16(SB), Z23; \
@@ -150,17 +159,18 @@ MAP(·expF32AVX512, 24, EXP32_SETUP, EXP32, EXP32x2, Z8, Z9, 16, 2, VMOVUPS, VMO
 	VMOVUPD ·exp64+exp64Consts_tHi(SB), Z27; \
 	VMOVUPD ·exp64+exp64Consts_tHi+64(SB), Z28; \
 	VMOVUPD ·exp64+exp64Consts_tLo(SB), Z29; \
-	VMOVUPD ·exp64+exp64Consts_tLo+64(SB), Z30; \
-	MOVL $0x22, AX; \
-	VPBROADCASTQ AX, Z31
+	VMOVUPD ·exp64+exp64Consts_tLo+64(SB), Z30
 
+// exp64Go's steps as EXP32 takes exp32Go's. Z14 lo, Z15 hi, Z16 invC, Z17 shift, Z18 and Z19 N
+// (-ln2/N)'s parts, Z20 1/N, Z21 to Z26 Q's coefficients, Z27 to Z30 the tables, Z31 shift/N.
 #define EXP64(X, Y) EXP64_(X, Y, Z2, Z3, Z4, Z5, Z6, Z7)
 #define EXP64_(X, Y, A, S, N, R, L, Q) \
-	VMAXPD Z14, X, A; \
-	VMINPD Z15, A, A; \
+	VMAXPD X, Z14, A; \
+	VMINPD A, Z15, A; \
 	VMOVAPD Z17, S; \
 	VFMADD231PD Z16, A, S; \
-	VSUBPD Z17, S, N; \
+	VMOVAPD Z31, N; \
+	VFMSUB231PD Z20, S, N; \
 	VFMADD231PD Z18, N, A; \
 	VFMADD231PD Z19, N, A; \
 	VMOVAPD Z25, Q; \
@@ -175,9 +185,7 @@ MAP(·expF32AVX512, 24, EXP32_SETUP, EXP32, EXP32x2, Z8, Z9, 16, 2, VMOVUPS, VMO
 	LOOKUP(VPERMT2PD, Z29, Z30, S, L); \
 	VFMADD213PD L, A, Q; \
 	VADDPD Q, A, Q; \
-	VMULPD Z20, N, N; \
-	VSCALEFPD N, Q, Y; \
-	VFIXUPIMMPD $0, Z31, X, Y
+	VSCALEFPD N, Q, Y
 
 // func expF64AVX512(dst, x *float64, n int)
 #define EXP64x2(X, Y, XB, YB) EXP64(X, Y); EXP64(XB, YB)
