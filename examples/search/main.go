@@ -57,9 +57,9 @@ func softmax(x Tensor) {
 	d, elements := int(x.Shape[1]), pymodule.Slice[float32](x)
 	vec.ParallelByCost(len(elements)/max(d, 1), float64(d), func(lo, hi int) {
 		for i := lo * d; i < hi*d; i += d {
+			row, m := elements[i:i+d], vec.Max(elements[i:i+d])
 			vec.Prefetch(elements[i+d : min(i+2*d, hi*d)]) // the next row comes while this one's exps are made
-			row := elements[i : i+d]
-			vec.MulConst(row, row, float32(1/vec.ExpSum(row, row, vec.Max(row))))
+			vec.MulConst(row, row, float32(1/vec.ExpSum(row, row, m)))
 		}
 	})
 }
