@@ -58,7 +58,7 @@ func softmax(x Tensor) {
 	vec.ParallelByCost(len(elements)/max(d, 1), float64(d), func(lo, hi int) {
 		for i := lo * d; i < hi*d; i += d {
 			row, m := elements[i:i+d], vec.Max(elements[i:i+d])
-			vec.Prefetch(elements[i+d : min(i+2*d, hi*d)]) // the next row comes while this one's exps are made
+			vec.Prefetch(elements[min(i+2*d, hi*d):min(i+3*d, hi*d)]) // the row after next, by its turn from DRAM
 			vec.MulConst(row, row, float32(1/vec.ExpSum(row, row, m)))
 		}
 	})
