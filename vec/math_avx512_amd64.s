@@ -5,18 +5,18 @@
 #include "avx512_amd64.h"
 
 // Exp, Log and Tanh in AVX-512 (F, DQ, BW, VL): math_go.go's functions,
-// operation for operation, 16 float32 or 8 float64 lanes at a time. The
-// elements up to dst's first 64-byte boundary and the last n mod 16 (or 8)
-// go under a mask, so that every element takes the same operations and
-// every full store is aligned (one that straddles two cache lines costs a
-// tenth of the speed). Two vectors go through each turn of the loop; Tanh's,
-// whose chains of dependent operations are the longest, interleaved
-// instruction by instruction (13% faster for float64, 5% for float32). Each
-// function's constants and tables wait in the upper registers; VSCALEFPS/PD
-// multiply by 2**floor(n) rounding once, as scale32 and scale64 do;
-// VFIXUPIMMPS/PD set the results of NaN and of the other special inputs by
-// the class of x. The masks are made with SHLX (BMI2, which every AVX-512
-// CPU has).
+// operation for operation (Exp joins two, exactly: EXP32), 16 float32 or 8
+// float64 lanes at a time. The elements up to dst's first 64-byte boundary
+// and the last n mod 16 (or 8) go under a mask, so that every element takes
+// the same operations and every full store is aligned (one that straddles two
+// cache lines costs a tenth of the speed). Two vectors go through each turn
+// of the loop; Tanh's, whose chains of dependent operations are the longest,
+// interleaved instruction by instruction (13% faster for float64, 5% for
+// float32). Each function's constants and tables wait in the upper registers;
+// VSCALEFPS/PD multiply by 2**floor(n) rounding once, as scale32 and scale64
+// do; VFIXUPIMMPS/PD set Log's and Tanh's results of NaN and of the other
+// special inputs by the class of x (Exp keeps a NaN through its steps). The
+// masks are made with SHLX (BMI2, which every AVX-512 CPU has).
 
 // func NAME(dst, x *T, n int, ...) with the arguments' bytes ARGS: F(x, y) of each element, x in Z0 and
 // y in Z1, or in XB and YB for the second vector of a turn (F's temporaries are the same registers for
